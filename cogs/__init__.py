@@ -1,0 +1,1 @@
+"""discord.py extensions (cogs) of the UNO bot."""

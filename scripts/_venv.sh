@@ -1,0 +1,12 @@
+# Sourced by scripts/test and scripts/run-bot: create .venv and install the project (with dev extras) when needed.
+PY=${PYTHON:-python3}
+if [ ! -x .venv/bin/python ]; then
+  "$PY" -m venv .venv
+fi
+stamp=.venv/.installed-$(sha256sum pyproject.toml | cut -c1-16)
+if [ ! -f "$stamp" ]; then
+  .venv/bin/python -m pip install -q --upgrade pip
+  .venv/bin/python -m pip install -q -e ".[dev]"
+  rm -f .venv/.installed-*; touch "$stamp"
+fi
+export PATH="$PWD/.venv/bin:$PATH"
