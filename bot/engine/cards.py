@@ -501,12 +501,19 @@ def random_flip_pairs(rng: Shuffler) -> list[tuple[Face, Face]]:
             return pairs
 
 
-@dataclass(frozen=True)
 class Deck:
-    """The cards of one match, indexed by id (``deck.cards[i].id == i``)."""
+    """The cards of one match, indexed by id (``deck.cards[i].id == i``). Immutable."""
 
-    mode: Mode
-    cards: tuple[Card, ...]
+    __slots__ = ("_faces", "cache", "cards", "mode")
+
+    def __init__(self, mode: Mode, cards: tuple[Card, ...]) -> None:
+        self.mode = mode
+        self.cards = cards
+        #: Derived data other modules keep with the deck (e.g. the engine's matching tables).
+        self.cache: dict[object, object] = {}
+        self._faces = {Side.LIGHT: tuple(c.light for c in cards)}
+        if all(c.dark is not None for c in cards):
+            self._faces[Side.DARK] = tuple(c.face(Side.DARK) for c in cards)
 
     def __len__(self) -> int:
         return len(self.cards)
@@ -515,8 +522,9 @@ class Deck:
         return self.cards[card_id]
 
     def faces(self, side: Side) -> tuple[Face, ...]:
-        """The face of every card on ``side``, indexed by card id."""
-        return tuple(c.face(side) for c in self.cards)
+        """The face of every card on ``side``, indexed by card id. ``KeyError`` for the dark side of a
+        single-sided deck."""
+        return self._faces[side]
 
 
 def build_deck(

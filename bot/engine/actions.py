@@ -1,0 +1,84 @@
+"""Actions a player may take (SPEC G4, G7, G8, F8). Frozen value types; ``player`` is a seat number 0..n-1.
+
+A wild's declared colour and a targeted card's target travel with the play (SPEC G4 ruling).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .cards import Colour
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """Play ``card`` (a card id from the hand). ``colour`` for wilds, ``target`` for targeted Flex flex sides,
+    ``flex`` to play the flex side (SPEC X4), ``uno`` to call UNO with the next-to-last card (SPEC G8)."""
+
+    player: int
+    card: int
+    colour: Colour | None = None
+    target: int | None = None
+    flex: bool = False
+    uno: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Draw:
+    """Draw one card from the draw pile instead of playing (SPEC G4)."""
+
+    player: int
+
+
+@dataclass(frozen=True, slots=True)
+class Keep:
+    """Keep the card just drawn and end the turn (SPEC G4)."""
+
+    player: int
+
+
+@dataclass(frozen=True, slots=True)
+class DeclareColour:
+    """Declare the colour of an opening wild (SPEC C2, F4) or of a wild exposed by a Flip (SPEC F8)."""
+
+    player: int
+    colour: Colour
+
+
+@dataclass(frozen=True, slots=True)
+class Challenge:
+    """Challenge the wild draw card just played against you (SPEC G7, C5, F7, X7)."""
+
+    player: int
+
+
+@dataclass(frozen=True, slots=True)
+class Accept:
+    """Accept the wild draw penalty without challenging (SPEC G7)."""
+
+    player: int
+
+
+@dataclass(frozen=True, slots=True)
+class CallUno:
+    """Call UNO while holding exactly one card (SPEC G8)."""
+
+    player: int
+
+
+@dataclass(frozen=True, slots=True)
+class Catch:
+    """Catch ``target`` for not calling UNO (SPEC G8). Catching someone not catchable is a false catch."""
+
+    player: int
+    target: int
+
+
+@dataclass(frozen=True, slots=True)
+class NextRound:
+    """Deal the next round of the match (SPEC G9)."""
+
+    player: int
+
+
+Action = Play | Draw | Keep | DeclareColour | Challenge | Accept | CallUno | Catch | NextRound

@@ -1,0 +1,1343 @@
+"""The rules engine: one :class:`Game` holds a whole match (rounds, scores) of classic UNO, UNO FLIP or UNO Flex!.
+
+Pure: no I/O, no clock, no asyncio; all randomness from the game's seeded :class:`~bot.engine.rng.Rng` (saved with it).
+
+- :meth:`Game.new` deals a match; :meth:`Game.build` lays out any position for tests (see :mod:`bot.engine.builder`).
+- :meth:`Game.legal_actions` lists what a player may do now; :meth:`Game.apply` validates an action and either raises a
+  :class:`~bot.engine.errors.RuleError` with the game untouched, or applies it and returns its events.
+- :meth:`Game.view` is what one player may see; :meth:`Game.to_dict` / :meth:`Game.from_dict` save and load losslessly.
+
+Section numbers refer to SPEC.md ("rules: SPEC F8").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from . import errors as E
+from .actions import Accept, Action, CallUno, Catch, Challenge, DeclareColour, Draw, Keep, NextRound, Play
+from .cards import (
+    Card,
+    Colour,
+    Deck,
+    Face,
+    Kind,
+    Mode,
+    Side,
+    build_deck,
+    colours_of,
+    flip_dark_faces,
+    flip_light_faces,
+    format_face,
+)
+from .events import (
+    CardKept,
+    CardPlayed,
+    CardsDrawn,
+    CardsReceived,
+    ChallengeResolved,
+    ColourDeclared,
+    DealerChosen,
+    DirectionChanged,
+    Event,
+    FalseCatch,
+    Flipped,
+    HandRevealed,
+    HandsShuffled,
+    MatchAbandoned,
+    MatchEnded,
+    OpeningCard,
+    PenaltyAccepted,
+    PlayerRemoved,
+    PowerCardsChanged,
+    Reshuffled,
+    RoundEnded,
+    RoundStarted,
+    TurnSkipped,
+    UnoCalled,
+    UnoCaught,
+)
+from .legal import COLOUR_INDEX, LegalActions, SideTables
+from .options import Options
+from .rng import Rng
+from .view import HandCard, Phase, PlayerView, RoundRecord
+
+#: Snapshot format version written by :meth:`Game.to_dict`.
+SNAPSHOT_VERSION = 1
+HAND_SIZE = 7  # SPEC G1
+PLAYER_RANGE = {Mode.CLASSIC: (2, 10), Mode.FLIP: (2, 10), Mode.FLEX: (2, 8)}  # SPEC G1
+
+#: Card points per game (SPEC C6, F9, X8); numbers score their face value.
+POINTS: dict[Mode, dict[Kind, int]] = {
+    Mode.CLASSIC: {
+        Kind.SKIP: 20,
+        Kind.REVERSE: 20,
+        Kind.DRAW_TWO: 20,
+        Kind.WILD: 50,
+        Kind.WILD_DRAW_FOUR: 50,
+        Kind.WILD_SHUFFLE_HANDS: 40,
+        Kind.WILD_CUSTOMIZABLE: 40,
+    },
+    Mode.FLIP: {
+        Kind.DRAW_ONE: 10,
+        Kind.DRAW_FIVE: 20,
+        Kind.REVERSE: 20,
+        Kind.SKIP: 20,
+        Kind.FLIP: 20,
+        Kind.SKIP_EVERYONE: 30,
+        Kind.WILD: 40,
+        Kind.WILD_DRAW_TWO: 50,
+        Kind.WILD_DRAW_COLOUR: 60,
+    },
+    Mode.FLEX: {
+        Kind.SKIP: 20,
+        Kind.REVERSE: 20,
+        Kind.DRAW_TWO: 20,
+        Kind.FLEX_DRAW_TWO: 20,
+        Kind.FLEX_SKIP: 20,
+        Kind.FLEX_REVERSE: 20,
+        Kind.WILD_ALL_FLIP: 50,
+        Kind.FLEX_WILD_DRAW_FOUR: 50,
+        Kind.FLEX_WILD_TARGET_DRAW_TWO: 50,
+        Kind.FLEX_WILD_ALL_DRAW: 50,
+    },
+}
+
+#: Cards that make the next player draw (count) and lose their turn (SPEC C3, F5, F6, G6).
+_DRAW_CARDS = {Kind.DRAW_TWO: 2, Kind.DRAW_ONE: 1, Kind.DRAW_FIVE: 5, Kind.FLEX_DRAW_TWO: 2}
+#: Wild draw penalties when accepted / when the challenger is wrong (SPEC C5, F7, X7). None = "until the colour".
+_WILD_PENALTY: dict[Kind, tuple[int | None, int | None]] = {
+    Kind.WILD_DRAW_FOUR: (4, 6),
+    Kind.FLEX_WILD_DRAW_FOUR: (4, 6),
+    Kind.WILD_DRAW_TWO: (2, 4),
+    Kind.WILD_DRAW_COLOUR: (None, None),
+}
+_REDRAW_AT_OPENING = frozenset({Kind.WILD_DRAW_FOUR, Kind.WILD_DRAW_TWO, Kind.WILD_DRAW_COLOUR})
+_TARGETED = frozenset({Kind.FLEX_WILD_TARGET_DRAW_TWO, Kind.FLEX_WILD_DRAW_FOUR})
+_PLAYING = frozenset({Phase.PLAY, Phase.PLAY_DRAWN, Phase.DECLARE_COLOUR, Phase.CHALLENGE})
+
+
+def points_of(mode: Mode, face: Face) -> int:
+    """Points a face left in a hand is worth in ``mode`` (SPEC C6, F9, X8)."""
+    if face.kind is Kind.NUMBER:
+        return face.number or 0
+    return POINTS[mode][face.kind]
+
+
+@dataclass(frozen=True, slots=True)
+class PendingChallenge:
+    """A wild draw waiting for challenge-or-accept (SPEC G7).
+
+    ``player`` played ``card``; ``victim`` decides; ``guilty`` was judged when the card was played from ``hand`` (the
+    player's hand just after playing, shown to a challenger); ``flex``: a flex-side Flex Wild Draw Four, after which
+    play resumes with ``resume`` whatever happens (SPEC X7)."""
+
+    player: int
+    victim: int
+    card: int
+    guilty: bool
+    hand: tuple[int, ...]
+    flex: bool = False
+    resume: int | None = None
+
+
+@dataclass(eq=True)
+class Game:
+    """A match in progress. Mutable; only :meth:`apply`, :meth:`remove_player` and the constructors change it.
+
+    Piles are lists of card ids with the **top at the end**. Seats are 0..players-1; seat ``s + 1`` sits to the left of
+    ``s``; ``direction`` +1 is left (clockwise). Two games are equal when every rule-relevant field is equal.
+    """
+
+    mode: Mode
+    options: Options
+    players: int
+    rng: Rng
+    pairing: tuple[int, ...] | None
+    step: int
+    round: int
+    dealer: int
+    active: list[bool]
+    scores: list[int]
+    history: list[RoundRecord]
+    winner: int | None
+    abandoned: bool
+    side: Side
+    hands: list[list[int]]
+    draw_pile: list[int]
+    discard: list[int]
+    current: int
+    direction: int
+    declared: Colour | None
+    phase: Phase
+    drawn: int | None
+    after: int | None
+    challenge: PendingChallenge | None
+    uno: list[bool]
+    catchable: int | None
+    power: list[bool] | None
+    revealed: tuple[int, int, tuple[int, ...]] | None
+    deck: Deck = field(compare=False, repr=False)
+    faces: tuple[Face, ...] = field(compare=False, repr=False)
+    tables: SideTables = field(compare=False, repr=False)
+
+    # ------------------------------------------------------------------------------------------------------------
+    # Creation
+
+    @classmethod
+    def new(
+        cls, mode: Mode | str, players: int, *, seed: int = 0, rng: Rng | None = None, options: Options | None = None
+    ) -> tuple[Game, list[Event]]:
+        """Start a match: choose the first dealer (SPEC G2), deal round 1 and turn the opening card.
+
+        ``players``: 2–10 (classic, FLIP) or 2–8 (Flex) (SPEC G1). Randomness comes from ``rng`` or ``Rng(seed)``.
+        Returns the game and the events of the deal. Raises ``ValueError`` for a player count outside SPEC G1.
+        """
+        mode = Mode(mode)
+        options = options or Options()
+        low, high = PLAYER_RANGE[mode]
+        if not isinstance(players, int) or not low <= players <= high:
+            raise ValueError(f"{mode.value} is for {low} to {high} players")
+        rng = rng if rng is not None else Rng(seed)
+        pairing = None
+        if mode is Mode.FLIP and options.flip_pairing == "random":
+            pairing = _random_pairing(rng)
+        deck = _deck_for(mode, options, pairing)
+        game = cls(
+            mode=mode,
+            options=options,
+            players=players,
+            rng=rng,
+            pairing=pairing,
+            step=0,
+            round=0,
+            dealer=0,
+            active=[True] * players,
+            scores=[0] * players,
+            history=[],
+            winner=None,
+            abandoned=False,
+            side=Side.LIGHT,
+            hands=[[] for _ in range(players)],
+            draw_pile=[],
+            discard=[],
+            current=0,
+            direction=1,
+            declared=None,
+            phase=Phase.PLAY,
+            drawn=None,
+            after=None,
+            challenge=None,
+            uno=[False] * players,
+            catchable=None,
+            power=[True] * players if mode is Mode.FLEX else None,
+            revealed=None,
+            deck=deck,
+            faces=deck.faces(Side.LIGHT),
+            tables=_tables(deck, Side.LIGHT),
+        )
+        events: list[Event] = []
+        game.dealer = game._choose_dealer(events)
+        game._deal_round(events)
+        return game, events
+
+    def _choose_dealer(self, events: list[Event]) -> int:
+        """SPEC G2: each player draws; the highest number deals (symbols count 0); ties draw again in seat order."""
+        pile = list(range(len(self.deck)))
+        self.rng.shuffle(pile)
+        contenders = [s for s in range(self.players) if self.active[s]]
+        draws: list[tuple[int, Face]] = []
+        while True:
+            values: dict[int, int] = {}
+            for seat in contenders:
+                face = self.deck[pile.pop()].light
+                draws.append((seat, face))
+                values[seat] = face.number if face.kind is Kind.NUMBER and face.number is not None else 0
+            best = max(values.values())
+            contenders = [s for s in contenders if values[s] == best]
+            if len(contenders) == 1:
+                events.append(DealerChosen(tuple(draws), contenders[0]))
+                return contenders[0]
+
+    def _deal_round(self, events: list[Event]) -> None:
+        """Deal a round: shuffle, 7 cards each one at a time from the dealer's left, opening card (SPEC G1, G2, C2)."""
+        self.round += 1
+        self._set_side(Side.LIGHT)
+        pile = list(range(len(self.deck)))
+        self.rng.shuffle(pile)
+        self.hands = [[] for _ in range(self.players)]
+        self.direction = 1
+        self.declared = None
+        self.drawn = self.after = self.challenge = self.revealed = self.catchable = None
+        self.uno = [False] * self.players
+        if self.power is not None and self.options.flex_reset_power:
+            self.power = [True] * self.players
+        seats = self._seats_from(self._next(self.dealer, 1))
+        for _ in range(HAND_SIZE):
+            for seat in seats:
+                self.hands[seat].append(pile.pop())
+        self.draw_pile = pile
+        self.discard = []
+        events.append(RoundStarted(self.round, self.dealer, HAND_SIZE))
+        self._open(events)
+
+    def _open(self, events: list[Event]) -> None:
+        """Turn the opening card and apply its effect (SPEC C2, F4, X2)."""
+        first = self._next(self.dealer, 1)
+        while True:
+            card = self.draw_pile.pop()
+            face = self.faces[card]
+            if self.mode is Mode.FLEX:
+                # SPEC X2: any non-number card is ignored (it stays in the discard pile) and the next one turned.
+                self.discard.append(card)
+                events.append(OpeningCard(face, returned=face.kind is not Kind.NUMBER))
+                if face.kind is Kind.NUMBER:
+                    self.current = first
+                    self.phase = Phase.PLAY
+                    return
+                continue
+            if face.kind in _REDRAW_AT_OPENING or (face.kind is Kind.FLIP and self.options.opening_flip == "redraw"):
+                self._return_opening_card(card, face, events)
+                continue
+            self.discard.append(card)
+            events.append(OpeningCard(face, returned=False))
+            if face.kind is Kind.FLIP:
+                # opening_flip = "apply": the whole F8 procedure on the one-card pile, then the exposed face's opening
+                # effect; a Flip or a wild draw exposed this way is returned like any other (ruling).
+                face = self._flip(events)
+                if face.kind is Kind.FLIP or face.kind in _REDRAW_AT_OPENING:
+                    self.discard.pop()
+                    self._return_opening_card(card, face, events)
+                    continue
+            self._opening_effect(face, first, events)
+            return
+
+    def _return_opening_card(self, card: int, face: Face, events: list[Event]) -> None:
+        """Returned to the deck, the deck reshuffled, another card turned (SPEC C2, F4). The card goes to the bottom
+        first so that a generator that does not reorder (tests) still makes progress."""
+        events.append(OpeningCard(face, returned=True))
+        self.draw_pile.insert(0, card)
+        self.rng.shuffle(self.draw_pile)
+
+    def _opening_effect(self, face: Face, first: int, events: list[Event]) -> None:
+        self.phase = Phase.PLAY
+        kind = face.kind
+        if kind in _DRAW_CARDS:
+            self._draw(first, _DRAW_CARDS[kind], "penalty", events)
+            events.append(TurnSkipped(first))
+            self.current = self._next(first)
+        elif kind is Kind.REVERSE:
+            self.direction = -1
+            events.append(DirectionChanged(-1))
+            self.current = self.dealer
+        elif kind in (Kind.SKIP, Kind.SKIP_EVERYONE):  # Skip Everyone at the opening acts as Skip (ruling)
+            events.append(TurnSkipped(first))
+            self.current = self._next(first)
+        elif face.is_wild:
+            self.phase = Phase.DECLARE_COLOUR
+            self.current = self.after = first
+        else:
+            self.current = first
+
+    # ------------------------------------------------------------------------------------------------------------
+    # Seats and turn order
+
+    def _next(self, seat: int, direction: int | None = None) -> int:
+        """The next seated player after ``seat`` in ``direction`` (default: the direction of play)."""
+        d = self.direction if direction is None else direction
+        n = self.players
+        s = (seat + d) % n
+        while not self.active[s]:
+            s = (s + d) % n
+        return s
+
+    def _seats_from(self, start: int) -> list[int]:
+        """Seated players in clockwise order starting with ``start``."""
+        order = [(start + i) % self.players for i in range(self.players)]
+        return [s for s in order if self.active[s]]
+
+    def _seated_count(self) -> int:
+        return sum(self.active)
+
+    def _check_seat(self, player: object) -> int:
+        if type(player) is not int or not 0 <= player < self.players or not self.active[player]:
+            raise E.NotSeated(f"seat {player!r} is not playing in this match")
+        return player
+
+    # ------------------------------------------------------------------------------------------------------------
+    # Matching
+
+    @property
+    def top(self) -> Face:
+        """The face on top of the discard pile (side in play)."""
+        return self.faces[self.discard[-1]]
+
+    def colour_in_play(self) -> Colour | None:
+        """The declared colour when a wild is on top, else the top card's colour (SPEC G3, X4)."""
+        top = self.top
+        return self.declared if top.is_wild else top.colour
+
+    def _set_side(self, side: Side) -> None:
+        self.side = side
+        self.faces = self.deck.faces(side)
+        self.tables = _tables(self.deck, side)
+
+    def _top_keys(self) -> tuple[int, int]:
+        """(colour index in play, match key of the top card) for :class:`~bot.engine.legal.SideTables` matching."""
+        t = self.tables
+        top = self.discard[-1]
+        if t.wild[top]:
+            declared = self.declared
+            return (COLOUR_INDEX[declared] if declared is not None else -2), -2
+        return t.colour[top], t.key[top]
+
+    def _restricted(self, card: int, flex: bool) -> bool:
+        """Whether this play is restricted and judged by a challenge (SPEC G7, X7)."""
+        if not self.tables.restricted[card]:
+            return False
+        if flex:
+            return self.faces[card].kind is Kind.FLEX_WILD_DRAW_FOUR and self.options.flex_target_can_challenge
+        return True
+
+    def _holds_colour(self, player: int, colour: Colour | None, exclude: int) -> bool:
+        """SPEC G7, X7: does ``player`` hold a card of the colour in play (besides ``exclude``)?
+
+        Classic and FLIP: coloured cards only. Flex: wilds count, and a flex number counts by its flex colour while its
+        owner's Power Card is green."""
+        if colour is None:
+            return False
+        ci = COLOUR_INDEX[colour]
+        t = self.tables
+        flex = self.mode is Mode.FLEX
+        green = flex and self.power is not None and self.power[player]
+        for c in self.hands[player]:
+            if c == exclude:
+                continue
+            if t.colour[c] == ci:
+                return True
+            if flex and (t.wild[c] or (green and t.flex_colour[c] == ci)):
+                return True
+        return False
+
+    def _playable(self, player: int, card: int, flex: bool) -> bool:
+        """SPEC G3 (colour, number or symbol; wilds always) and, for the flex side, SPEC X3/X4 (green Power Card; a
+        flex number also matches by its flex colour)."""
+        t = self.tables
+        tc, tk = self._top_keys()
+        if flex:
+            if self.power is None or not self.power[player] or not t.flex_side[card]:
+                return False
+            ok = t.wild[card] or t.colour[card] == tc or t.key[card] == tk or t.flex_colour[card] == tc
+        else:
+            ok = t.wild[card] or t.colour[card] == tc or t.key[card] == tk
+        if ok and self.options.block_illegal_wild_draw and self._restricted(card, flex):
+            ok = not self._holds_colour(player, self.colour_in_play(), card)
+        return ok
+
+    def _can_play_any_side(self, player: int, card: int) -> bool:
+        return self._playable(player, card, False) or self._playable(player, card, True)
+
+    # ------------------------------------------------------------------------------------------------------------
+    # Legal actions
+
+    def legal_actions(self, player: int) -> LegalActions:
+        """Every action ``player`` may take now (SPEC G4, G7, G8, F8), as a lazy sequence: plays with each
+        colour/target/flex/UNO variant, draw, keep, declare, challenge, accept, UNO call, catch, next round. Empty for a
+        seat not playing. A false catch (SPEC G8) is accepted by :meth:`apply` but not listed: it never helps."""
+        simple: list[Action] = []
+        plays: list[tuple[int, bool, bool, bool]] = []
+        colours: tuple[Colour, ...] = ()
+        targets: tuple[int, ...] = ()
+        uno = False
+        if self.phase is Phase.MATCH_OVER or type(player) is not int or not 0 <= player < self.players:
+            return LegalActions(0, plays, colours, targets, uno, simple)
+        if not self.active[player]:
+            return LegalActions(player, plays, colours, targets, uno, simple)
+        if self.phase is Phase.ROUND_OVER:
+            return LegalActions(player, plays, colours, targets, uno, [NextRound(player)])
+        hand = self.hands[player]
+        if player == self.current:
+            phase = self.phase
+            if phase is Phase.PLAY or phase is Phase.PLAY_DRAWN:
+                t = self.tables
+                tc, tk = self._top_keys()
+                green = self.power is not None and self.power[player]
+                block = self.options.block_illegal_wild_draw
+                wild, colour, key = t.wild, t.colour, t.key
+                cards = hand if phase is Phase.PLAY else (self.drawn,)
+                for card in cards:
+                    assert card is not None
+                    if block:
+                        if self._playable(player, card, False):
+                            plays.append((card, False, wild[card], False))
+                    elif wild[card] or colour[card] == tc or key[card] == tk:
+                        plays.append((card, False, wild[card], False))
+                    if green and t.flex_side[card] and self._playable(player, card, True):
+                        plays.append((card, True, wild[card], t.targeted[card]))
+                colours = colours_of(self.side)
+                targets = tuple(s for s in range(self.players) if s != player and self.active[s])
+                uno = len(hand) == 2
+                simple.append(Draw(player) if phase is Phase.PLAY else Keep(player))
+            elif phase is Phase.DECLARE_COLOUR:
+                simple.extend(DeclareColour(player, c) for c in colours_of(self.side))
+            elif phase is Phase.CHALLENGE:
+                simple.append(Challenge(player))
+                simple.append(Accept(player))
+        if len(hand) == 1 and not self.uno[player]:
+            simple.append(CallUno(player))
+        if self.catchable is not None and self.catchable != player:
+            simple.append(Catch(player, self.catchable))
+        return LegalActions(player, plays, colours, targets, uno, simple)
+
+    def is_legal(self, action: Action) -> bool:
+        """Whether :meth:`apply` would accept ``action`` (false catches included)."""
+        try:
+            self._validate(action)
+        except E.RuleError:
+            return False
+        return True
+
+    # ------------------------------------------------------------------------------------------------------------
+    # Applying actions
+
+    def apply(self, action: Action) -> list[Event]:
+        """Validate and apply ``action``; return the events it caused, in order.
+
+        Raises a :class:`~bot.engine.errors.RuleError` subclass (a ``ValueError``) naming the problem, with the game
+        unchanged: every check runs before anything is changed."""
+        handler = self._validate(action)
+        events: list[Event] = []
+        handler(self, action, events)
+        self.step += 1
+        return events
+
+    def _validate(self, action: object) -> Callable[[Game, Any, list[Event]], None]:
+        kind = type(action)
+        entry = _HANDLERS.get(kind)
+        if entry is None:
+            raise E.UnknownAction(f"not an action: {action!r}")
+        if self.phase is Phase.MATCH_OVER:
+            raise E.MatchOver("the match is over")
+        check, do = entry
+        self._check_seat(action.player)  # type: ignore[attr-defined]
+        check(self, action)
+        return do
+
+    def _check_turn(self, player: int, phases: tuple[Phase, ...]) -> None:
+        if self.phase not in phases:
+            if self.phase is Phase.ROUND_OVER:
+                raise E.WrongPhase("the round is over")
+            if player != self.current:
+                raise E.NotYourTurn(f"it is seat {self.current}'s decision")
+            if self.phase is Phase.CHALLENGE:
+                raise E.WrongPhase("challenge or accept the draw first")
+            if self.phase is Phase.DECLARE_COLOUR:
+                raise E.WrongPhase("declare the colour first")
+            if self.phase is Phase.PLAY_DRAWN:
+                raise E.WrongPhase("play the drawn card or keep it")
+            raise E.WrongPhase(f"not possible now ({self.phase.value})")
+        if player != self.current:
+            if self.phase in (Phase.CHALLENGE, Phase.DECLARE_COLOUR):
+                raise E.NotYourDecision(f"this decision is seat {self.current}'s")
+            raise E.NotYourTurn(f"it is seat {self.current}'s turn")
+
+    # --- Play -------------------------------------------------------------------------------------------------------
+
+    def _check_play(self, a: Play) -> None:
+        p = a.player
+        self._check_turn(p, (Phase.PLAY, Phase.PLAY_DRAWN))
+        hand = self.hands[p]
+        if type(a.card) is not int or a.card not in hand:
+            raise E.CardNotInHand(f"card {a.card!r} is not in seat {p}'s hand")
+        if self.phase is Phase.PLAY_DRAWN and a.card != self.drawn:
+            raise E.OnlyDrawnCard("only the card just drawn may be played")
+        face = self.faces[a.card]
+        if a.flex is not False and a.flex is not True:
+            raise E.FlexSideUnavailable("flex must be true or false")
+        if a.flex and (self.power is None or not self.tables.flex_side[a.card]):
+            raise E.FlexSideUnavailable(f"{format_face(face)} has no flex side")
+        if a.flex and not self.power[p]:  # type: ignore[index]
+            raise E.FlexSideUnavailable("your Power Card is red")
+        if not self._playable(p, a.card, a.flex):
+            raise E.CardNotPlayable(f"{format_face(face)} cannot be played on {format_face(self.top)}")
+        if face.is_wild:
+            if a.colour is None:
+                raise E.ColourRequired("a wild needs a declared colour")
+            if not isinstance(a.colour, Colour) or a.colour not in colours_of(self.side):
+                raise E.ColourNotOfThisSide(f"{a.colour} is not a colour of the {self.side.value} side")
+        elif a.colour is not None:
+            raise E.ColourNotAllowed("only wilds take a colour")
+        if a.flex and face.kind in _TARGETED:
+            if a.target is None:
+                raise E.TargetRequired("choose the player who draws")
+            if a.target == p:
+                raise E.TargetYourself("you cannot target yourself")
+            if type(a.target) is not int or not 0 <= a.target < self.players or not self.active[a.target]:
+                raise E.InvalidTarget(f"seat {a.target!r} is not playing")
+        elif a.target is not None:
+            raise E.TargetNotAllowed("this card takes no target")
+        if a.uno is not False and (a.uno is not True or len(hand) != 2):
+            raise E.UnoNotAllowed("UNO goes with your next-to-last card")
+
+    def _do_play(self, a: Play, events: list[Event]) -> None:
+        p, card, flex = a.player, a.card, a.flex
+        face = self.faces[card]
+        hand = self.hands[p]
+        restricted = self._restricted(card, flex)
+        guilty = restricted and self._holds_colour(p, self.colour_in_play(), card)
+        hand.remove(card)
+        self.discard.append(card)
+        self.declared = a.colour if face.is_wild else None
+        self.drawn = None
+        self.revealed = None
+        self._close_catch_window(p)
+        events.append(CardPlayed(p, face, flex, a.colour, a.target))
+        if len(hand) == 1:
+            if a.uno:
+                self.uno[p] = True
+                events.append(UnoCalled(p))
+            else:
+                self.uno[p] = False
+                self.catchable = p
+        else:
+            self.uno[p] = False
+        if self.power is not None:
+            self._power_after_play(p, face, flex, events)
+        went_out = not hand
+        nxt = self._effect(p, card, face, flex, a.target, restricted, guilty, went_out, events)
+        if went_out:
+            self._end_round(p, events)
+        elif nxt is not None:
+            self.phase = Phase.PLAY
+            self.current = nxt
+
+    def _power_after_play(self, p: int, face: Face, flex: bool, events: list[Event]) -> None:
+        """SPEC X3: a flex side spends the Power Card; a flip icon toggles it; Wild All Flip toggles all; all red →
+        all green."""
+        power = self.power
+        assert power is not None
+        before = list(power)
+        if flex:
+            power[p] = False
+        if face.flip_icon:
+            power[p] = not power[p]
+        if face.kind is Kind.WILD_ALL_FLIP:
+            for s in range(self.players):
+                power[s] = not power[s]
+        if not any(power[s] for s in range(self.players) if self.active[s]):
+            for s in range(self.players):
+                power[s] = True
+        if power != before:
+            events.append(PowerCardsChanged(tuple(power)))
+
+    def _effect(
+        self,
+        p: int,
+        card: int,
+        face: Face,
+        flex: bool,
+        target: int | None,
+        restricted: bool,
+        guilty: bool,
+        went_out: bool,
+        events: list[Event],
+    ) -> int | None:
+        """Carry out a played card (SPEC C3, F5, F6, F8, X5). Returns who plays next, or None when a decision is now
+        pending (challenge, colour). When the player went out, only draws (and a Flip) are still carried out (SPEC G9).
+        """
+        kind = face.kind
+        n = self._next(p)
+        two = self._seated_count() == 2
+        if flex:
+            if kind is Kind.FLEX_DRAW_TWO:  # every other player draws 1; nobody is skipped
+                for seat in self._others_in_turn_order(p):
+                    self._draw(seat, 1, "penalty", events)
+                return n
+            if kind is Kind.FLEX_SKIP:  # every other player is skipped
+                return p
+            if kind is Kind.FLEX_REVERSE:  # reverse, and the first player in the new direction is skipped
+                if went_out:
+                    return None
+                self.direction = -self.direction
+                events.append(DirectionChanged(self.direction))
+                skipped = self._next(p)
+                events.append(TurnSkipped(skipped))
+                return self._next(skipped)
+            if kind is Kind.FLEX_WILD_TARGET_DRAW_TWO:
+                assert target is not None
+                self._draw(target, 2, "penalty", events)
+                return n
+            if kind is Kind.FLEX_WILD_ALL_DRAW:
+                for seat in self._others_in_turn_order(p):
+                    self._draw(seat, 2, "penalty", events)
+                return n
+            if kind is Kind.FLEX_WILD_DRAW_FOUR:
+                assert target is not None
+                if restricted and not went_out and not self.options.block_illegal_wild_draw:
+                    self._start_challenge(p, target, card, guilty, flex=True, resume=n)
+                    return None
+                self._draw(target, 4, "penalty", events)
+                return n
+            return n  # a flex number: the next player matches its regular colour (SPEC X4)
+        if kind is Kind.NUMBER:
+            return n
+        if kind in (Kind.SKIP, Kind.FLEX_SKIP):
+            if not went_out:
+                events.append(TurnSkipped(n))
+            return self._next(n)
+        if kind in (Kind.REVERSE, Kind.FLEX_REVERSE):
+            if went_out:
+                return None
+            self.direction = -self.direction
+            events.append(DirectionChanged(self.direction))
+            if two:  # SPEC G10: Reverse acts as Skip
+                events.append(TurnSkipped(n))
+                return p
+            return self._next(p)
+        if kind in _DRAW_CARDS:
+            self._draw(n, _DRAW_CARDS[kind], "penalty", events)
+            if not went_out:
+                events.append(TurnSkipped(n))
+            return self._next(n)
+        if kind is Kind.SKIP_EVERYONE:
+            return p
+        if kind is Kind.FLIP:
+            top = self._flip(events)
+            if top.is_wild and not went_out:
+                self.phase = Phase.DECLARE_COLOUR
+                self.current = p if self.options.exposed_wild_chooser == "flipper" else n
+                self.after = n
+                return None
+            return n
+        if kind is Kind.WILD_SHUFFLE_HANDS:
+            if not went_out:
+                self._shuffle_hands(n, events)
+            return n
+        if kind in _WILD_PENALTY:
+            if went_out or self.options.block_illegal_wild_draw:
+                self._wild_penalty(n, kind, accepted=True, events=events)
+                if not went_out:
+                    events.append(TurnSkipped(n))
+                return self._next(n)
+            self._start_challenge(p, n, card, guilty, flex=False, resume=None)
+            return None
+        return n  # Wild, Wild Customizable, Wild All Flip, regular sides of the flex wilds
+
+    def _others_in_turn_order(self, p: int) -> list[int]:
+        seats = []
+        s = self._next(p)
+        while s != p:
+            seats.append(s)
+            s = self._next(s)
+        return seats
+
+    def _start_challenge(self, p: int, victim: int, card: int, guilty: bool, *, flex: bool, resume: int | None) -> None:
+        self.challenge = PendingChallenge(p, victim, card, guilty, tuple(self.hands[p]), flex, resume)
+        self.phase = Phase.CHALLENGE
+        self.current = victim
+
+    def _wild_penalty(
+        self, seat: int, kind: Kind, *, accepted: bool, events: list[Event], reason: str = "penalty"
+    ) -> int:
+        """Draw a wild draw's penalty: the accepted count, or the count for a wrong challenger (SPEC C5, F7, X7).
+        Wild Draw Color draws until the declared colour (+2 for a wrong challenger). Returns the number drawn."""
+        count = _WILD_PENALTY[kind][0 if accepted else 1]
+        if count is not None:
+            return len(self._draw(seat, count, reason, events))
+        assert self.declared is not None
+        return len(self._draw_until(seat, self.declared, 0 if accepted else 2, reason, events))
+
+    def _flip(self, events: list[Event]) -> Face:
+        """SPEC F8: turn the discard pile over (order reverses), then the draw pile, then every hand: the other side
+        is now in play; any declared colour is cleared. Returns the exposed top face."""
+        if self.options.flip_invert_piles:
+            self.discard.reverse()
+            self.draw_pile.reverse()
+        self._set_side(self.side.other)
+        self.declared = None
+        top = self.top
+        events.append(Flipped(self.side, top))
+        return top
+
+    def _shuffle_hands(self, first: int, events: list[Event]) -> None:
+        """Wild Shuffle Hands (SPEC C1): gather every hand, shuffle, deal one by one starting with ``first``."""
+        cards = [c for hand in self.hands for c in hand]
+        self.rng.shuffle(cards)
+        self.hands = [[] for _ in range(self.players)]
+        seats = self._seats_from(first) if self.direction == 1 else self._seats_backwards(first)
+        i = 0
+        while cards:
+            self.hands[seats[i % len(seats)]].append(cards.pop())
+            i += 1
+        self.uno = [False] * self.players
+        self.catchable = None
+        events.append(HandsShuffled(tuple(len(h) for h in self.hands)))
+
+    def _seats_backwards(self, start: int) -> list[int]:
+        order = [(start - i) % self.players for i in range(self.players)]
+        return [s for s in order if self.active[s]]
+
+    # --- Draw, keep -------------------------------------------------------------------------------------------------
+
+    def _check_draw(self, a: Draw) -> None:
+        self._check_turn(a.player, (Phase.PLAY,))
+
+    def _do_draw(self, a: Draw, events: list[Event]) -> None:
+        p = a.player
+        self._close_catch_window(p)
+        self.revealed = None
+        got = self._draw(p, 1, "draw", events)
+        if got and self._can_play_any_side(p, got[0]):
+            self.phase = Phase.PLAY_DRAWN
+            self.drawn = got[0]
+        else:
+            self.current = self._next(p)
+
+    def _check_keep(self, a: Keep) -> None:
+        self._check_turn(a.player, (Phase.PLAY_DRAWN,))
+
+    def _do_keep(self, a: Keep, events: list[Event]) -> None:
+        events.append(CardKept(a.player))
+        self.drawn = None
+        self.phase = Phase.PLAY
+        self.current = self._next(a.player)
+
+    def _draw(self, seat: int, count: int, reason: str, events: list[Event]) -> list[int]:
+        """``seat`` draws up to ``count`` cards, reshuffling when the draw pile runs out (SPEC G5)."""
+        got: list[int] = []
+        pile = self.draw_pile
+        for _ in range(count):
+            if not pile:
+                if not self._reshuffle(events):
+                    break
+                pile = self.draw_pile
+            got.append(pile.pop())
+        self._receive(seat, got, reason, events)
+        return got
+
+    def _draw_until(self, seat: int, colour: Colour, extra: int, reason: str, events: list[Event]) -> list[int]:
+        """Draw one at a time until a card of ``colour`` (a wild does not count), then ``extra`` more (SPEC F6, F7).
+        Stops early when both piles are exhausted (SPEC F6 ruling)."""
+        got: list[int] = []
+        faces = self.faces
+        found = False
+        while True:
+            if not self.draw_pile and not self._reshuffle(events):
+                break
+            card = self.draw_pile.pop()
+            got.append(card)
+            if found:
+                extra -= 1
+                if extra <= 0:
+                    break
+            elif faces[card].colour is colour:
+                found = True
+                if extra <= 0:
+                    break
+        self._receive(seat, got, reason, events)
+        return got
+
+    def _receive(self, seat: int, cards: list[int], reason: str, events: list[Event]) -> None:
+        self.hands[seat].extend(cards)
+        events.append(CardsDrawn(seat, len(cards), reason))
+        if cards:
+            events.append(CardsReceived(seat, tuple(self.faces[c] for c in cards)))
+        self._hand_changed(seat)
+
+    def _reshuffle(self, events: list[Event]) -> bool:
+        """SPEC G5: the discard pile except its top becomes the new draw pile. False when nothing is left to use."""
+        if len(self.discard) <= 1:
+            return False
+        cards = self.discard[:-1]
+        del self.discard[:-1]
+        self.rng.shuffle(cards)
+        self.draw_pile = cards
+        events.append(Reshuffled(len(cards)))
+        return True
+
+    # --- UNO call and catch (SPEC G8) ------------------------------------------------------------------------------
+
+    def _hand_changed(self, seat: int) -> None:
+        if len(self.hands[seat]) != 1:
+            self.uno[seat] = False
+            if self.catchable == seat:
+                self.catchable = None
+
+    def _close_catch_window(self, mover: int) -> None:
+        """SPEC G8 ruling: the window closes at the first move of anyone other than the one-card player."""
+        if self.catchable is not None and self.catchable != mover:
+            self.catchable = None
+
+    def _check_call_uno(self, a: CallUno) -> None:
+        if self.phase not in _PLAYING:
+            raise E.WrongPhase("the round is over")
+        if len(self.hands[a.player]) != 1:
+            raise E.UnoNotAllowed("call UNO when you hold exactly one card")
+        if self.uno[a.player]:
+            raise E.UnoNotAllowed("you already called UNO")
+
+    def _do_call_uno(self, a: CallUno, events: list[Event]) -> None:
+        self.uno[a.player] = True
+        if self.catchable == a.player:
+            self.catchable = None
+        events.append(UnoCalled(a.player))
+
+    def _check_catch(self, a: Catch) -> None:
+        if self.phase not in _PLAYING:
+            raise E.WrongPhase("the round is over")
+        if type(a.target) is not int or not 0 <= a.target < self.players:
+            raise E.InvalidTarget(f"seat {a.target!r} is not playing")
+        if a.target == a.player:
+            raise E.CatchYourself("you cannot catch yourself")
+
+    def _do_catch(self, a: Catch, events: list[Event]) -> None:
+        if self.catchable == a.target:
+            self.catchable = None
+            events.append(UnoCaught(a.player, a.target))
+            self._draw(a.target, 2, "uno", events)
+            return
+        penalty = self.options.false_catch_penalty
+        events.append(FalseCatch(a.player, a.target, penalty))
+        if penalty:
+            self._draw(a.player, penalty, "false_catch", events)
+
+    # --- Colour, challenge ---------------------------------------------------------------------------------------
+
+    def _check_declare(self, a: DeclareColour) -> None:
+        self._check_turn(a.player, (Phase.DECLARE_COLOUR,))
+        if not isinstance(a.colour, Colour) or a.colour not in colours_of(self.side):
+            raise E.ColourNotOfThisSide(f"{a.colour} is not a colour of the {self.side.value} side")
+
+    def _do_declare(self, a: DeclareColour, events: list[Event]) -> None:
+        self.declared = a.colour
+        events.append(ColourDeclared(a.player, a.colour))
+        assert self.after is not None
+        self.current = self.after
+        self.after = None
+        self.phase = Phase.PLAY
+
+    def _check_challenge(self, a: Challenge | Accept) -> None:
+        self._check_turn(a.player, (Phase.CHALLENGE,))
+
+    def _do_accept(self, a: Accept, events: list[Event]) -> None:
+        ch = self.challenge
+        assert ch is not None
+        victim = a.player
+        self._close_catch_window(victim)
+        events.append(PenaltyAccepted(victim))
+        kind = self.faces[ch.card].kind
+        self._wild_penalty(victim, kind, accepted=True, events=events)
+        self.challenge = None
+        self.phase = Phase.PLAY
+        if ch.flex:
+            assert ch.resume is not None
+            self.current = ch.resume
+        else:
+            events.append(TurnSkipped(victim))
+            self.current = self._next(victim)
+
+    def _do_challenge(self, a: Challenge, events: list[Event]) -> None:
+        ch = self.challenge
+        assert ch is not None
+        victim = a.player
+        self._close_catch_window(victim)
+        kind = self.faces[ch.card].kind
+        events.append(HandRevealed(victim, ch.player, tuple(self.faces[c] for c in ch.hand)))
+        self.revealed = (victim, ch.player, ch.hand)
+        self.challenge = None
+        self.phase = Phase.PLAY
+        if ch.guilty:
+            count = self._wild_penalty(ch.player, kind, accepted=True, events=events, reason="challenge")
+            events.append(ChallengeResolved(victim, ch.player, True, ch.player, count))
+            self.current = ch.resume if ch.flex and ch.resume is not None else victim
+        else:
+            count = self._wild_penalty(victim, kind, accepted=False, events=events, reason="challenge")
+            events.append(ChallengeResolved(victim, ch.player, False, victim, count))
+            if ch.flex and ch.resume is not None:
+                self.current = ch.resume
+            else:
+                events.append(TurnSkipped(victim))
+                self.current = self._next(victim)
+
+    # --- Rounds ------------------------------------------------------------------------------------------------------
+
+    def _end_round(self, winner: int, events: list[Event]) -> None:
+        """SPEC G9: score the round on the side in play; end the match at the target score."""
+        values = [sum(points_of(self.mode, self.faces[c]) for c in hand) for hand in self.hands]
+        if self.options.scoring == "lowest":
+            points = values
+        else:
+            points = [0] * self.players
+            points[winner] = sum(values)
+        for s in range(self.players):
+            self.scores[s] += points[s]
+        self.history.append(RoundRecord(winner, tuple(points)))
+        self.catchable = None
+        self.challenge = None
+        self.drawn = None
+        self.after = None
+        self.current = winner
+        hands = tuple(tuple(self.faces[c] for c in hand) for hand in self.hands)
+        events.append(RoundEnded(winner, tuple(points), tuple(self.scores), hands))
+        match_winner = self._match_winner(winner)
+        if match_winner is None:
+            self.phase = Phase.ROUND_OVER
+        else:
+            self.phase = Phase.MATCH_OVER
+            self.winner = match_winner
+            events.append(MatchEnded(match_winner, tuple(self.scores)))
+
+    def _match_winner(self, round_winner: int) -> int | None:
+        target = self.options.target_score
+        seated = [s for s in range(self.players) if self.active[s]]
+        if self.options.scoring == "lowest":
+            if target and not any(self.scores[s] >= target for s in seated):
+                return None
+            low = min(self.scores[s] for s in seated)
+            lowest = [s for s in seated if self.scores[s] == low]
+            return lowest[0] if len(lowest) == 1 else None  # a tie for lowest: another round (ruling)
+        if target == 0 or self.scores[round_winner] >= target:
+            return round_winner
+        return None
+
+    def _check_next_round(self, a: NextRound) -> None:
+        if self.phase is not Phase.ROUND_OVER:
+            raise E.WrongPhase("the round is still being played")
+
+    def _do_next_round(self, a: NextRound, events: list[Event]) -> None:
+        self.dealer = self._next(self.dealer, 1)  # SPEC G2: the deal passes one seat to the left
+        self._deal_round(events)
+
+    # ------------------------------------------------------------------------------------------------------------
+    # Leaving
+
+    def remove_player(self, seat: int) -> list[Event]:
+        """Take ``seat`` out of the match (left, kicked, or timed out): their cards go under the draw pile and play
+        continues with the right player. With fewer than two players left the match ends without a winner.
+
+        Raises :class:`~bot.engine.errors.NotSeated` / :class:`~bot.engine.errors.MatchOver` (game unchanged)."""
+        if self.phase is Phase.MATCH_OVER:
+            raise E.MatchOver("the match is over")
+        self._check_seat(seat)
+        events: list[Event] = []
+        returned = self.hands[seat]
+        self.hands[seat] = []
+        self.draw_pile[0:0] = returned
+        self.active[seat] = False
+        self.uno[seat] = False
+        if self.catchable == seat:
+            self.catchable = None
+        if self.revealed is not None and seat in self.revealed[:2]:
+            self.revealed = None
+        events.append(PlayerRemoved(seat, len(returned)))
+        self.step += 1
+        if self._seated_count() < 2:
+            self.phase = Phase.MATCH_OVER
+            self.abandoned = True
+            self.challenge = None
+            events.append(MatchAbandoned())
+            return events
+        if self.phase in (Phase.PLAY, Phase.PLAY_DRAWN):
+            if self.current == seat:
+                self.current = self._next(seat)
+                self.phase = Phase.PLAY
+                self.drawn = None
+        elif self.phase is Phase.DECLARE_COLOUR:
+            assert self.after is not None
+            if self.after == seat:
+                self.after = self._next(seat)
+            if self.current == seat:
+                self.current = self.after
+        elif self.phase is Phase.CHALLENGE:
+            ch = self.challenge
+            assert ch is not None
+            resume = ch.resume if ch.resume is None or self.active[ch.resume] else self._next(ch.resume)
+            if ch.victim == seat or ch.player == seat:
+                # The challenge lapses: with the victim gone play goes on past them; with the player gone the victim
+                # simply takes their turn (the penalty cannot be judged any more).
+                self.challenge = None
+                self.phase = Phase.PLAY
+                if ch.flex:
+                    assert resume is not None
+                    self.current = resume
+                elif ch.victim == seat:
+                    self.current = self._next(seat)
+            elif resume != ch.resume:
+                self.challenge = replace(ch, resume=resume)
+        elif self.phase is Phase.ROUND_OVER and self.current == seat:
+            self.current = self._next(seat)
+        return events
+
+    # ------------------------------------------------------------------------------------------------------------
+    # Views
+
+    @property
+    def pending(self) -> int | None:
+        """The seat who owes the pending decision; None when the round or match is over."""
+        return self.current if self.phase in _PLAYING else None
+
+    def view(self, player: int | None) -> PlayerView:
+        """What ``player`` may see (SPEC G11, F10, X9, G7); ``None`` for the public table (no hand at all)."""
+        me = player if type(player) is int and 0 <= player < self.players else None
+        faces = self.faces
+        other: tuple[tuple[Face, ...] | None, ...] | None = None
+        draw_top_other = None
+        if self.mode is Mode.FLIP:
+            other_faces = self.deck.faces(self.side.other)
+            if me is not None:
+                other = tuple(
+                    None if s == me or not self.active[s] else tuple(other_faces[c] for c in self.hands[s])
+                    for s in range(self.players)
+                )
+            if self.draw_pile:
+                draw_top_other = other_faces[self.draw_pile[-1]]
+        revealed = None
+        if me is not None and self.revealed is not None and self.revealed[0] == me:
+            revealed = (self.revealed[1], tuple(faces[c] for c in self.revealed[2]))
+        hand = tuple(HandCard(c, faces[c]) for c in self.hands[me]) if me is not None else ()
+        drawn = None
+        if me is not None and me == self.current and self.phase is Phase.PLAY_DRAWN and self.drawn is not None:
+            drawn = HandCard(self.drawn, faces[self.drawn])
+        return PlayerView(
+            mode=self.mode,
+            side=self.side,
+            players=self.players,
+            active=tuple(self.active),
+            me=me,
+            hand=hand,
+            hand_counts=tuple(len(h) for h in self.hands),
+            top=self.top,
+            declared_colour=self.declared,
+            colour_in_play=self.colour_in_play(),
+            direction=self.direction,
+            phase=self.phase,
+            pending=self.pending,
+            drawn=drawn,
+            challenge_player=self.challenge.player if self.challenge is not None else None,
+            draw_pile_size=len(self.draw_pile),
+            discard_pile_size=len(self.discard),
+            draw_top_other=draw_top_other,
+            other_faces=other,
+            power=tuple(self.power) if self.power is not None else None,
+            uno_called=tuple(self.uno),
+            catchable=self.catchable,
+            scores=tuple(self.scores),
+            target_score=self.options.target_score,
+            round=self.round,
+            dealer=self.dealer,
+            history=tuple(self.history),
+            winner=self.winner,
+            abandoned=self.abandoned,
+            revealed=revealed,
+            legal=tuple(self.legal_actions(me)) if me is not None else (),
+        )
+
+    def card(self, card_id: int) -> Card:
+        """The physical card ``card_id`` (both faces). For logs and tests: the UI reads games through :meth:`view`."""
+        return self.deck[card_id]
+
+    # ------------------------------------------------------------------------------------------------------------
+    # Saving
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-able snapshot; :meth:`from_dict` gives back an equal game (versioned: ``"v"``)."""
+        ch = self.challenge
+        return {
+            "v": SNAPSHOT_VERSION,
+            "mode": self.mode.value,
+            "options": self.options.to_dict(),
+            "players": self.players,
+            "rng": self.rng.to_list(),
+            "pairing": list(self.pairing) if self.pairing is not None else None,
+            "step": self.step,
+            "round": self.round,
+            "dealer": self.dealer,
+            "active": [int(a) for a in self.active],
+            "scores": list(self.scores),
+            "history": [[r.winner, list(r.points)] for r in self.history],
+            "winner": self.winner,
+            "abandoned": self.abandoned,
+            "side": self.side.value,
+            "hands": [list(h) for h in self.hands],
+            "draw": list(self.draw_pile),
+            "discard": list(self.discard),
+            "current": self.current,
+            "direction": self.direction,
+            "declared": self.declared.value if self.declared is not None else None,
+            "phase": self.phase.value,
+            "drawn": self.drawn,
+            "after": self.after,
+            "challenge": None
+            if ch is None
+            else [ch.player, ch.victim, ch.card, int(ch.guilty), list(ch.hand), int(ch.flex), ch.resume],
+            "uno": [int(u) for u in self.uno],
+            "catchable": self.catchable,
+            "power": [int(x) for x in self.power] if self.power is not None else None,
+            "revealed": None if self.revealed is None else [self.revealed[0], self.revealed[1], list(self.revealed[2])],
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Game:
+        """Load a snapshot written by :meth:`to_dict`. Raises :class:`~bot.engine.errors.SnapshotError` for an unknown
+        version or a snapshot that is malformed or inconsistent (cards not conserved, seats out of range…)."""
+        try:
+            return cls._from_dict(data)
+        except E.SnapshotError:
+            raise
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
+            raise E.SnapshotError(f"bad snapshot: {exc!r}") from exc
+
+    @classmethod
+    def _from_dict(cls, d: dict[str, Any]) -> Game:
+        if not isinstance(d, dict) or d.get("v") != SNAPSHOT_VERSION:
+            raise E.SnapshotError(f"unknown snapshot version {d.get('v') if isinstance(d, dict) else None!r}")
+        mode = Mode(d["mode"])
+        options = Options.from_dict(d["options"])
+        players = int(d["players"])
+        low, high = PLAYER_RANGE[mode]
+        if not low <= players <= high:
+            raise E.SnapshotError("player count out of range")
+        pairing = tuple(int(x) for x in d["pairing"]) if d["pairing"] is not None else None
+        deck = _deck_for(mode, options, pairing)
+        side = Side(d["side"])
+        if mode is not Mode.FLIP and side is not Side.LIGHT:
+            raise E.SnapshotError("only FLIP has a dark side")
+        ch = d["challenge"]
+        rev = d["revealed"]
+        game = cls(
+            mode=mode,
+            options=options,
+            players=players,
+            rng=Rng.from_list([int(x) for x in d["rng"]]),
+            pairing=pairing,
+            step=int(d["step"]),
+            round=int(d["round"]),
+            dealer=_seat(d["dealer"], players),
+            active=[bool(x) for x in d["active"]],
+            scores=[int(x) for x in d["scores"]],
+            history=[RoundRecord(_seat(w, players), tuple(int(x) for x in pts)) for w, pts in d["history"]],
+            winner=None if d["winner"] is None else _seat(d["winner"], players),
+            abandoned=bool(d["abandoned"]),
+            side=side,
+            hands=[[int(c) for c in h] for h in d["hands"]],
+            draw_pile=[int(c) for c in d["draw"]],
+            discard=[int(c) for c in d["discard"]],
+            current=_seat(d["current"], players),
+            direction=int(d["direction"]),
+            declared=None if d["declared"] is None else Colour(d["declared"]),
+            phase=Phase(d["phase"]),
+            drawn=None if d["drawn"] is None else int(d["drawn"]),
+            after=None if d["after"] is None else _seat(d["after"], players),
+            challenge=None
+            if ch is None
+            else PendingChallenge(
+                _seat(ch[0], players),
+                _seat(ch[1], players),
+                int(ch[2]),
+                bool(ch[3]),
+                tuple(int(c) for c in ch[4]),
+                bool(ch[5]),
+                None if ch[6] is None else _seat(ch[6], players),
+            ),
+            uno=[bool(x) for x in d["uno"]],
+            catchable=None if d["catchable"] is None else _seat(d["catchable"], players),
+            power=None if d["power"] is None else [bool(x) for x in d["power"]],
+            revealed=None
+            if rev is None
+            else (_seat(rev[0], players), _seat(rev[1], players), tuple(int(c) for c in rev[2])),
+            deck=deck,
+            faces=deck.faces(side),
+            tables=_tables(deck, side),
+        )
+        game.check_consistency()
+        return game
+
+    def check_consistency(self) -> None:
+        """Raise :class:`~bot.engine.errors.SnapshotError` unless every card of the deck is in exactly one hand or pile,
+        per-seat lists have one entry per seat, and the pending decision has what it needs."""
+        n = self.players
+        for name in ("active", "scores", "hands", "uno"):
+            if len(getattr(self, name)) != n:
+                raise E.SnapshotError(f"{name} must have one entry per seat")
+        if self.power is not None and len(self.power) != n:
+            raise E.SnapshotError("power must have one entry per seat")
+        if (self.power is None) != (self.mode is not Mode.FLEX):
+            raise E.SnapshotError("Power Cards belong to Flex only")
+        cards = [c for h in self.hands for c in h] + self.draw_pile + self.discard
+        if sorted(cards) != list(range(len(self.deck))):
+            raise E.SnapshotError("cards are not conserved (missing or duplicated cards)")
+        if not self.discard:
+            raise E.SnapshotError("the discard pile is empty")
+        if self.direction not in (1, -1):
+            raise E.SnapshotError("direction must be 1 or -1")
+        if self.phase in _PLAYING and not self.active[self.current]:
+            raise E.SnapshotError("the pending decision belongs to a removed player")
+        if self.phase is Phase.PLAY_DRAWN and (self.drawn is None or self.drawn not in self.hands[self.current]):
+            raise E.SnapshotError("the drawn card is not in the player's hand")
+        if self.phase is Phase.DECLARE_COLOUR and self.after is None:
+            raise E.SnapshotError("a colour decision without the player who plays next")
+        if self.phase is Phase.CHALLENGE and self.challenge is None:
+            raise E.SnapshotError("a challenge decision without its challenge")
+        if self.top.is_wild and self.declared is None and self.phase in (Phase.PLAY, Phase.PLAY_DRAWN, Phase.CHALLENGE):
+            raise E.SnapshotError("a wild on top without a declared colour")
+
+
+def _tables(deck: Deck, side: Side) -> SideTables:
+    tables = deck.cache.get(side)
+    if tables is None:
+        tables = deck.cache[side] = SideTables(deck.faces(side))
+    assert isinstance(tables, SideTables)
+    return tables
+
+
+def _seat(value: Any, players: int) -> int:
+    seat = int(value)
+    if not 0 <= seat < players:
+        raise E.SnapshotError(f"seat {seat} out of range")
+    return seat
+
+
+def _random_pairing(rng: Rng) -> tuple[int, ...]:
+    """SPEC F2 option ``random``: for each light face (F1 order) the index of its dark face; no card wild twice."""
+    light, dark = flip_light_faces(), flip_dark_faces()
+    order = list(range(len(dark)))
+    while True:
+        rng.shuffle(order)
+        if not any(light[i].is_wild and dark[j].is_wild for i, j in enumerate(order)):
+            return tuple(order)
+
+
+def _deck_for(mode: Mode, options: Options, pairing: tuple[int, ...] | None) -> Deck:
+    """The deck of a match, shared between games with the same definition (decks are immutable)."""
+    key = (mode, options.classic_deck if mode is Mode.CLASSIC else "", pairing)
+    deck = _DECKS.get(key)
+    if deck is None:
+        pairs = None
+        if mode is Mode.FLIP and pairing is not None:
+            light, dark = flip_light_faces(), flip_dark_faces()
+            if sorted(pairing) != list(range(len(dark))):
+                raise E.SnapshotError("the FLIP pairing is not a permutation")
+            pairs = [(light[i], dark[j]) for i, j in enumerate(pairing)]
+        deck = build_deck(mode, classic_edition=options.classic_deck, flip_pairs=pairs)
+        if len(_DECKS) > 64:
+            _DECKS.clear()
+        _DECKS[key] = deck
+    return deck
+
+
+_DECKS: dict[tuple[Mode, str, tuple[int, ...] | None], Deck] = {}
+
+
+_HANDLERS: dict[type, tuple[Callable[[Game, Any], None], Callable[[Game, Any, list[Event]], None]]] = {
+    Play: (Game._check_play, Game._do_play),
+    Draw: (Game._check_draw, Game._do_draw),
+    Keep: (Game._check_keep, Game._do_keep),
+    DeclareColour: (Game._check_declare, Game._do_declare),
+    Challenge: (Game._check_challenge, Game._do_challenge),
+    Accept: (Game._check_challenge, Game._do_accept),
+    CallUno: (Game._check_call_uno, Game._do_call_uno),
+    Catch: (Game._check_catch, Game._do_catch),
+    NextRound: (Game._check_next_round, Game._do_next_round),
+}

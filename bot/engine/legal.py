@@ -1,0 +1,127 @@
+"""Fast matching tables and the lazy list of legal actions (SPEC G3, G4, X4).
+
+:class:`SideTables` turns the faces of a deck on one side into integer tuples so that matching a card is a few integer
+comparisons. :class:`LegalActions` is a read-only sequence of a player's legal actions that builds an action object
+only when it is read: ``len()``, indexing, iteration and ``in`` work as for a list (python-chess's legal-move generator
+is the model).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import overload
+
+from .actions import Action, CallUno, Catch, Play
+from .cards import CHALLENGEABLE_KINDS, Colour, Face, Kind
+
+#: Colour ↔ small integer, for the tables.
+COLOUR_INDEX: dict[Colour, int] = {c: i for i, c in enumerate(Colour)}
+_SYMBOL_CODE: dict[Kind, int] = {k: i for i, k in enumerate(Kind)}
+TARGETED_KINDS = frozenset({Kind.FLEX_WILD_TARGET_DRAW_TWO, Kind.FLEX_WILD_DRAW_FOUR})
+
+
+class SideTables:
+    """Per card id, on one side: ``colour`` index (-1 for wilds), match ``key`` (numbers ``100 + n``, actions their
+    symbol code, wilds -1), ``wild``, ``flex_side`` (has a flex side), ``flex_colour`` index (-1 if none),
+    ``targeted`` (flex side needs a target), ``restricted`` (a challengeable wild draw, SPEC G7)."""
+
+    __slots__ = ("colour", "flex_colour", "flex_side", "key", "restricted", "targeted", "wild")
+
+    def __init__(self, faces: Sequence[Face]) -> None:
+        self.colour = tuple(COLOUR_INDEX[f.colour] if f.colour is not None else -1 for f in faces)
+        self.key = tuple(
+            -1 if f.is_wild else 100 + (f.number or 0) if f.kind is Kind.NUMBER else _SYMBOL_CODE[f.symbol]
+            for f in faces
+        )
+        self.wild = tuple(f.is_wild for f in faces)
+        self.flex_side = tuple(f.has_flex_side for f in faces)
+        self.flex_colour = tuple(COLOUR_INDEX[f.flex_colour] if f.flex_colour is not None else -1 for f in faces)
+        self.targeted = tuple(f.kind in TARGETED_KINDS for f in faces)
+        self.restricted = tuple(f.kind in CHALLENGEABLE_KINDS for f in faces)
+
+
+class LegalActions(Sequence[Action]):
+    """A player's legal actions, in a fixed order: plays (each card's regular side then flex side; for each, every
+    declared colour × target × UNO variant), then the other decisions (draw, keep, declare, challenge, accept, next
+    round), then UNO calls and catches. ``plays`` counts the plays (the first ``plays`` items), ``moves`` everything but
+    UNO calls and catches."""
+
+    __slots__ = ("_colours", "_player", "_plays", "_simple", "_size", "_targets", "_uno", "moves", "plays")
+
+    def __init__(
+        self,
+        player: int,
+        plays: list[tuple[int, bool, bool, bool]],
+        colours: tuple[Colour, ...],
+        targets: tuple[int, ...],
+        uno: bool,
+        simple: list[Action],
+    ) -> None:
+        self._player = player
+        self._plays = plays  # (card, flex, wild, targeted)
+        self._colours = colours
+        self._targets = targets
+        self._uno = uno
+        self._simple = simple
+        size = 0
+        n_colours, n_targets, n_uno = len(colours), len(targets), 2 if uno else 1
+        for _, _, wild, targeted in plays:
+            size += (n_colours if wild else 1) * (n_targets if targeted else 1) * n_uno
+        self._size = self.plays = size
+        self.moves = size + sum(1 for a in simple if not isinstance(a, CallUno | Catch))
+
+    def __len__(self) -> int:
+        return self._size + len(self._simple)
+
+    @overload
+    def __getitem__(self, index: int) -> Action: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[Action]: ...
+
+    def __getitem__(self, index: int | slice) -> Action | Sequence[Action]:
+        if isinstance(index, slice):
+            return list(self)[index]
+        n = len(self)
+        if index < 0:
+            index += n
+        if not 0 <= index < n:
+            raise IndexError("legal action index out of range")
+        if index >= self._size:
+            return self._simple[index - self._size]
+        n_colours, n_targets, n_uno = len(self._colours), len(self._targets), 2 if self._uno else 1
+        for card, flex, wild, targeted in self._plays:
+            nc = n_colours if wild else 1
+            nt = n_targets if targeted else 1
+            m = nc * nt * n_uno
+            if index < m:
+                ci, rest = divmod(index, nt * n_uno)
+                ti, ui = divmod(rest, n_uno)
+                return Play(
+                    self._player,
+                    card,
+                    self._colours[ci] if wild else None,
+                    self._targets[ti] if targeted else None,
+                    flex,
+                    ui == 1,
+                )
+            index -= m
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    def __iter__(self) -> Iterator[Action]:
+        for i in range(len(self)):
+            yield self[i]
+
+    def __contains__(self, action: object) -> bool:
+        return any(a == action for a in self)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, LegalActions | list | tuple):
+            return list(self) == list(other)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(tuple(self))
+
+    def __repr__(self) -> str:
+        return f"LegalActions({list(self)!r})"

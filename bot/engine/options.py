@@ -1,0 +1,97 @@
+"""Match options: SPEC table O. Every RULING of SPEC is an option here with SPEC's default.
+
+The house rules of SPEC H have their fields (so saved games and the bot's settings have room for them) but are refused
+with :class:`OptionError` until they are implemented.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, fields
+from typing import Any
+
+
+class OptionError(ValueError):
+    """An option value outside SPEC table O."""
+
+    code = "bad_option"
+
+
+_CHOICES: dict[str, tuple[str, ...]] = {
+    "scoring": ("winner", "lowest"),
+    "classic_deck": ("108", "112"),
+    "flip_pairing": ("physical", "random"),
+    "opening_flip": ("redraw", "apply"),
+    "exposed_wild_chooser": ("next", "flipper"),
+    "stacking": ("off", "same_kind", "any_draw"),
+}
+_HOUSE_RULES = ("stacking", "draw_to_match", "force_play", "seven_zero", "jump_in")
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    """The options of one match (SPEC O). Raises :class:`OptionError` on a value outside the table.
+
+    - ``target_score``: points that win the match (SPEC G9); 0 = a single round decides.
+    - ``scoring``: ``"winner"`` (the round winner scores the others' hands) or ``"lowest"`` (SPEC G9 alternative).
+    - ``block_illegal_wild_draw``: forbid an illegal wild draw instead of allowing the bluff (SPEC G7).
+    - ``false_catch_penalty``: cards drawn by a false UNO catcher (SPEC G8).
+    - ``classic_deck``: ``"108"`` or ``"112"`` (SPEC C1).
+    - ``flip_pairing``: ``"physical"`` (Appendix A) or ``"random"`` (SPEC F2).
+    - ``opening_flip``: ``"redraw"`` or ``"apply"`` (SPEC F4).
+    - ``exposed_wild_chooser``: ``"next"`` or ``"flipper"`` (SPEC F8).
+    - ``flip_invert_piles``: turn the piles over on a Flip (SPEC F8).
+    - ``flex_reset_power``: Power Cards back to green each round (SPEC X3).
+    - ``flex_target_can_challenge``: the target of a flex-side Flex Wild Draw Four may challenge (SPEC X7).
+    - ``stacking``, ``draw_to_match``, ``force_play``, ``seven_zero``, ``jump_in``: house rules (SPEC H), not yet
+      available.
+    """
+
+    target_score: int = 500
+    scoring: str = "winner"
+    block_illegal_wild_draw: bool = False
+    false_catch_penalty: int = 0
+    classic_deck: str = "108"
+    flip_pairing: str = "physical"
+    opening_flip: str = "redraw"
+    exposed_wild_chooser: str = "next"
+    flip_invert_piles: bool = True
+    flex_reset_power: bool = True
+    flex_target_can_challenge: bool = True
+    stacking: str = "off"
+    draw_to_match: bool = False
+    force_play: bool = False
+    seven_zero: bool = False
+    jump_in: bool = False
+
+    def __post_init__(self) -> None:
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if f.type == "bool" and not isinstance(value, bool):
+                raise OptionError(f"{f.name} must be true or false")
+        if not isinstance(self.target_score, int) or isinstance(self.target_score, bool) or self.target_score < 0:
+            raise OptionError("target_score must be a whole number >= 0")
+        if self.target_score > 100_000:
+            raise OptionError("target_score must be at most 100000")
+        penalty = self.false_catch_penalty
+        if not isinstance(penalty, int) or isinstance(penalty, bool) or not 0 <= penalty <= 10:
+            raise OptionError("false_catch_penalty must be a whole number from 0 to 10")
+        for name, allowed in _CHOICES.items():
+            if getattr(self, name) not in allowed:
+                raise OptionError(f"{name} must be one of {', '.join(allowed)}")
+        for name in _HOUSE_RULES:
+            if getattr(self, name) not in (False, "off"):
+                raise OptionError(f"house rule {name} is not available yet")
+
+    def to_dict(self) -> dict[str, Any]:
+        """Only the options that differ from their defaults (JSON-able)."""
+        default = Options()
+        return {k: v for k, v in asdict(self).items() if getattr(default, k) != v}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Options:
+        """Inverse of :meth:`to_dict`. Unknown names raise :class:`OptionError`."""
+        known = {f.name for f in fields(cls)}
+        unknown = set(data) - known
+        if unknown:
+            raise OptionError(f"unknown option(s): {', '.join(sorted(unknown))}")
+        return cls(**data)
