@@ -199,6 +199,13 @@ class DiscordEmulator:
         finally:
             route.BASE, ws.DEFAULT_GATEWAY = saved
 
+    async def sync_gateway(self, timeout: float = 5.0) -> None:
+        """Wait until the bot has processed every gateway event sent so far (e.g. GUILD_CREATE, CHANNEL_CREATE).
+
+        Costs one of discord.py's 110 gateway sends a minute: not for every interaction.
+        """
+        await self.gateway.sync(timeout)
+
     async def drop_gateway(self, code: int = 4000) -> None:
         """Close the bot's websocket from the server side; discord.py reconnects and RESUMEs."""
         await self.gateway.drop_connections(code)
@@ -384,8 +391,11 @@ class DiscordEmulator:
         The command must be registered (guild commands first, then global) and usable by ``user``
         (``default_member_permissions``); options are checked against the registration (names, types, choices,
         required, ranges) and sent with Discord's types: str 3, int 4, bool 5, User 6 (with ``resolved``),
-        Channel 7, Role 8, float 10. ``AssertionError`` on any mismatch. Waits for the acknowledgement
-        (``expect_ack``) and then ``settle()`` (``settle``).
+        Channel 7, Role 8, float 10. ``AssertionError`` on any mismatch.
+
+        With ``expect_ack`` it waits (``timeout`` s) for the acknowledgement and fails if there is none or it was
+        refused; without, it waits until the bot has seen the event (``sync_gateway``). Then, with ``settle``,
+        ``settle()``. The other user actions (``click``, ``select``...) wait the same way.
         """
         data = self._command_data(user, channel, command, options, focused=None)
         return await self._interact(
@@ -652,6 +662,8 @@ class DiscordEmulator:
                 raise AssertionError(f"the bot did not acknowledge {rec.describe()} within {timeout}s") from None
             if not rec.acknowledged:
                 raise AssertionError(f"the bot's acknowledgement of {rec.describe()} was refused: {rec.errors}")
+        else:
+            await self.gateway.sync(timeout)  # the bot has at least seen it (and started its handler, if any)
         if settle:
             await self.settle(timeout=timeout)
         return rec

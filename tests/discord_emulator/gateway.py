@@ -56,6 +56,7 @@ class Gateway:
         self._connected = asyncio.Event()
         self._sockets: set[web.WebSocketResponse] = set()
         self._dropped: set[web.WebSocketResponse] = set()
+        self._sync_waiters: list[tuple[int, asyncio.Future[None]]] = []
 
     async def wait_connected(self, timeout: float) -> Session:
         """The active, connected session; waits up to ``timeout`` s for a bot to (re)connect."""
@@ -71,6 +72,31 @@ class Gateway:
         if self.active is not None:
             await self.active.send(event, data)
             self.emu._touch()
+
+    async def sync(self, timeout: float = 5.0) -> None:
+        """Wait until the client has processed every event sent so far.
+
+        Sends a heartbeat request (op 1); discord.py answers at once with a heartbeat carrying the last sequence
+        number it handled, and handles frames in order. Its gateway rate limiter allows 110 sends a minute
+        (heartbeats included), so use this sparingly, not once per interaction.
+        """
+        session = self.active
+        if session is None or session.ws is None or session.ws.closed:
+            return
+        future = asyncio.get_running_loop().create_future()
+        self._sync_waiters.append((session.seq, future))
+        await session.ws.send_str(json.dumps({"op": 1, "d": None}))
+        try:
+            await asyncio.wait_for(future, timeout)
+        except TimeoutError:
+            raise AssertionError(f"the bot did not answer a heartbeat request within {timeout}s") from None
+
+    def _heartbeat(self, seq: int | None) -> None:
+        done = [(target, f) for target, f in self._sync_waiters if target <= (seq or 0)]
+        for target, future in done:
+            self._sync_waiters.remove((target, future))
+            if not future.done():
+                future.set_result(None)
 
     async def drop_connections(self, code: int = 4000) -> None:
         """Close every socket from the server side; with a resumable ``code`` the client RESUMEs."""
@@ -100,6 +126,8 @@ class Gateway:
                 op, data = frame.get("op"), frame.get("d")
                 if op == 1:
                     await ws.send_str(json.dumps({"op": 11}))
+                    if session is not None and session is self.active:
+                        self._heartbeat(data)
                 elif op == 2:
                     if data.get("token") != self.emu.token:
                         await ws.close(code=4004, message=b"Authentication failed.")
