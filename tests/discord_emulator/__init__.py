@@ -1,0 +1,47 @@
+"""A loopback Discord for end-to-end tests: the real discord.py client against a fake Discord on 127.0.0.1.
+
+Facts it follows: ``shared/docs/discord-emulator.md``. Entry points: ``DiscordEmulator`` (server, state, acting as
+users, assertions), ``running_bot`` / ``start_bot`` / ``stop_bot`` (run a ``commands.Bot`` against it), and the
+pytest fixtures in ``tests.discord_emulator.fixtures``.
+"""
+
+from .emulator import DiscordEmulator, Fault
+from .model import (
+    Ack,
+    Attachment,
+    Button,
+    Channel,
+    ErrorResponse,
+    Guild,
+    InteractionRecord,
+    Member,
+    Message,
+    Revision,
+    Role,
+    Select,
+    SelectOption,
+    User,
+)
+from .runner import running_bot, start_bot, stop_bot
+
+__all__ = [
+    "Ack",
+    "Attachment",
+    "Button",
+    "Channel",
+    "DiscordEmulator",
+    "ErrorResponse",
+    "Fault",
+    "Guild",
+    "InteractionRecord",
+    "Member",
+    "Message",
+    "Revision",
+    "Role",
+    "Select",
+    "SelectOption",
+    "User",
+    "running_bot",
+    "start_bot",
+    "stop_bot",
+]

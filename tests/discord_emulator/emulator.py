@@ -1,0 +1,768 @@
+"""``DiscordEmulator``: a loopback Discord (REST + gateway on 127.0.0.1) and the test-facing API.
+
+Build the world (guilds, channels, users, roles), start the server, point discord.py at it, start the bot, then
+act as users (``slash``, ``click``, ``select``, ``autocomplete``, ``submit_modal``) and assert on what the bot
+produced (``messages``, ``visible_to``, ``message``, the returned ``InteractionRecord``)::
+
+    emu = DiscordEmulator()
+    guild = emu.add_guild("Test Guild")                 # with a #general channel
+    alice = emu.add_user("alice", locale="it", guild=guild, manage_guild=True)
+    await emu.start()
+    with emu.configure_discord():
+        async with running_bot(emu, bot):
+            res = await emu.slash(alice, guild.channel("general"), "uno new", game="classic")
+            assert res.ephemeral_messages[0].find_button(label="Start")
+
+One emulator per process at a time: the redirect of discord.py is process-wide.
+
+Speed: a bot built with ``guild_ready_timeout=0.05`` starts in about 70 ms; one interaction round trip takes about
+2 ms. ``settle()`` waits for the whole bot to go quiet, so with many concurrent games (benchmarks) pass
+``settle=False`` to the calls and settle once at the end.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import fnmatch
+import secrets
+import time
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import discord
+import discord.gateway
+import discord.http
+import yarl
+from aiohttp import web
+
+from . import model
+from .gateway import Gateway
+from .model import (
+    ErrorResponse,
+    Guild,
+    InteractionRecord,
+    Member,
+    Message,
+    Role,
+    Select,
+    Snowflakes,
+    User,
+)
+from .rest import RestApi, json_response
+
+#: Names of the asyncio tasks in which discord.py runs interaction handlers; ``settle`` waits for them.
+HANDLER_TASK_PREFIXES = (
+    "CommandTree-invoker",
+    "discord-ui-view-dispatch",
+    "discord-ui-dynamic-item",
+    "discord-ui-modal-dispatch",
+    "discord.py: on_interaction",
+    "discord.py: on_app_command",
+)
+_DEFAULT_ERRORS = {
+    400: (50035, "Invalid Form Body"),
+    401: (0, "401: Unauthorized"),
+    403: (50013, "Missing Permissions"),
+    404: (10008, "Unknown Message"),
+    429: (0, "You are being rate limited."),
+}
+
+
+@dataclass
+class Fault:
+    """An injected failure: the next ``times`` requests whose ``"METHOD /path"`` matches the glob ``pattern``."""
+
+    pattern: str
+    status: int
+    code: int
+    message: str
+    retry_after: float
+    times: int
+    fired: int = 0
+
+    def response(self) -> web.Response:
+        self.fired += 1
+        body: dict[str, Any] = {"message": self.message, "code": self.code}
+        headers: dict[str, str] = {}
+        if self.status == 429:
+            body |= {"retry_after": self.retry_after, "global": False}
+            headers = {
+                "Via": "1.1 google",
+                "Retry-After": str(max(1, round(self.retry_after))),
+                "X-RateLimit-Limit": "5",
+                "X-RateLimit-Remaining": "0",
+                "X-RateLimit-Reset": str(time.time() + self.retry_after),
+                "X-RateLimit-Reset-After": str(self.retry_after),
+                "X-RateLimit-Bucket": "emulator-fault",
+                "X-RateLimit-Scope": "user",
+            }
+        return json_response(self.status, body, headers)
+
+
+class DiscordEmulator:
+    """In-memory Discord with REST under ``/api/v10`` and a gateway websocket, on 127.0.0.1.
+
+    State (survives bot restarts): ``users``, ``guilds``, ``channels`` (by id), ``registered_commands``
+    (``{None: global list, guild_id: list}``, as stored by bulk overwrite), messages (``message(id)``),
+    ``interactions`` (``{id: InteractionRecord}`` in dispatch order).
+    Recorded for assertions: ``requests`` (recent ``(at, method, path, status)``), ``unknown_routes``
+    (``[(method, path)]``), ``error_responses`` (4xx answered by known routes), ``faults``.
+
+    ``clock`` (default ``time.monotonic``) is read through ``now()``; ``advance_clock(s)`` moves it forward, to
+    expire interaction tokens (15 min) without waiting. ``ack_deadline`` (3 s, None = off) is how late a
+    callback may come before Discord answers 10062 Unknown interaction.
+    """
+
+    def __init__(
+        self, *, token: str = "emulator-token", bot_name: str = "Test Bot", clock: Callable[[], float] = time.monotonic
+    ) -> None:
+        self.token = token
+        self.clock = clock
+        self.ack_deadline: float | None = 3.0
+        self.ids = Snowflakes()
+        self.application_id = self.ids()
+        self.bot_user = User(self.application_id, bot_name, bot=True)
+        self.owner = User(self.ids(), "app-owner")
+        self.users: dict[int, User] = {u.id: u for u in (self.bot_user, self.owner)}
+        self.guilds: dict[int, Guild] = {}
+        self.channels: dict[int, model.Channel] = {}
+        self.registered_commands: dict[int | None, list[dict[str, Any]]] = {}
+        self.interactions: dict[int, InteractionRecord] = {}
+        self.attachments: dict[int, model.Attachment] = {}
+        self.requests: deque[tuple[float, str, str, int]] = deque(maxlen=5000)
+        self.unknown_routes: list[tuple[str, str]] = []
+        self.error_responses: list[ErrorResponse] = []
+        self.faults: list[Fault] = []
+        self.settle_task_prefixes: tuple[str, ...] = HANDLER_TASK_PREFIXES
+        self.gateway = Gateway(self)
+        self.rest = RestApi(self)
+        self.port = 0
+        self._messages: dict[int, Message] = {}
+        self._by_token: dict[str, InteractionRecord] = {}
+        self._deferred: set[int] = set()
+        self._offset = 0.0
+        self._inflight = 0
+        self._last_activity = 0.0
+        self._runner: web.AppRunner | None = None
+        self._background: set[asyncio.Task[None]] = set()
+
+    # ------------------------------------------------------------ lifecycle
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def api_base(self) -> str:
+        """Value for ``discord.http.Route.BASE`` / ``DISCORD_API_BASE``."""
+        return f"{self.base_url}/api/v10"
+
+    @property
+    def gateway_url(self) -> str:
+        """Value for ``DiscordWebSocket.DEFAULT_GATEWAY`` / ``DISCORD_GATEWAY_URL``."""
+        return f"ws://127.0.0.1:{self.port}/gateway"
+
+    def env(self) -> dict[str, str]:
+        """Environment variables that send a bot process's traffic here (read by the bot's settings)."""
+        return {"DISCORD_API_BASE": self.api_base, "DISCORD_GATEWAY_URL": self.gateway_url}
+
+    async def start(self, port: int = 0) -> DiscordEmulator:
+        """Serve on 127.0.0.1 (``port`` 0 = a free one)."""
+        app = web.Application(client_max_size=32 * 1024 * 1024)
+        app.router.add_get("/gateway", self.gateway.handle)
+        app.router.add_get("/attachments/{attachment_id}/{filename}", self._serve_attachment)
+        app.router.add_route("*", "/api/v10/{path:.*}", self.rest.handle)
+        self._runner = web.AppRunner(app, access_log=None)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", port)
+        await site.start()
+        self.port = self._runner.addresses[0][1]
+        return self
+
+    async def stop(self) -> None:
+        await self.gateway.close()
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+    @contextlib.contextmanager
+    def configure_discord(self) -> Iterator[DiscordEmulator]:
+        """Point discord.py's REST base and default gateway at this emulator; restore them on exit."""
+        route, ws = discord.http.Route, discord.gateway.DiscordWebSocket
+        saved = route.BASE, ws.DEFAULT_GATEWAY
+        route.BASE, ws.DEFAULT_GATEWAY = self.api_base, yarl.URL(self.gateway_url)
+        try:
+            yield self
+        finally:
+            route.BASE, ws.DEFAULT_GATEWAY = saved
+
+    async def sync_gateway(self, timeout: float = 5.0) -> None:
+        """Wait until the bot has processed every gateway event sent so far (e.g. GUILD_CREATE, CHANNEL_CREATE).
+
+        Costs one of discord.py's 110 gateway sends a minute: not for every interaction.
+        """
+        await self.gateway.sync(timeout)
+
+    async def drop_gateway(self, code: int = 4000) -> None:
+        """Close the bot's websocket from the server side; discord.py reconnects and RESUMEs."""
+        await self.gateway.drop_connections(code)
+
+    # ------------------------------------------------------------ clock
+
+    def now(self) -> float:
+        return self.clock() + self._offset
+
+    def advance_clock(self, seconds: float) -> None:
+        self._offset += seconds
+
+    def iso_now(self) -> str:
+        return model.iso_now(self._offset)
+
+    # ------------------------------------------------------------ building the world
+
+    def add_guild(
+        self, name: str = "Test Guild", *, locale: str = "en-US", channels: Iterable[str] = ("general",)
+    ) -> Guild:
+        """A guild with @everyone, the bot as a member (managed role "Bot") and text channels ``channels``."""
+        guild = Guild(self.ids(), name, owner_id=self.owner.id, locale=locale)
+        guild.roles[guild.id] = Role(guild.id, "@everyone", model.EVERYONE_PERMISSIONS)
+        self.guilds[guild.id] = guild
+        bot_role = self.add_role(guild, "Bot", model.BOT_PERMISSIONS, managed=True)
+        guild.members[self.bot_user.id] = Member(self.bot_user, guild, [bot_role], self.iso_now())
+        for channel_name in channels:
+            self._new_channel(guild, channel_name, None)
+        self._dispatch_soon("GUILD_CREATE", lambda s: self.gateway.guild_payload(s, guild.id))
+        return guild
+
+    def add_channel(self, guild: Guild, name: str, *, thread_of: model.Channel | None = None) -> model.Channel:
+        """A text channel, or a public thread (type 11) when ``thread_of`` is given; announced to a connected bot."""
+        channel = self._new_channel(guild, name, thread_of)
+        event = "THREAD_CREATE" if thread_of else "CHANNEL_CREATE"
+        self._dispatch_soon(event, lambda s: channel.payload() | ({"newly_created": True} if thread_of else {}))
+        return channel
+
+    def _new_channel(self, guild: Guild, name: str, thread_of: model.Channel | None) -> model.Channel:
+        channel = model.Channel(
+            self.ids(),
+            guild.id,
+            name,
+            type=11 if thread_of else 0,
+            position=len(guild.channels),
+            parent_id=thread_of.id if thread_of else None,
+        )
+        guild.channels[channel.id] = self.channels[channel.id] = channel
+        return channel
+
+    def add_role(
+        self, guild: Guild, name: str, permissions: int | discord.Permissions = 0, *, managed: bool = False
+    ) -> Role:
+        value = permissions.value if isinstance(permissions, discord.Permissions) else permissions
+        role = Role(self.ids(), name, value, position=len(guild.roles), managed=managed)
+        guild.roles[role.id] = role
+        return role
+
+    def add_user(
+        self,
+        username: str,
+        *,
+        locale: str = "en-US",
+        guild: Guild | None = None,
+        roles: Iterable[Role] = (),
+        administrator: bool = False,
+        manage_guild: bool = False,
+        permissions: int | discord.Permissions = 0,
+    ) -> User:
+        """A user with a client ``locale``; with ``guild``, also a member of it (see ``add_member``)."""
+        user = User(self.ids(), username, locale=locale)
+        self.users[user.id] = user
+        if guild is not None:
+            self.add_member(
+                guild,
+                user,
+                roles=roles,
+                administrator=administrator,
+                manage_guild=manage_guild,
+                permissions=permissions,
+            )
+        return user
+
+    def add_member(
+        self,
+        guild: Guild,
+        user: User,
+        *,
+        roles: Iterable[Role] = (),
+        administrator: bool = False,
+        manage_guild: bool = False,
+        permissions: int | discord.Permissions = 0,
+        nick: str | None = None,
+    ) -> Member:
+        """Make ``user`` a member; extra permissions come through a role, as in Discord (``member.permissions``)."""
+        value = permissions.value if isinstance(permissions, discord.Permissions) else permissions
+        value |= (model.ADMINISTRATOR if administrator else 0) | discord.Permissions(manage_guild=manage_guild).value
+        member_roles = list(roles)
+        if value:
+            name = f"perms-{value}"
+            existing = [r for r in guild.roles.values() if r.name == name]
+            member_roles.append(existing[0] if existing else self.add_role(guild, name, value))
+        member = Member(user, guild, member_roles, self.iso_now(), nick)
+        guild.members[user.id] = member
+        return member
+
+    def _dispatch_soon(self, event: str, build: Callable[[Any], Any]) -> None:
+        session = self.gateway.active
+        if session is not None:
+            task = asyncio.get_running_loop().create_task(self.gateway.dispatch(event, build(session)))
+            self._background.add(task)
+            task.add_done_callback(self._background.discard)
+
+    # ------------------------------------------------------------ state used by REST
+
+    def _touch(self) -> None:
+        self._last_activity = time.monotonic()
+
+    def _add_message(self, msg: Message) -> None:
+        self._messages[msg.id] = msg
+        self.channels[msg.channel_id].message_ids.append(msg.id)
+
+    def _new_attachment(
+        self, filename: str, data: bytes, content_type: str | None, description: str | None
+    ) -> model.Attachment:
+        attachment_id = self.ids()
+        url = f"{self.base_url}/attachments/{attachment_id}/{filename}"
+        attachment = model.Attachment(attachment_id, filename, data, url, content_type, description)
+        self.attachments[attachment_id] = attachment
+        return attachment
+
+    async def _serve_attachment(self, request: web.Request) -> web.Response:
+        attachment = self.attachments.get(int(request.match_info["attachment_id"]))
+        if attachment is None:
+            return web.Response(status=404)
+        return web.Response(body=attachment.data, content_type=attachment.content_type or "application/octet-stream")
+
+    def _take_fault(self, method: str, path: str) -> Fault | None:
+        for fault in self.faults:
+            if fault.fired < fault.times and fnmatch.fnmatchcase(f"{method} /{path}", fault.pattern):
+                return fault
+        return None
+
+    # ------------------------------------------------------------ faults
+
+    def fail_next(
+        self,
+        pattern: str,
+        status: int = 403,
+        *,
+        code: int | None = None,
+        message: str | None = None,
+        retry_after: float = 0.05,
+        times: int = 1,
+    ) -> Fault:
+        """Answer the next ``times`` requests matching ``pattern`` (glob on ``"METHOD /path"``, e.g.
+        ``"POST /channels/*/messages"``) with ``status``. A 429 carries Discord's rate-limit headers and
+        ``retry_after`` (discord.py waits, then retries). Avoid 5xx: discord.py retries those after 1, 3, 5 s.
+        """
+        default_code, default_message = _DEFAULT_ERRORS.get(status, (0, f"{status}: Error"))
+        fault = Fault(
+            pattern, status, default_code if code is None else code, message or default_message, retry_after, times
+        )
+        self.faults.append(fault)
+        return fault
+
+    # ------------------------------------------------------------ acting as users
+
+    async def slash(
+        self,
+        user: User,
+        channel: model.Channel,
+        command: str,
+        /,
+        *,
+        settle: bool = True,
+        expect_ack: bool = True,
+        timeout: float = 5.0,
+        **options: Any,
+    ) -> InteractionRecord:
+        """Run ``/command`` (e.g. ``"uno new"``: command then subcommand group/subcommand) with ``options``.
+
+        The command must be registered (guild commands first, then global) and usable by ``user``
+        (``default_member_permissions``); options are checked against the registration (names, types, choices,
+        required, ranges) and sent with Discord's types: str 3, int 4, bool 5, User 6 (with ``resolved``),
+        Channel 7, Role 8, float 10. ``AssertionError`` on any mismatch.
+
+        With ``expect_ack`` it waits (``timeout`` s) for the acknowledgement and fails if there is none or it was
+        refused; without, it waits until the bot has seen the event (``sync_gateway``). Then, with ``settle``,
+        ``settle()``. The other user actions (``click``, ``select``...) wait the same way.
+        """
+        data = self._command_data(user, channel, command, options, focused=None)
+        return await self._interact(
+            2, "command", user, channel, data, command, settle=settle, expect_ack=expect_ack, timeout=timeout
+        )
+
+    async def autocomplete(
+        self, user: User, channel: model.Channel, command: str, /, focused: str, *, timeout: float = 5.0, **options: Any
+    ) -> InteractionRecord:
+        """Type into option ``focused`` of ``/command``; the choices the bot offers are in ``result.choices``."""
+        data = self._command_data(user, channel, command, options, focused=focused)
+        return await self._interact(
+            4, "autocomplete", user, channel, data, command, settle=True, expect_ack=True, timeout=timeout
+        )
+
+    async def click(
+        self,
+        user: User,
+        message: Message | int,
+        custom_id: str | None = None,
+        /,
+        *,
+        label: str | None = None,
+        settle: bool = True,
+        expect_ack: bool = True,
+        timeout: float = 5.0,
+    ) -> InteractionRecord:
+        """Click the button with ``custom_id`` (or ``label``) on ``message``, which ``user`` must be able to see."""
+        msg = self._interactive_message(user, message)
+        button = msg.find_button(custom_id=custom_id) if custom_id is not None else msg.find_button(label=label)
+        if button.disabled or button.custom_id is None:
+            raise AssertionError(f"button {button.label!r} on message {msg.id} is disabled or a link")
+        data = {"custom_id": button.custom_id, "component_type": 2}
+        return await self._interact(
+            3, "button", user, msg, data, button.custom_id, settle=settle, expect_ack=expect_ack, timeout=timeout
+        )
+
+    async def select(
+        self,
+        user: User,
+        message: Message | int,
+        custom_id: str | None,
+        values: Iterable[str],
+        /,
+        *,
+        settle: bool = True,
+        expect_ack: bool = True,
+        timeout: float = 5.0,
+    ) -> InteractionRecord:
+        """Choose option ``values`` in the string select ``custom_id`` (None: the message's first select)."""
+        msg = self._interactive_message(user, message)
+        sel: Select = msg.select(custom_id)
+        chosen = list(values)
+        offered = {o.value for o in sel.options}
+        if sel.disabled or sel.type != 3 or not set(chosen) <= offered:
+            raise AssertionError(f"cannot choose {chosen} in select {sel.custom_id!r} (disabled or offers {offered})")
+        if not sel.min_values <= len(chosen) <= sel.max_values:
+            raise AssertionError(f"select {sel.custom_id!r} takes {sel.min_values}..{sel.max_values} values")
+        data = {"custom_id": sel.custom_id, "component_type": 3, "values": chosen}  # no "resolved" for string selects
+        record = await self._interact(
+            3,
+            "select",
+            user,
+            msg,
+            data,
+            sel.custom_id,
+            settle=settle,
+            expect_ack=expect_ack,
+            timeout=timeout,
+            values=chosen,
+        )
+        return record
+
+    async def submit_modal(
+        self,
+        user: User,
+        opened_by: InteractionRecord,
+        values: Mapping[str, str],
+        *,
+        settle: bool = True,
+        timeout: float = 5.0,
+    ) -> InteractionRecord:
+        """Submit the modal the bot answered ``opened_by`` with; ``values`` maps text-input custom_ids to text."""
+        modal = opened_by.modal
+        if modal is None:
+            raise AssertionError(f"{opened_by.describe()} was not answered with a modal")
+        inputs = [
+            c for row in modal.get("components", []) for c in [row, *row.get("components", [])] if c.get("type") == 4
+        ]
+        known = {c["custom_id"] for c in inputs}
+        if not set(values) <= known:
+            raise AssertionError(f"modal {modal.get('custom_id')!r} has text inputs {known}, not {set(values)}")
+        rows = [{"type": 1, "components": [{"type": 4, "custom_id": k, "value": v}]} for k, v in values.items()]
+        data = {"custom_id": modal["custom_id"], "components": rows}
+        where: Message | model.Channel = opened_by.message or self.channels[opened_by.channel_id]
+        return await self._interact(
+            5, "modal", user, where, data, modal["custom_id"], settle=settle, expect_ack=True, timeout=timeout
+        )
+
+    def _interactive_message(self, user: User, message: Message | int) -> Message:
+        msg = self._messages[message if isinstance(message, int) else message.id]
+        if not msg.is_visible_to(user.id):
+            raise AssertionError(f"{user.username} cannot see message {msg.id} (deleted or ephemeral to someone else)")
+        return msg
+
+    def _find_command(self, channel: model.Channel, name: str) -> dict[str, Any]:
+        for scope in (channel.guild_id, None):
+            for command in self.registered_commands.get(scope, []):
+                if command["name"] == name and command["type"] == 1:
+                    return command
+        known = sorted(c["name"] for scope in (channel.guild_id, None) for c in self.registered_commands.get(scope, []))
+        raise AssertionError(f"/{name} is not registered for guild {channel.guild_id} or globally; registered: {known}")
+
+    def _command_data(
+        self, user: User, channel: model.Channel, command: str, options: Mapping[str, Any], focused: str | None
+    ) -> dict[str, Any]:
+        guild = self.guilds[channel.guild_id]
+        member = guild.members.get(user.id)
+        if member is None:
+            raise AssertionError(f"{user.username} is not a member of {guild.name!r}")
+        name, *path = command.split()
+        registered = self._find_command(channel, name)
+        needed = registered.get("default_member_permissions")
+        if needed is not None and int(needed) & ~member.permissions:
+            raise AssertionError(f"/{name} is hidden from {user.username}: needs permissions {needed}")
+        data: dict[str, Any] = {"id": registered["id"], "name": name, "type": 1}
+        if "guild_id" in registered:
+            data["guild_id"] = registered["guild_id"]
+        node, definitions = data, registered.get("options", [])
+        for part in path:
+            sub = next((o for o in definitions if o["name"] == part and o["type"] in (1, 2)), None)
+            if sub is None:
+                raise AssertionError(
+                    f"/{command}: {part!r} is not a subcommand; have {[o['name'] for o in definitions]}"
+                )
+            child = {"name": part, "type": sub["type"], "options": []}
+            node.setdefault("options", []).append(child)
+            node, definitions = child, sub.get("options", [])
+        if any(o["type"] in (1, 2) for o in definitions):
+            raise AssertionError(f"/{command} needs a subcommand: {[o['name'] for o in definitions]}")
+        resolved: dict[str, dict[str, Any]] = {}
+        sent = []
+        for option_name, value in options.items():
+            definition = next((o for o in definitions if o["name"] == option_name), None)
+            if definition is None:
+                raise AssertionError(
+                    f"/{command} has no option {option_name!r}; has {[o['name'] for o in definitions]}"
+                )
+            item = {"name": option_name, "type": definition["type"]}
+            if option_name == focused:
+                item |= {"value": str(value), "focused": True}
+            else:
+                item["value"] = self._option_value(command, guild, definition, value, resolved)
+            sent.append(item)
+        missing = [o["name"] for o in definitions if o.get("required") and o["name"] not in options]
+        if missing and focused is None:
+            raise AssertionError(f"/{command} is missing required options {missing}")
+        node["options"] = sent
+        if resolved:
+            data["resolved"] = resolved
+        return data
+
+    def _option_value(
+        self, command: str, guild: Guild, definition: dict[str, Any], value: Any, resolved: dict[str, Any]
+    ) -> Any:
+        kind, name = definition["type"], definition["name"]
+        python_types: dict[int, type | tuple[type, ...]] = {3: str, 4: int, 5: bool, 10: (int, float)}
+        expected = python_types.get(kind)
+        if expected is not None:
+            if not isinstance(value, expected) or (kind in (4, 10) and isinstance(value, bool)):
+                raise AssertionError(f"/{command} {name}: {value!r} is not of option type {kind}")
+            choices = [c["value"] for c in definition.get("choices") or []]
+            if choices and value not in choices:
+                raise AssertionError(f"/{command} {name}: {value!r} is not one of the choices {choices}")
+            low = definition.get("min_value" if kind != 3 else "min_length")
+            high = definition.get("max_value" if kind != 3 else "max_length")
+            size = len(value) if isinstance(value, str) else value
+            if (low is not None and size < low) or (high is not None and size > high):
+                raise AssertionError(f"/{command} {name}: {value!r} is outside {low}..{high}")
+            return value
+        if kind in (6, 9) and isinstance(value, User):
+            resolved.setdefault("users", {})[str(value.id)] = value.payload()
+            if value.id in guild.members:
+                member = guild.members[value.id].payload(with_user=False, with_permissions=True)
+                resolved.setdefault("members", {})[str(value.id)] = member
+            return str(value.id)
+        if kind in (8, 9) and isinstance(value, Role):
+            resolved.setdefault("roles", {})[str(value.id)] = value.payload()
+            return str(value.id)
+        if kind == 7 and isinstance(value, model.Channel):
+            allowed = definition.get("channel_types")
+            if allowed and value.type not in allowed:
+                raise AssertionError(f"/{command} {name}: channel type {value.type} not in {allowed}")
+            channel = value.payload() | {"permissions": str(model.ALL_PERMISSIONS)}
+            resolved.setdefault("channels", {})[str(value.id)] = channel
+            return str(value.id)
+        raise AssertionError(f"/{command} {name}: cannot send {value!r} as option type {kind}")
+
+    async def _interact(
+        self,
+        type_: int,
+        kind: str,
+        user: User,
+        where: Message | model.Channel,
+        data: dict[str, Any],
+        name: str,
+        *,
+        settle: bool,
+        expect_ack: bool,
+        timeout: float,
+        values: list[str] | None = None,
+    ) -> InteractionRecord:
+        message = where if isinstance(where, Message) else None
+        channel = self.channels[where.channel_id if isinstance(where, Message) else where.id]
+        guild = self.guilds[channel.guild_id]
+        member = guild.members.get(user.id)
+        if member is None:
+            raise AssertionError(f"{user.username} is not a member of {guild.name!r}")
+        bot_member = guild.members[self.bot_user.id]
+        await self.gateway.wait_connected(timeout)
+        rec = InteractionRecord(
+            id=self.ids(),
+            token=f"aW50ZXJhY3Rpb24{secrets.token_urlsafe(48)}",
+            type=type_,
+            kind=kind,
+            user=user,
+            guild_id=guild.id,
+            channel_id=channel.id,
+            name=name,
+            dispatched_at=self.now(),
+            messages_index=self._messages,
+            values=values,
+            message_id=message.id if message else None,
+        )
+        rec.payload = {
+            "id": str(rec.id),
+            "application_id": str(self.application_id),
+            "type": type_,
+            "token": rec.token,
+            "version": 1,
+            "data": data,
+            "guild_id": str(guild.id),
+            "guild": {"id": str(guild.id), "locale": guild.locale, "features": []},
+            "guild_locale": guild.locale,
+            "channel_id": str(channel.id),
+            "channel": channel.payload() | {"permissions": str(member.permissions)},
+            "member": member.payload(with_permissions=True),
+            "locale": user.locale,
+            "app_permissions": str(bot_member.permissions),
+            "entitlements": [],
+            "authorizing_integration_owners": {"0": str(guild.id)},
+            "context": 0,
+            "attachment_size_limit": 10 * 1024 * 1024,
+        }
+        if message is not None:
+            rec.payload["message"] = message.payload()
+        self.interactions[rec.id] = rec
+        self._by_token[rec.token] = rec
+        await self.gateway.dispatch("INTERACTION_CREATE", rec.payload)
+        if expect_ack:
+            try:
+                await asyncio.wait_for(rec.answered.wait(), timeout)
+            except TimeoutError:
+                raise AssertionError(f"the bot did not acknowledge {rec.describe()} within {timeout}s") from None
+            if not rec.acknowledged:
+                raise AssertionError(f"the bot's acknowledgement of {rec.describe()} was refused: {rec.errors}")
+        else:
+            await self.gateway.sync(timeout)  # the bot has at least seen it (and started its handler, if any)
+        if settle:
+            await self.settle(timeout=timeout)
+        return rec
+
+    # ------------------------------------------------------------ waiting
+
+    async def settle(self, *, quiet: float = 0.002, timeout: float = 5.0, wait_deferred: bool = True) -> None:
+        """Wait until the bot has gone quiet: no REST call in flight or made in the last ``quiet`` s, no
+        discord.py interaction-handler task running (``settle_task_prefixes``; add your own task names there)
+        and, with ``wait_deferred``, no deferred response still loading. ``AssertionError`` after ``timeout`` s.
+        """
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        me = asyncio.current_task()
+        while True:
+            busy_tasks = [
+                t.get_name()
+                for t in asyncio.all_tasks()
+                if t is not me and not t.done() and t.get_name().startswith(self.settle_task_prefixes)
+            ]
+            loading = sorted(self._deferred) if wait_deferred else []
+            quiet_for = time.monotonic() - self._last_activity
+            busy_tasks += [t.get_name() for t in self._background]
+            if not busy_tasks and not loading and self._inflight == 0 and quiet_for >= quiet:
+                return
+            if loop.time() > deadline:
+                pending = [self.interactions[i].describe() for i in loading]
+                raise AssertionError(
+                    f"the bot did not settle within {timeout}s: tasks {busy_tasks}, {self._inflight} requests "
+                    f"in flight, deferred and never answered: {pending}"
+                )
+            await asyncio.sleep(quiet if self._inflight == 0 and not busy_tasks else 0.001)
+
+    async def wait_until(self, predicate: Callable[[], object], *, timeout: float = 5.0, what: str = "") -> None:
+        """Poll ``predicate`` (every ms) until it is true, e.g. until the bot has processed a gateway event
+        that no REST call follows (``settle`` cannot see those). ``AssertionError`` after ``timeout`` s.
+        """
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while not predicate():
+            if loop.time() > deadline:
+                raise AssertionError(f"condition not met within {timeout}s {what}".rstrip())
+            await asyncio.sleep(0.001)
+
+    # ------------------------------------------------------------ queries
+
+    def message(self, message_id: int) -> Message:
+        """The message with this id (also deleted or ephemeral ones); ``KeyError`` if unknown."""
+        return self._messages[message_id]
+
+    def messages(self, channel: model.Channel, *, include_deleted: bool = False) -> list[Message]:
+        """Every message of ``channel`` (public and ephemeral) in creation order."""
+        found = (self._messages[i] for i in channel.message_ids)
+        return [m for m in found if include_deleted or not m.deleted]
+
+    def public_messages(self, channel: model.Channel) -> list[Message]:
+        return [m for m in self.messages(channel) if not m.ephemeral]
+
+    def visible_to(self, user: User | int, channel: model.Channel | None = None) -> list[Message]:
+        """What ``user`` sees: public messages and the ephemeral ones addressed to them (in ``channel`` or all)."""
+        user_id = user if isinstance(user, int) else user.id
+        channels = [channel] if channel is not None else list(self.channels.values())
+        found = [m for c in channels for m in self.messages(c) if m.is_visible_to(user_id)]
+        return sorted(found, key=lambda m: m.id) if channel is None else found
+
+    def last_message(self, channel: model.Channel, *, visible_to: User | None = None) -> Message:
+        found = self.visible_to(visible_to, channel) if visible_to else self.public_messages(channel)
+        if not found:
+            raise AssertionError(f"no message in #{channel.name}")
+        return found[-1]
+
+    def commands(self, guild: Guild | None = None) -> list[dict[str, Any]]:
+        """Commands registered globally (``guild`` None) or for ``guild``, as the bot sent them plus ids."""
+        return self.registered_commands.get(guild.id if guild else None, [])
+
+    # ------------------------------------------------------------ assertions
+
+    def assert_no_unknown_routes(self) -> None:
+        if self.unknown_routes:
+            raise AssertionError(f"the bot called routes the emulator does not know: {self.unknown_routes}")
+
+    def assert_no_error_responses(self) -> None:
+        if self.error_responses:
+            raise AssertionError(f"the emulator answered errors: {self.error_responses}")
+
+    def assert_all_interactions_answered_once(
+        self, max_latency: float = 3.0, *, exclude: Iterable[InteractionRecord] = ()
+    ) -> None:
+        """Each dispatched interaction got exactly one callback attempt, accepted, within ``max_latency`` s."""
+        skip = {r.id for r in exclude}
+        problems = []
+        for rec in self.interactions.values():
+            if rec.id in skip:
+                continue
+            if not rec.acknowledged:
+                problems.append(f"{rec.describe()}: never acknowledged (attempts: {rec.attempts})")
+            elif len(rec.attempts) != 1:
+                problems.append(f"{rec.describe()}: {len(rec.attempts)} callback attempts {rec.attempts}")
+            elif (rec.latency or 0.0) > max_latency:
+                problems.append(f"{rec.describe()}: acknowledged after {rec.latency:.3f}s")
+        if problems:
+            raise AssertionError("interactions not answered exactly once in time:\n" + "\n".join(problems))

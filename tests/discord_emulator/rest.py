@@ -1,0 +1,541 @@
+"""REST under ``/api/v10``: routing, JSON/multipart bodies, and the handlers that change the emulator's state.
+
+Every JSON answer has ``Content-Type`` exactly ``application/json`` (discord.py reads anything else as text).
+Errors use Discord's codes: 10003 Unknown Channel, 10008 Unknown Message, 10015 Unknown Webhook, 10062 Unknown
+interaction, 40060 already acknowledged, 50027 Invalid Webhook Token, 50035 Invalid Form Body.
+A path no route matches is answered ``404`` and recorded in ``emu.unknown_routes``.
+"""
+
+from __future__ import annotations
+
+import json
+import mimetypes
+import re
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from aiohttp import web
+
+from .model import EPHEMERAL, LOADING, Ack, Attachment, Channel, ErrorResponse, InteractionRecord, Message, User
+from .validation import Problems, check_commands, check_message
+
+if TYPE_CHECKING:
+    from .emulator import DiscordEmulator
+
+#: Interaction tokens are valid this long (seconds) for followups and edits.
+TOKEN_LIFETIME = 15 * 60
+#: Callback types Discord accepts per interaction type (2 command, 3 component, 4 autocomplete, 5 modal submit).
+ALLOWED_CALLBACKS = {2: {4, 5, 9}, 3: {4, 5, 6, 7, 9}, 4: {8}, 5: {4, 5, 6, 7}}
+
+
+class ApiError(Exception):
+    def __init__(self, status: int, code: int, message: str, problems: Problems | None = None) -> None:
+        super().__init__(message)
+        self.status, self.code, self.message = status, code, message
+        self.errors = {path: {"_errors": [{"code": "INVALID", "message": text}]} for path, text in problems or []}
+
+
+def invalid_form(problems: Problems) -> ApiError:
+    return ApiError(400, 50035, "Invalid Form Body", problems)
+
+
+@dataclass(frozen=True)
+class Upload:
+    filename: str
+    data: bytes
+    content_type: str | None
+
+
+@dataclass
+class Request:
+    method: str
+    path: str
+    params: dict[str, str]
+    query: dict[str, str]
+    body: Any = None
+    files: dict[int, Upload] = field(default_factory=dict)
+
+
+Handler = Callable[[Request], Awaitable[web.Response]]
+
+
+def json_response(status: int, data: Any = None, headers: dict[str, str] | None = None) -> web.Response:
+    if status == 204:
+        return web.Response(status=204, headers=headers)
+    body = json.dumps(data).encode()
+    return web.Response(status=status, body=body, headers={"Content-Type": "application/json", **(headers or {})})
+
+
+async def read_body(request: web.Request) -> tuple[Any, dict[int, Upload]]:
+    """A JSON body, or a multipart one (``payload_json`` + ``files[n]``) as (payload, {n: Upload})."""
+    if not request.body_exists:
+        return None, {}
+    if request.content_type != "multipart/form-data":
+        return json.loads(await request.read()), {}
+    form = await request.post()
+    payload: Any = None
+    files: dict[int, Upload] = {}
+    for name, value in form.items():
+        if name == "payload_json":
+            payload = json.loads(value.file.read() if isinstance(value, web.FileField) else value)
+        elif isinstance(value, web.FileField) and (m := re.fullmatch(r"files\[(\d+)\]", name)):
+            files[int(m.group(1))] = Upload(value.filename, value.file.read(), value.content_type)
+    return payload, files
+
+
+class RestApi:
+    """Routes ``/api/v10/...`` requests to handlers; records requests, unknown routes, errors, injected faults."""
+
+    def __init__(self, emu: DiscordEmulator) -> None:
+        self.emu = emu
+        app = "applications/{app_id}"
+        hook = "webhooks/{app_id}/{token}"
+        table: list[tuple[str, str, Handler, bool]] = [
+            ("GET", "users/@me", self.get_me, True),
+            ("GET", "users/{user_id}", self.get_user, True),
+            ("GET", "oauth2/applications/@me", self.get_application, True),
+            ("GET", "gateway", self.get_gateway, False),
+            ("GET", "gateway/bot", self.get_gateway, True),
+            ("GET", f"{app}/commands", self.get_commands, True),
+            ("PUT", f"{app}/commands", self.put_commands, True),
+            ("GET", f"{app}/guilds/{{guild_id}}/commands", self.get_commands, True),
+            ("PUT", f"{app}/guilds/{{guild_id}}/commands", self.put_commands, True),
+            ("POST", "interactions/{interaction_id}/{token}/callback", self.callback, False),
+            ("POST", hook, self.followup, False),
+            ("GET", f"{hook}/messages/{{message_id}}", self.get_webhook_message, False),
+            ("PATCH", f"{hook}/messages/{{message_id}}", self.edit_webhook_message, False),
+            ("DELETE", f"{hook}/messages/{{message_id}}", self.delete_webhook_message, False),
+            ("GET", "channels/{channel_id}", self.get_channel, True),
+            ("GET", "channels/{channel_id}/messages", self.list_messages, True),
+            ("POST", "channels/{channel_id}/messages", self.post_message, True),
+            ("GET", "channels/{channel_id}/messages/{message_id}", self.get_message, True),
+            ("PATCH", "channels/{channel_id}/messages/{message_id}", self.edit_message, True),
+            ("DELETE", "channels/{channel_id}/messages/{message_id}", self.delete_message, True),
+            ("POST", "channels/{channel_id}/typing", self.typing, True),
+            ("GET", "guilds/{guild_id}", self.get_guild, True),
+            ("GET", "guilds/{guild_id}/channels", self.get_guild_channels, True),
+            ("GET", "guilds/{guild_id}/members/{user_id}", self.get_member, True),
+        ]
+        self.routes = [
+            (method, re.compile(re.sub(r"\{(\w+)\}", r"(?P<\1>[^/]+)", template) + "$"), handler, auth)
+            for method, template, handler, auth in table
+        ]
+
+    async def handle(self, request: web.Request) -> web.Response:
+        emu = self.emu
+        method, path = request.method, request.match_info["path"]
+        emu._inflight += 1
+        emu._touch()
+        status = 500
+        try:
+            response = await self._route(request, method, path)
+            status = response.status
+            return response
+        finally:
+            emu._inflight -= 1
+            emu._touch()
+            emu.requests.append((emu.now(), method, path, status))
+
+    async def _route(self, request: web.Request, method: str, path: str) -> web.Response:
+        emu = self.emu
+        found = next(((r, m) for r in self.routes if r[0] == method and (m := r[1].match(path))), None)
+        if found is None:
+            emu.unknown_routes.append((method, path))
+            return json_response(404, {"message": "404: Not Found", "code": 0})
+        (_, _, handler, auth), match = found
+        fault = emu._take_fault(method, path)
+        if fault is not None:
+            return fault.response()
+        if auth and request.headers.get("Authorization") != f"Bot {emu.token}":
+            return json_response(401, {"message": "401: Unauthorized", "code": 0})
+        body, files = await read_body(request)
+        req = Request(method, path, match.groupdict(), dict(request.query), body, files)
+        try:
+            return await handler(req)
+        except ApiError as e:
+            error = ErrorResponse(emu.now(), method, path, e.status, e.code, e.message)
+            emu.error_responses.append(error)
+            if "token" in req.params and (rec := emu._by_token.get(req.params["token"])):
+                rec.errors.append(error)
+            data: dict[str, Any] = {"message": e.message, "code": e.code}
+            if e.errors:
+                data["errors"] = e.errors
+            return json_response(e.status, data)
+
+    # ------------------------------------------------------------ lookups
+
+    def _channel(self, req: Request) -> Channel:
+        channel = self.emu.channels.get(int(req.params["channel_id"]))
+        if channel is None:
+            raise ApiError(404, 10003, "Unknown Channel")
+        return channel
+
+    def _channel_message(self, req: Request) -> Message:
+        channel = self._channel(req)
+        msg = self.emu._messages.get(int(req.params["message_id"]))
+        if msg is None or msg.channel_id != channel.id or msg.deleted or msg.ephemeral:
+            raise ApiError(404, 10008, "Unknown Message")
+        return msg
+
+    def _interaction(self, req: Request) -> InteractionRecord:
+        emu = self.emu
+        if req.params["app_id"] != str(emu.application_id):
+            raise ApiError(404, 10015, "Unknown Webhook")
+        rec = emu._by_token.get(req.params["token"])
+        if rec is None or emu.now() - rec.dispatched_at > TOKEN_LIFETIME:
+            raise ApiError(401, 50027, "Invalid Webhook Token")
+        return rec
+
+    def _webhook_message(self, req: Request) -> tuple[InteractionRecord, Message]:
+        rec = self._interaction(req)
+        wanted = req.params["message_id"]
+        message_id = rec.original_id if wanted == "@original" else int(wanted)
+        if message_id is None or (message_id != rec.original_id and message_id not in rec.followup_ids):
+            raise ApiError(404, 10008, "Unknown Message")
+        msg = self.emu._messages[message_id]
+        if msg.deleted:
+            raise ApiError(404, 10008, "Unknown Message")
+        return rec, msg
+
+    # ------------------------------------------------------------ messages
+
+    def _attachments(
+        self, body: dict[str, Any], files: dict[int, Upload], existing: list[Attachment]
+    ) -> list[Attachment]:
+        """Discord's rule: attachments listed by id are kept, listed file indexes are added, the rest dropped.
+
+        Without an ``attachments`` list, existing ones are kept and every uploaded file is added.
+        """
+        listed = body.get("attachments")
+        if listed is None:
+            listed = [{"id": a.id} for a in existing] + [{"id": i} for i in sorted(files)]
+        by_id = {a.id: a for a in existing}
+        result = []
+        for i, item in enumerate(listed):
+            ref = int(item["id"])
+            if ref in by_id:
+                result.append(by_id[ref])
+            elif ref in files:
+                upload = files[ref]
+                filename = item.get("filename") or upload.filename
+                guessed = mimetypes.guess_type(filename)[0]
+                result.append(self.emu._new_attachment(filename, upload.data, guessed, item.get("description")))
+            else:
+                raise invalid_form([(f"attachments.{i}.id", f"Unknown attachment or file index {ref}")])
+        return result
+
+    def create_message(
+        self,
+        channel: Channel,
+        author: User,
+        body: dict[str, Any],
+        files: dict[int, Upload],
+        *,
+        visible_to: int | None = None,
+        interaction: InteractionRecord | None = None,
+        loading: bool = False,
+    ) -> Message:
+        problems = [] if loading else check_message(body, creating=True, has_files=bool(files))
+        if problems:
+            raise invalid_form(problems)
+        emu = self.emu
+        flags = int(body.get("flags") or 0) & ~(EPHEMERAL | LOADING)
+        flags |= (EPHEMERAL if visible_to is not None else 0) | (LOADING if loading else 0)
+        msg = Message(
+            id=emu.ids(),
+            channel_id=channel.id,
+            guild_id=channel.guild_id,
+            author=author,
+            content=body.get("content") or "",
+            embeds=body.get("embeds") or [],
+            components=body.get("components") or [],
+            flags=flags,
+            visible_to=visible_to,
+            created_at=emu.now(),
+            timestamp=emu.iso_now(),
+            reference=body.get("message_reference"),
+        )
+        msg.attachments = self._attachments(body, files, [])
+        if msg.reference:
+            msg.type = 19
+        if interaction is not None:
+            msg.type = 20 if interaction.type == 2 else 0
+            msg.interaction_id = interaction.id
+            msg.webhook_id = emu.application_id
+            msg.interaction_metadata = {
+                "id": str(interaction.id),
+                "type": interaction.type,
+                "user": interaction.user.payload(),
+                "authorizing_integration_owners": {"0": str(interaction.guild_id)},
+            }
+        msg.snapshot(msg.created_at)
+        emu._add_message(msg)
+        return msg
+
+    def edit(self, msg: Message, body: dict[str, Any], files: dict[int, Upload]) -> Message:
+        """Apply an edit; a deferred (loading) response being filled does not count as edited."""
+        problems = check_message(body, creating=False, has_files=bool(files))
+        if problems:
+            raise invalid_form(problems)
+        emu = self.emu
+        if "content" in body:
+            msg.content = body["content"] or ""
+        for key in ("embeds", "components"):
+            if key in body:
+                setattr(msg, key, body[key] or [])
+        if body.get("flags") is not None:
+            msg.flags = (msg.flags & (EPHEMERAL | LOADING)) | (int(body["flags"]) & ~(EPHEMERAL | LOADING))
+        if "attachments" in body or files:
+            msg.attachments = self._attachments(body, files, msg.attachments)
+        if msg.loading:
+            msg.flags &= ~LOADING
+            if msg.interaction_id is not None:
+                emu._deferred.discard(msg.interaction_id)
+        else:
+            msg.edited_at, msg.edited_timestamp = emu.now(), emu.iso_now()
+        msg.snapshot(emu.now())
+        return msg
+
+    def delete(self, msg: Message) -> None:
+        msg.deleted = True
+        if msg.interaction_id is not None:
+            self.emu._deferred.discard(msg.interaction_id)
+
+    # ------------------------------------------------------------ handlers: identity, gateway, commands
+
+    async def get_me(self, req: Request) -> web.Response:
+        return json_response(200, self.emu.bot_user.payload() | {"verified": True, "mfa_enabled": False, "flags": 0})
+
+    async def get_user(self, req: Request) -> web.Response:
+        user = self.emu.users.get(int(req.params["user_id"]))
+        if user is None:
+            raise ApiError(404, 10013, "Unknown User")
+        return json_response(200, user.payload())
+
+    async def get_application(self, req: Request) -> web.Response:
+        emu = self.emu
+        return json_response(
+            200,
+            {
+                "id": str(emu.application_id),
+                "name": emu.bot_user.username,
+                "icon": None,
+                "description": "",
+                "summary": "",
+                "rpc_origins": [],
+                "bot_public": True,
+                "bot_require_code_grant": False,
+                "bot": emu.bot_user.payload(),
+                "owner": emu.owner.payload(),
+                "team": None,
+                "verify_key": "0" * 64,
+                "flags": 0,
+                "redirect_uris": [],
+                "interactions_endpoint_url": None,
+                "approximate_guild_count": len(emu.guilds),
+                "integration_types_config": {"0": {}},
+            },
+        )
+
+    async def get_gateway(self, req: Request) -> web.Response:
+        data: dict[str, Any] = {"url": self.emu.gateway_url}
+        if req.path.endswith("/bot"):
+            limit = {"total": 1000, "remaining": 1000, "reset_after": 0, "max_concurrency": 1}
+            data |= {"shards": 1, "session_start_limit": limit}
+        return json_response(200, data)
+
+    def _command_scope(self, req: Request) -> int | None:
+        if req.params["app_id"] != str(self.emu.application_id):
+            raise ApiError(403, 50001, "Missing Access")
+        guild_id = req.params.get("guild_id")
+        if guild_id is not None and int(guild_id) not in self.emu.guilds:
+            raise ApiError(403, 50001, "Missing Access")
+        return None if guild_id is None else int(guild_id)
+
+    async def get_commands(self, req: Request) -> web.Response:
+        return json_response(200, self.emu.registered_commands.get(self._command_scope(req), []))
+
+    async def put_commands(self, req: Request) -> web.Response:
+        """Bulk overwrite: a command keeps its id across overwrites while its name and type stay the same."""
+        emu, scope = self.emu, self._command_scope(req)
+        problems = check_commands(req.body)
+        if problems:
+            raise invalid_form(problems)
+        old = {(c["name"], c["type"]): c["id"] for c in emu.registered_commands.get(scope, [])}
+        stored = []
+        for command in req.body:
+            kind = command.get("type", 1)
+            item = {
+                "default_member_permissions": None,
+                "nsfw": False,
+                "contexts": None,
+                "integration_types": [0],
+                "description": "",
+                "options": [],
+            }
+            item |= command
+            item |= {
+                "id": old.get((command["name"], kind)) or str(emu.ids()),
+                "application_id": str(emu.application_id),
+                "version": str(emu.ids()),
+                "type": kind,
+            }
+            if item["default_member_permissions"] is not None:
+                item["default_member_permissions"] = str(item["default_member_permissions"])
+            if scope is not None:
+                item["guild_id"] = str(scope)
+            stored.append(item)
+        emu.registered_commands[scope] = stored
+        return json_response(200, stored)
+
+    # ------------------------------------------------------------ handlers: interactions
+
+    async def callback(self, req: Request) -> web.Response:
+        emu = self.emu
+        rec = emu.interactions.get(int(req.params["interaction_id"]))
+        if rec is None or rec.token != req.params["token"]:
+            raise ApiError(404, 10062, "Unknown interaction")
+        body, now = req.body or {}, emu.now()
+        kind, data = body.get("type"), body.get("data") or {}
+        try:
+            if rec.response_type is not None:
+                raise ApiError(400, 40060, "Interaction has already been acknowledged.")
+            if emu.ack_deadline is not None and now - rec.dispatched_at > emu.ack_deadline:
+                raise ApiError(404, 10062, "Unknown interaction")
+            if kind not in ALLOWED_CALLBACKS[rec.type]:
+                raise invalid_form([("type", f"Callback type {kind} is not valid for a {rec.kind} interaction")])
+            resource = self._respond(rec, kind, data, req.files)
+        except ApiError as e:
+            rec.attempts.append(Ack(now, int(kind or 0), e.status, e.code))
+            rec.answered.set()
+            raise
+        rec.response_type = kind
+        rec.attempts.append(Ack(now, kind, 200))
+        rec.answered.set()
+        info: dict[str, Any] = {"id": str(rec.id), "type": rec.type}
+        if "message" in resource:
+            msg = emu._messages[int(resource["message"]["id"])]
+            info |= {
+                "response_message_id": str(msg.id),
+                "response_message_loading": msg.loading,
+                "response_message_ephemeral": msg.ephemeral,
+            }
+        return json_response(200, {"interaction": info, "resource": resource})
+
+    def _respond(self, rec: InteractionRecord, kind: int, data: dict[str, Any], files: dict[int, Upload]) -> Any:
+        emu = self.emu
+        resource: dict[str, Any] = {"type": kind}
+        if kind in (4, 5):
+            ephemeral = bool(int(data.get("flags") or 0) & EPHEMERAL)
+            channel = emu.channels[rec.channel_id]
+            visible_to = rec.user.id if ephemeral else None
+            if kind == 4:
+                msg = self.create_message(channel, emu.bot_user, data, files, visible_to=visible_to, interaction=rec)
+            else:
+                body = {"flags": data.get("flags")}
+                msg = self.create_message(
+                    channel, emu.bot_user, body, {}, visible_to=visible_to, interaction=rec, loading=True
+                )
+                emu._deferred.add(rec.id)
+            rec.original_id = msg.id
+            resource["message"] = msg.payload()
+        elif kind == 7:
+            assert rec.message is not None
+            rec.original_id = rec.message.id
+            resource["message"] = self.edit(rec.message, data, files).payload()
+        elif kind == 6:
+            rec.original_id = rec.message_id
+        elif kind == 8:
+            rec.choices = data.get("choices", [])
+        elif kind == 9:
+            rec.modal = data
+        return resource
+
+    async def followup(self, req: Request) -> web.Response:
+        """A followup; the first one after a deferred (type 5) response fills it, keeping its visibility."""
+        emu, rec = self.emu, self._interaction(req)
+        if not rec.acknowledged:
+            raise ApiError(404, 10015, "Unknown Webhook")
+        body, original = req.body or {}, rec.original
+        if rec.response_type == 5 and original is not None and original.loading:
+            msg = self.edit(original, body, req.files)
+        else:
+            ephemeral = bool(int(body.get("flags") or 0) & EPHEMERAL)
+            channel = emu.channels[rec.channel_id]
+            visible_to = rec.user.id if ephemeral else None
+            msg = self.create_message(channel, emu.bot_user, body, req.files, visible_to=visible_to, interaction=rec)
+            rec.followup_ids.append(msg.id)
+        if req.query.get("wait", "false").lower() in ("1", "true"):
+            return json_response(200, msg.payload())
+        return json_response(204)
+
+    async def get_webhook_message(self, req: Request) -> web.Response:
+        return json_response(200, self._webhook_message(req)[1].payload())
+
+    async def edit_webhook_message(self, req: Request) -> web.Response:
+        _, msg = self._webhook_message(req)
+        return json_response(200, self.edit(msg, req.body or {}, req.files).payload())
+
+    async def delete_webhook_message(self, req: Request) -> web.Response:
+        self.delete(self._webhook_message(req)[1])
+        return json_response(204)
+
+    # ------------------------------------------------------------ handlers: channels, guilds
+
+    async def get_channel(self, req: Request) -> web.Response:
+        return json_response(200, self._channel(req).payload())
+
+    async def list_messages(self, req: Request) -> web.Response:
+        channel, messages = self._channel(req), self.emu._messages
+        limit = min(int(req.query.get("limit", 50)), 100)
+        before, after = int(req.query.get("before", 1 << 63)), int(req.query.get("after", 0))
+        found = []
+        for message_id in reversed(channel.message_ids):
+            msg = messages[message_id]
+            if after < msg.id < before and not msg.deleted and not msg.ephemeral:
+                found.append(msg.payload())
+                if len(found) == limit:
+                    break
+        return json_response(200, found)
+
+    async def post_message(self, req: Request) -> web.Response:
+        msg = self.create_message(self._channel(req), self.emu.bot_user, req.body or {}, req.files)
+        return json_response(200, msg.payload())
+
+    async def get_message(self, req: Request) -> web.Response:
+        return json_response(200, self._channel_message(req).payload())
+
+    async def edit_message(self, req: Request) -> web.Response:
+        msg = self._channel_message(req)
+        if msg.author is not self.emu.bot_user:
+            raise ApiError(403, 50005, "Cannot edit a message authored by another user")
+        return json_response(200, self.edit(msg, req.body or {}, req.files).payload())
+
+    async def delete_message(self, req: Request) -> web.Response:
+        self.delete(self._channel_message(req))
+        return json_response(204)
+
+    async def typing(self, req: Request) -> web.Response:
+        self._channel(req)
+        return json_response(204)
+
+    def _guild(self, req: Request) -> Any:
+        guild = self.emu.guilds.get(int(req.params["guild_id"]))
+        if guild is None:
+            raise ApiError(404, 10004, "Unknown Guild")
+        return guild
+
+    async def get_guild(self, req: Request) -> web.Response:
+        data = self._guild(req).payload(all_members=False, bot_id=self.emu.bot_user.id)
+        return json_response(200, {k: v for k, v in data.items() if k not in ("channels", "threads", "members")})
+
+    async def get_guild_channels(self, req: Request) -> web.Response:
+        guild = self._guild(req)
+        return json_response(200, [c.payload() for c in guild.channels.values() if c.type not in (10, 11, 12)])
+
+    async def get_member(self, req: Request) -> web.Response:
+        member = self._guild(req).members.get(int(req.params["user_id"]))
+        if member is None:
+            raise ApiError(404, 10007, "Unknown Member")
+        return json_response(200, member.payload())

@@ -1,0 +1,159 @@
+"""Discord's documented limits on messages and application commands.
+
+Each check returns a list of ``(path, message)`` problems; the REST layer turns a non-empty list into Discord's
+``400 {"code": 50035, "message": "Invalid Form Body", "errors": ...}``, so a bot that breaks a limit fails in
+tests as it would in production (a hand of more than 25 cards in one select, a 101-character custom_id, a
+translated description longer than 100 characters...).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import discord
+
+Problems = list[tuple[str, str]]
+
+_LOCALES = {locale.value for locale in discord.Locale}
+_NAME = re.compile(r"^[-_'\w]{1,32}$")
+_EMBED_LIMITS = {"title": 256, "description": 4096}
+
+
+def _too_long(problems: Problems, path: str, value: Any, limit: int, minimum: int = 0) -> None:
+    if isinstance(value, str) and not minimum <= len(value) <= limit:
+        problems.append((path, f"Must be between {minimum} and {limit} in length."))
+
+
+def check_message(body: dict[str, Any], *, creating: bool, has_files: bool) -> Problems:
+    """Limits on a message create/edit body (content, embeds, components)."""
+    problems: Problems = []
+    _too_long(problems, "content", body.get("content"), 2000)
+    embeds = body.get("embeds") or []
+    if len(embeds) > 10:
+        problems.append(("embeds", "Must be 10 or fewer in length."))
+    total = 0
+    for i, embed in enumerate(embeds):
+        for key, limit in _EMBED_LIMITS.items():
+            _too_long(problems, f"embeds.{i}.{key}", embed.get(key), limit)
+        fields = embed.get("fields", [])
+        if len(fields) > 25:
+            problems.append((f"embeds.{i}.fields", "Must be 25 or fewer in length."))
+        for j, f in enumerate(fields):
+            _too_long(problems, f"embeds.{i}.fields.{j}.name", f.get("name"), 256, 1)
+            _too_long(problems, f"embeds.{i}.fields.{j}.value", f.get("value"), 1024, 1)
+        _too_long(problems, f"embeds.{i}.footer.text", embed.get("footer", {}).get("text"), 2048)
+        texts = [embed.get("title"), embed.get("description"), embed.get("footer", {}).get("text")]
+        texts += [embed.get("author", {}).get("name")] + [f.get(k) for f in fields for k in ("name", "value")]
+        total += sum(len(t) for t in texts if isinstance(t, str))
+    if total > 6000:
+        problems.append(("embeds", "Embed size exceeds maximum size of 6000"))
+    components = body.get("components") or []
+    v2 = bool(int(body.get("flags") or 0) & (1 << 15))
+    if not v2 and len(components) > 5:
+        problems.append(("components", "Must be 5 or fewer in length."))
+    custom_ids: set[str] = set()
+    _check_components(problems, "components", components, custom_ids)
+    if creating and not (body.get("content") or embeds or components or has_files or body.get("poll")):
+        problems.append(("content", "Cannot send an empty message"))
+    return problems
+
+
+def _check_components(problems: Problems, path: str, components: list[Any], custom_ids: set[str]) -> None:
+    for i, comp in enumerate(components):
+        where, kind = f"{path}.{i}", comp.get("type")
+        children = comp.get("components", [])
+        if kind == 1:
+            selects = sum(1 for c in children if c.get("type") in (3, 5, 6, 7, 8))
+            if not 1 <= len(children) <= 5 or (selects and len(children) > 1):
+                problems.append((where, "An action row holds 1 to 5 buttons or exactly one select."))
+        if kind in (2, 3, 5, 6, 7, 8):
+            custom_id = comp.get("custom_id")
+            if kind == 2 and comp.get("style") in (5, 6):
+                if custom_id is not None:
+                    problems.append((f"{where}.custom_id", "A link or premium button cannot have a custom_id."))
+            elif not isinstance(custom_id, str) or not 1 <= len(custom_id) <= 100:
+                problems.append((f"{where}.custom_id", "Must be between 1 and 100 in length."))
+            elif custom_id in custom_ids:
+                problems.append((f"{where}.custom_id", "Component custom id cannot be duplicated"))
+            else:
+                custom_ids.add(custom_id)
+        if kind == 2:
+            _too_long(problems, f"{where}.label", comp.get("label"), 80)
+        if kind == 3:
+            options = comp.get("options", [])
+            if not 1 <= len(options) <= 25:
+                problems.append((f"{where}.options", "Must be between 1 and 25 in length."))
+            if len({o.get("value") for o in options}) != len(options):
+                problems.append((f"{where}.options", "Select option values must be unique."))
+            for j, option in enumerate(options):
+                for key in ("label", "value", "description"):
+                    _too_long(problems, f"{where}.options.{j}.{key}", option.get(key), 100, key != "description")
+            if comp.get("max_values", 1) > max(len(options), 1):
+                problems.append((f"{where}.max_values", "Must be less than or equal to the number of options."))
+        if kind in (3, 5, 6, 7, 8):
+            _too_long(problems, f"{where}.placeholder", comp.get("placeholder"), 150)
+        _check_components(problems, f"{where}.components", children, custom_ids)
+        if comp.get("accessory"):
+            _check_components(problems, f"{where}.accessory", [comp["accessory"]], custom_ids)
+
+
+def check_commands(commands: list[dict[str, Any]]) -> Problems:
+    """Limits on a bulk overwrite of application commands (names, descriptions, localisations, options)."""
+    problems: Problems = []
+    seen: set[tuple[str, int]] = set()
+    for i, command in enumerate(commands):
+        kind = command.get("type", 1)
+        key = (command.get("name", ""), kind)
+        if key in seen:
+            problems.append((f"{i}.name", "Application command names must be unique"))
+        seen.add(key)
+        if kind == 1:
+            _check_named(problems, str(i), command)
+            _check_options(problems, f"{i}.options", command.get("options", []), depth=0)
+        else:
+            _too_long(problems, f"{i}.name", command.get("name"), 32, 1)
+    return problems
+
+
+def _check_named(problems: Problems, path: str, item: dict[str, Any]) -> None:
+    names = {"": item.get("name", "")} | (item.get("name_localizations") or {})
+    for locale, name in names.items():
+        where = f"{path}.name_localizations.{locale}" if locale else f"{path}.name"
+        if locale and locale not in _LOCALES:
+            problems.append((where, f"Invalid locale {locale!r}"))
+        if not isinstance(name, str) or not _NAME.match(name) or name != name.lower():
+            problems.append((where, f"Invalid command name {name!r}: 1-32 lowercase letters, digits, - or _"))
+    descriptions = {"": item.get("description", "")} | (item.get("description_localizations") or {})
+    for locale, description in descriptions.items():
+        where = f"{path}.description_localizations.{locale}" if locale else f"{path}.description"
+        if locale and locale not in _LOCALES:
+            problems.append((where, f"Invalid locale {locale!r}"))
+        _too_long(problems, where, description, 100, 1)
+
+
+def _check_options(problems: Problems, path: str, options: list[dict[str, Any]], depth: int) -> None:
+    if len(options) > 25:
+        problems.append((path, "Must be 25 or fewer in length."))
+    if len({o.get("name") for o in options}) != len(options):
+        problems.append((path, "Option names must be unique"))
+    optional_seen = False
+    for i, option in enumerate(options):
+        where, kind = f"{path}.{i}", option.get("type")
+        _check_named(problems, where, option)
+        if kind in (1, 2):
+            if depth >= (1 if kind == 2 else 2):
+                problems.append((where, "Subcommands nest at most two levels deep."))
+            _check_options(problems, f"{where}.options", option.get("options", []), depth + 1)
+            continue
+        if option.get("required"):
+            if optional_seen:
+                problems.append((where, "Required options must be placed before non-required options"))
+        else:
+            optional_seen = True
+        choices = option.get("choices") or []
+        if len(choices) > 25:
+            problems.append((f"{where}.choices", "Must be 25 or fewer in length."))
+        for j, choice in enumerate(choices):
+            _too_long(problems, f"{where}.choices.{j}.name", choice.get("name"), 100, 1)
+            _too_long(problems, f"{where}.choices.{j}.value", choice.get("value"), 100, 1)

@@ -1,0 +1,377 @@
+"""The loopback Discord emulator driven by the real discord.py client (the sample bot in ``demo_bot``)."""
+
+from __future__ import annotations
+
+import io
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
+import aiohttp
+import discord
+import pytest
+
+from tests.discord_emulator import DiscordEmulator, Guild, User, running_bot
+from tests.discord_emulator.model import Channel
+
+from .demo_bot import PNG, DemoBot
+
+Starter = Callable[[Any], Awaitable[Any]]
+
+
+@dataclass
+class World:
+    guild: Guild
+    general: Channel
+    alice: User  # Italian, administrator
+    bob: User  # Spanish, no extra permissions
+    carol: User  # English, Manage Server
+
+
+@pytest.fixture
+def world(emulator: DiscordEmulator) -> World:
+    guild = emulator.add_guild("Test Guild", locale="en-US", channels=("general", "games"))
+    return World(
+        guild=guild,
+        general=guild.channel("general"),
+        alice=emulator.add_user("alice", locale="it", guild=guild, administrator=True),
+        bob=emulator.add_user("bob", locale="es-ES", guild=guild),
+        carol=emulator.add_user("carol", locale="en-GB", guild=guild, manage_guild=True),
+    )
+
+
+@pytest.fixture
+async def bot(world: World, bot_starter: Starter) -> DemoBot:
+    started: DemoBot = await bot_starter(DemoBot(dev_guild_id=world.guild.id))
+    return started
+
+
+async def test_login_sync_and_ready(emulator: DiscordEmulator, world: World, bot_starter: Starter) -> None:
+    started = time.perf_counter()
+    bot = await bot_starter(DemoBot(dev_guild_id=world.guild.id))
+    assert time.perf_counter() - started < 1.0
+    assert bot.user is not None and bot.user.id == emulator.bot_user.id
+    assert bot.application_id == emulator.application_id
+    guild = bot.get_guild(world.guild.id)
+    assert guild is not None and {c.name for c in guild.text_channels} == {"general", "games"}
+    assert guild.me is not None and guild.me.guild_permissions.send_messages
+    assert emulator.commands() == []
+    demo, config = emulator.commands(world.guild)
+    assert demo["name"] == "demo" and demo["guild_id"] == str(world.guild.id)
+    assert config["default_member_permissions"] == str(discord.Permissions(manage_guild=True).value)
+    subcommands = {o["name"] for o in demo["options"]}
+    assert {"panel", "counter", "picture", "echo", "settings"} <= subcommands
+    assert emulator.gateway.identifies == 1
+
+
+async def test_guild_channel_and_thread_added_while_connected(
+    emulator: DiscordEmulator, world: World, bot: DemoBot
+) -> None:
+    thread = emulator.add_channel(world.guild, "uno-game", thread_of=world.general)
+    later = emulator.add_guild("Later Guild", locale="it", channels=("tavolo",))
+    dave = emulator.add_user("dave", guild=later)
+    await emulator.sync_gateway()
+    assert isinstance(bot.get_channel(thread.id), discord.Thread)
+    joined = bot.get_guild(later.id)
+    assert joined is not None and [c.name for c in joined.text_channels] == ["tavolo"]
+    assert joined.preferred_locale is discord.Locale.italian
+    await emulator.slash(world.bob, thread, "demo panel")
+    assert bot.seen.interactions[-1]["channel_name"] == "uno-game"
+    with pytest.raises(AssertionError, match="not registered"):  # /demo was synced to the first guild only
+        await emulator.slash(dave, later.channel("tavolo"), "demo panel")
+
+
+async def test_slash_command_options_user_locale_and_permissions(
+    emulator: DiscordEmulator, world: World, bot: DemoBot
+) -> None:
+    res = await emulator.slash(
+        world.alice, world.general, "demo echo", text="ciao", times=2, target=world.bob, mood="sad"
+    )
+    seen = bot.seen.interactions[-1]
+    assert seen["user_id"] == world.alice.id and seen["is_member"]
+    assert seen["locale"] is discord.Locale.italian and seen["guild_locale"] is discord.Locale.american_english
+    assert (seen["guild_id"], seen["guild_name"]) == (world.guild.id, "Test Guild")
+    assert (seen["channel_id"], seen["channel_name"]) == (world.general.id, "general")
+    assert seen["permissions"].administrator and seen["permissions"].manage_guild
+    assert seen["app_permissions"].send_messages and not seen["app_permissions"].administrator
+    assert seen["command"] == "demo echo"
+    assert (seen["text"], seen["times"], seen["loud"], seen["mood"]) == ("ciao", 2, False, "sad")
+    assert isinstance(seen["target"], discord.Member) and seen["target"].id == world.bob.id
+
+    assert res.original is not None and res.original.content == "ciao" and not res.original.ephemeral
+    assert res.original.type == 20 and res.original.interaction_id == res.id
+    assert [m.content for m in res.followups] == ["ciao", f"Psst <@{world.bob.id}>"]
+    assert [m.content for m in res.ephemeral_messages] == [f"Psst <@{world.bob.id}>"]
+    assert res.ephemeral_messages[0].visible_to == world.alice.id
+    assert [m.content for m in emulator.public_messages(world.general)] == ["ciao", "ciao"]
+
+    await emulator.slash(world.bob, world.general, "demo echo", text="hola", loud=True)
+    seen = bot.seen.interactions[-1]
+    assert seen["locale"] is discord.Locale.spain_spanish
+    assert not seen["permissions"].manage_guild and seen["permissions"].send_messages
+    assert seen["target"] is None and seen["times"] == 1
+    assert emulator.last_message(world.general).content == "HOLA"
+
+    res = await emulator.slash(world.carol, world.general, "demo settings")
+    assert bot.seen.interactions[-1]["permissions"].manage_guild
+    assert res.ephemeral_messages[0].content == "Settings"
+    emulator.assert_all_interactions_answered_once(max_latency=3.0)
+    emulator.assert_no_error_responses()
+
+
+async def test_slash_is_checked_against_the_registered_commands(
+    emulator: DiscordEmulator, world: World, bot: DemoBot
+) -> None:
+    with pytest.raises(AssertionError, match="not registered"):
+        await emulator.slash(world.alice, world.general, "uno new")
+    with pytest.raises(AssertionError, match="not a subcommand"):
+        await emulator.slash(world.alice, world.general, "demo nope")
+    with pytest.raises(AssertionError, match="needs a subcommand"):
+        await emulator.slash(world.alice, world.general, "demo")
+    with pytest.raises(AssertionError, match="no option 'colour'"):
+        await emulator.slash(world.alice, world.general, "demo echo", text="x", colour="red")
+    with pytest.raises(AssertionError, match="missing required options"):
+        await emulator.slash(world.alice, world.general, "demo echo")
+    with pytest.raises(AssertionError, match="not of option type 4"):
+        await emulator.slash(world.alice, world.general, "demo echo", text="x", times="2")
+    with pytest.raises(AssertionError, match=r"outside 1\.\.3"):
+        await emulator.slash(world.alice, world.general, "demo echo", text="x", times=9)
+    with pytest.raises(AssertionError, match="not one of the choices"):
+        await emulator.slash(world.alice, world.general, "demo echo", text="x", mood="angry")
+    with pytest.raises(AssertionError, match="hidden from bob"):
+        await emulator.slash(world.bob, world.general, "config")
+    assert emulator.interactions == {}
+    res = await emulator.slash(world.carol, world.general, "config")
+    assert res.ephemeral_messages[0].content == "Config"
+    # default_member_permissions only exist on top-level commands: a subcommand relies on its check
+    res = await emulator.slash(world.bob, world.general, "demo settings")
+    assert res.ephemeral_messages[0].content == "Error: MissingPermissions"
+
+
+async def test_ephemeral_panel_button_and_select(emulator: DiscordEmulator, world: World, bot: DemoBot) -> None:
+    res = await emulator.slash(world.alice, world.general, "demo panel")
+    (panel,) = res.ephemeral_messages
+    assert res.original is panel and res.public_messages == []
+    assert panel.is_visible_to(world.alice.id) and not panel.is_visible_to(world.bob.id)
+    assert panel in emulator.visible_to(world.alice) and panel not in emulator.visible_to(world.bob)
+    assert panel not in emulator.public_messages(world.general)
+    ping = panel.find_button(label="Ping")
+    assert (ping.custom_id, ping.style, ping.emoji, ping.disabled) == ("panel:ping", 3, "🏓", False)
+    assert [o.value for o in panel.select_options("panel:colour")] == ["red", "green", "blue", "yellow"]
+    assert panel.select().placeholder == "Pick colours" and panel.select().max_values == 2
+
+    pong = await emulator.click(world.alice, panel, "panel:ping")
+    assert [m.content for m in pong.ephemeral_messages] == ["Pong!"]
+    assert pong.ephemeral_messages[0].visible_to == world.alice.id
+
+    picked = await emulator.select(world.alice, panel, "panel:colour", ["red", "blue"])
+    assert bot.seen.clicks[-1] == ("panel:colour", world.alice.id, ["red", "blue"])
+    assert picked.response_type == 7 and picked.original is panel and picked.messages == [panel]
+    assert panel.content == "Picked red, blue" and [r.content for r in panel.history] == [
+        "Your panel",
+        "Picked red, blue",
+    ]
+    assert panel.ephemeral and panel.select_options()  # still ephemeral, view kept
+
+    refreshed = await emulator.click(world.alice, panel, label="Refresh")
+    assert refreshed.response_type == 6 and refreshed.original is panel and panel.content == "Refreshed"
+    assert refreshed.messages == [panel] and panel.find_button(label="Ping")
+
+    with pytest.raises(AssertionError, match="bob cannot see"):
+        await emulator.click(world.bob, panel, "panel:ping")
+    with pytest.raises(AssertionError, match="cannot choose"):
+        await emulator.select(world.alice, panel, "panel:colour", ["purple"])
+    emulator.assert_all_interactions_answered_once()
+
+
+async def test_dynamic_item_button_survives_a_restart(emulator: DiscordEmulator, world: World) -> None:
+    async with running_bot(emulator, DemoBot(dev_guild_id=world.guild.id)):
+        res = await emulator.slash(world.bob, world.general, "demo counter")
+        counter = res.original
+        assert counter is not None and counter.content == "Counter: 0"
+        await emulator.click(world.alice, counter, label="Count: 0")
+        assert counter.content == "Counter: 1"
+        panel = (await emulator.slash(world.bob, world.general, "demo panel")).original
+        assert panel is not None
+
+    async with running_bot(emulator, DemoBot(dev_guild_id=world.guild.id)) as second:
+        button = counter.find_button(custom_id_startswith="demo:count:")
+        clicked = await emulator.click(world.bob, counter, button.custom_id)
+        assert clicked.response_type == 7
+        assert second.seen.clicks == [("demo:count:1", world.bob.id, [])]
+        # a view that is not persistent is gone with the first bot: discord.py drops the click silently
+        dropped = await emulator.click(world.bob, panel, "panel:ping", expect_ack=False)
+        assert not dropped.acknowledged and dropped.messages == []
+    assert counter.content == "Counter: 2" and counter.find_button(label="Count: 2")
+    assert [r.content for r in counter.history] == ["Counter: 0", "Counter: 1", "Counter: 2"]
+    assert counter.edited_at is not None and emulator.gateway.identifies == 2
+    with pytest.raises(AssertionError, match="never acknowledged"):
+        emulator.assert_all_interactions_answered_once()
+    emulator.assert_all_interactions_answered_once(exclude=[dropped])
+
+
+async def test_deferred_response_filled_with_an_attachment(
+    emulator: DiscordEmulator, world: World, bot: DemoBot
+) -> None:
+    res = await emulator.slash(world.alice, world.general, "demo picture")
+    assert res.response_type == 5
+    picture = res.original
+    assert picture is not None and not picture.loading and not picture.ephemeral
+    assert picture.content == "Here it is" and picture.embeds[0]["title"] == "Your card"
+    assert "Your card" in picture.text
+    (attachment,) = picture.attachments
+    assert (attachment.filename, attachment.data, attachment.content_type) == ("card.png", PNG, "image/png")
+    assert attachment.description == "a card"
+    assert picture.history[0].flags & 128 and picture.history[0].content == ""  # the "thinking..." state
+    assert picture.edited_at is None  # filling a deferred response is not an edit
+    async with aiohttp.ClientSession() as session, session.get(attachment.url) as response:
+        assert await response.read() == PNG
+
+
+async def test_attachments_kept_by_id_and_replaced(emulator: DiscordEmulator, world: World, bot: DemoBot) -> None:
+    channel = bot.get_partial_messageable(world.general.id)
+    sent = await channel.send("a file", file=discord.File(io.BytesIO(b"a"), "a.txt"))
+    stored = emulator.message(sent.id)
+    assert [a.filename for a in stored.attachments] == ["a.txt"]
+    edited = await sent.edit(attachments=[*sent.attachments, discord.File(io.BytesIO(b"b"), "b.txt")])
+    assert [a.filename for a in stored.attachments] == ["a.txt", "b.txt"] and len(edited.attachments) == 2
+    assert stored.attachments[0].id == sent.attachments[0].id and stored.attachments[1].data == b"b"
+    await edited.edit(attachments=[edited.attachments[1]])
+    assert [a.filename for a in stored.attachments] == ["b.txt"]
+    await edited.delete()
+    assert stored.deleted and stored not in emulator.messages(world.general)
+
+
+async def test_followups_and_original_response_routes(emulator: DiscordEmulator, world: World, bot: DemoBot) -> None:
+    await emulator.slash(world.alice, world.general, "demo later")
+    kept = bot.seen.kept
+    assert kept is not None
+    original = await kept.original_response()
+    assert original.content == "soon" and original.flags.ephemeral
+    followup = await kept.followup.send("and more", ephemeral=True, wait=True)
+    await followup.edit(content="and even more")
+    rec = next(iter(emulator.interactions.values()))
+    assert [m.content for m in rec.followups] == ["and even more"] and rec.followups[0].visible_to == world.alice.id
+    await kept.delete_original_response()
+    assert rec.original is not None and rec.original.deleted and rec.messages == rec.followups
+
+
+async def test_double_acknowledgement_is_refused_and_recorded(
+    emulator: DiscordEmulator, world: World, bot: DemoBot
+) -> None:
+    res = await emulator.slash(world.alice, world.general, "demo double")
+    assert [a.status for a in res.attempts] == [200, 400]
+    assert [e.code for e in res.errors] == [40060]
+    (error,) = bot.seen.errors
+    assert isinstance(error, discord.HTTPException) and error.code == 40060
+    with pytest.raises(AssertionError, match="2 callback attempts"):
+        emulator.assert_all_interactions_answered_once()
+    emulator.assert_all_interactions_answered_once(exclude=[res])
+
+
+async def test_unknown_route_is_answered_404_and_recorded(
+    emulator: DiscordEmulator, world: World, bot: DemoBot
+) -> None:
+    with pytest.raises(discord.NotFound):
+        await bot.http.request(discord.http.Route("GET", "/voice/regions"))
+    assert emulator.unknown_routes == [("GET", "voice/regions")]
+    with pytest.raises(AssertionError, match="voice/regions"):
+        emulator.assert_no_unknown_routes()
+    emulator.unknown_routes.clear()  # or the fixture fails the test at teardown
+
+
+async def test_interaction_tokens_expire_after_15_minutes(
+    emulator: DiscordEmulator, world: World, bot: DemoBot
+) -> None:
+    await emulator.slash(world.alice, world.general, "demo later")
+    kept = bot.seen.kept
+    assert kept is not None
+    await kept.edit_original_response(content="in time")
+    emulator.advance_clock(15 * 60 + 1)
+    with pytest.raises(discord.HTTPException) as excinfo:
+        await kept.edit_original_response(content="too late")
+    assert (excinfo.value.status, excinfo.value.code) == (401, 50027)
+    with pytest.raises(discord.HTTPException):
+        await kept.followup.send("too late")
+    rec = next(iter(emulator.interactions.values()))
+    assert [e.code for e in rec.errors] == [50027, 50027]
+    assert rec.original is not None and rec.original.content == "in time"
+
+
+async def test_a_late_acknowledgement_is_unknown_interaction(
+    emulator: DiscordEmulator, world: World, bot: DemoBot
+) -> None:
+    res = await emulator.slash(world.alice, world.general, "demo slow", expect_ack=False, settle=False)
+    emulator.advance_clock(3.5)  # the handler is still waiting: now it is too late to answer
+    bot.gate.set()
+    await emulator.wait_until(lambda: bool(bot.seen.errors), what="for the bot's error")
+    await emulator.settle()
+    assert not res.acknowledged and {e.code for e in res.errors} == {10062}
+    error = bot.seen.errors[0]
+    assert isinstance(error, discord.app_commands.CommandInvokeError) and isinstance(error.original, discord.NotFound)
+    with pytest.raises(AssertionError, match="never acknowledged"):
+        emulator.assert_all_interactions_answered_once()
+
+
+async def test_faults_403_and_429(emulator: DiscordEmulator, world: World, bot: DemoBot) -> None:
+    forbidden = emulator.fail_next("POST /channels/*/messages", 403)
+    res = await emulator.slash(world.alice, world.general, "demo post")
+    assert forbidden.fired == 1 and isinstance(bot.seen.errors[-1], discord.Forbidden)
+    assert [m.content for m in res.ephemeral_messages] == ["I cannot post here"]
+    assert emulator.public_messages(world.general) == []
+
+    limited = emulator.fail_next("POST /channels/*/messages", 429, retry_after=0.01)
+    res = await emulator.slash(world.alice, world.general, "demo post")
+    assert limited.fired == 1 and [m.content for m in emulator.public_messages(world.general)] == ["posted"]
+    assert [m.content for m in res.ephemeral_messages] == ["done"]
+    emulator.assert_all_interactions_answered_once()
+
+
+async def test_autocomplete_and_modal(emulator: DiscordEmulator, world: World, bot: DemoBot) -> None:
+    res = await emulator.autocomplete(world.bob, world.general, "demo find", focused="colour", colour="g")
+    assert res.response_type == 8 and res.choices == [{"name": "Green", "value": "green"}]
+    opened = await emulator.slash(world.bob, world.general, "demo feedback")
+    assert opened.response_type == 9 and opened.modal is not None and opened.modal["title"] == "Feedback"
+    submitted = await emulator.submit_modal(world.bob, opened, {"feedback:text": "great"})
+    assert [m.content for m in submitted.ephemeral_messages] == ["Thanks: great"]
+    emulator.assert_all_interactions_answered_once()
+
+
+async def test_gateway_resume_after_a_dropped_connection(emulator: DiscordEmulator, world: World, bot: DemoBot) -> None:
+    await emulator.drop_gateway()
+    res = await emulator.slash(world.alice, world.general, "demo counter")
+    assert res.acknowledged and emulator.gateway.resumes == 1 and emulator.gateway.identifies == 1
+
+
+async def test_global_commands_have_no_guild_id(emulator: DiscordEmulator, world: World, bot_starter: Starter) -> None:
+    await bot_starter(DemoBot())
+    demo, _ = emulator.commands()
+    assert "guild_id" not in demo and emulator.commands(world.guild) == []
+    res = await emulator.slash(world.alice, world.general, "demo counter")
+    assert "guild_id" not in res.payload["data"] and res.original is not None
+
+
+class LongItalianDescriptions(discord.app_commands.Translator):
+    async def translate(
+        self,
+        string: discord.app_commands.locale_str,
+        locale: discord.Locale,
+        context: discord.app_commands.TranslationContextTypes,
+    ) -> str | None:
+        return "x" * 101 if locale is discord.Locale.italian and "description" in context.location.name else None
+
+
+async def test_discord_limits_are_enforced(emulator: DiscordEmulator, world: World, bot: DemoBot) -> None:
+    channel = bot.get_partial_messageable(world.general.id)
+    with pytest.raises(discord.HTTPException) as excinfo:
+        await channel.send("x" * 2001)
+    assert excinfo.value.code == 50035 and "content" in excinfo.value.text
+    view = discord.ui.View()
+    view.add_item(discord.ui.Select(custom_id="big", options=[discord.SelectOption(label=str(i)) for i in range(25)]))
+    await channel.send("25 options are fine", view=view)
+    await bot.tree.set_translator(LongItalianDescriptions())
+    with pytest.raises(discord.HTTPException, match=r"description_localizations\.it"):
+        await bot.tree.sync(guild=world.guild)
+    assert [e.code for e in emulator.error_responses] == [50035, 50035]
+    emulator.error_responses.clear()
