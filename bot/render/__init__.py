@@ -1,0 +1,48 @@
+"""Card, hand and table images for the bot (Pillow), drawn entirely by our own code and cached.
+
+Public API:
+
+- :func:`card_image` / :func:`dimmed_card_image`: one face (classic, FLIP light/dark, Flex) as an RGBA image;
+  :func:`card_back_image`, :func:`power_card_image`, :func:`colour_swatch_image`: the other pieces.
+- :func:`render_hand` / :func:`hand_image`: a hand with index labels, playable cards highlighted.
+- :func:`render_table` / :func:`table_image` with :class:`TableScene` and :class:`SeatView`: the table.
+- :func:`colour_mark`, :func:`mark_count`, :func:`mark_shape`, :func:`colour_emoji`, :func:`colour_rgb`: the
+  colour-blind marks and emoji, for images and text alike.
+
+This package imports nothing from discord, asyncio or storage, and only :mod:`bot.engine.cards` from the engine.
+"""
+
+from bot.render.cards import (
+    CARD_CACHE_SIZE,
+    CARD_WIDTH,
+    MINI_WIDTH,
+    card_back_image,
+    card_cache_info,
+    card_height,
+    card_image,
+    clear_card_cache,
+    colour_swatch_image,
+    dimmed_card_image,
+    power_card_image,
+)
+from bot.render.palette import MarkShape, colour_emoji, colour_mark, colour_rgb, mark_count, mark_shape
+
+__all__ = [
+    "CARD_CACHE_SIZE",
+    "CARD_WIDTH",
+    "MINI_WIDTH",
+    "MarkShape",
+    "card_back_image",
+    "card_cache_info",
+    "card_height",
+    "card_image",
+    "clear_card_cache",
+    "colour_emoji",
+    "colour_mark",
+    "colour_rgb",
+    "colour_swatch_image",
+    "dimmed_card_image",
+    "mark_count",
+    "mark_shape",
+    "power_card_image",
+]
