@@ -25,12 +25,15 @@ from bot.render.cards import (
     dimmed_card_image,
     power_card_image,
 )
+from bot.render.hand import HAND_MAX_WIDTH, HandLayout, hand_image, hand_layout, render_hand
 from bot.render.palette import MarkShape, colour_emoji, colour_mark, colour_rgb, mark_count, mark_shape
 
 __all__ = [
     "CARD_CACHE_SIZE",
     "CARD_WIDTH",
+    "HAND_MAX_WIDTH",
     "MINI_WIDTH",
+    "HandLayout",
     "MarkShape",
     "card_back_image",
     "card_cache_info",
@@ -42,7 +45,10 @@ __all__ = [
     "colour_rgb",
     "colour_swatch_image",
     "dimmed_card_image",
+    "hand_image",
+    "hand_layout",
     "mark_count",
     "mark_shape",
     "power_card_image",
+    "render_hand",
 ]

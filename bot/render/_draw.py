@@ -15,7 +15,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageChops, ImageDraw, ImageFilter, ImageFont
 
-from bot.render.palette import INK, PAPER, RGB
+from bot.render.palette import RGB
 
 Point = tuple[float, float]
 
@@ -344,12 +344,6 @@ def g_cross(layer: Layer, cx: float, cy: float, s: float, ink: Ink) -> None:
     layer.draw.line((cx - k, cy - k, cx + k, cy + k), fill=ink.main, width=t)
     layer.draw.line((cx - k, cy + k, cx + k, cy - k), fill=ink.main, width=t)
 
-
-#: Power Card colours: green = active, red = inactive (SPEC X3).
-POWER_ON: RGB = (38, 170, 80)
-POWER_OFF: RGB = (212, 44, 44)
-
-DEFAULT_INK = Ink(INK, PAPER, ((218, 41, 46), (247, 196, 26), (33, 158, 80), (28, 104, 214)))
 
 # --------------------------------------------------------------------------------------------------------------------
 # Text for composites (player names, counts, index labels)

@@ -19,8 +19,6 @@ from PIL import Image, ImageChops, ImageDraw
 
 from bot.engine.cards import Colour, Face, Kind, Side, colours_of
 from bot.render._draw import (
-    POWER_OFF,
-    POWER_ON,
     GlyphFn,
     Ink,
     Layer,
@@ -44,7 +42,29 @@ from bot.render._draw import (
     g_wheel,
     triangle,
 )
-from bot.render.palette import COLOUR_RGB, INK, PAPER, RGB, MarkShape, mark_count, mark_shape
+from bot.render.palette import (
+    BACK_DISC,
+    BACK_FIELD,
+    BACK_STRIPE,
+    COLOUR_RGB,
+    DARK_BORDER,
+    DARK_EDGE,
+    DARK_RIM,
+    DIM_AMOUNT,
+    DIM_TOWARDS,
+    INK,
+    LIGHT_EDGE,
+    PAPER,
+    POWER_OFF,
+    POWER_ON,
+    RGB,
+    SHEEN,
+    WILD_FIELD,
+    MarkShape,
+    mark_count,
+    mark_shape,
+    shade,
+)
 
 #: Default card width in px (hand images); height is always ``round(width * 1.5)``.
 CARD_WIDTH = 100
@@ -56,10 +76,6 @@ MIN_WIDTH, MAX_WIDTH = 16, 600
 CARD_CACHE_SIZE = 2048
 
 _SS = 4  # supersampling factor
-_DARK_BORDER: RGB = (12, 12, 14)
-_WILD_FIELD: RGB = (30, 30, 36)
-_BACK_FIELD: RGB = (38, 34, 86)
-_BACK_STRIPE: RGB = (47, 42, 104)
 
 # Kinds that exist only on one FLIP side; everything else coloured follows its colour.
 _DARK_ONLY = frozenset({Kind.DRAW_FIVE, Kind.SKIP_EVERYONE, Kind.WILD_DRAW_COLOUR})
@@ -115,11 +131,11 @@ def clear_card_cache() -> None:
 
 
 @lru_cache(maxsize=CARD_CACHE_SIZE)
-def _dimmed(face: Face, side: Side, width: int, amount: float = 0.5, towards: RGB = (30, 31, 36)) -> Image.Image:
-    """``card_image`` blended ``amount`` of the way towards ``towards`` (alpha kept): an unplayable card in a hand."""
+def _dimmed(face: Face, side: Side, width: int) -> Image.Image:
+    """``card_image`` blended :data:`DIM_AMOUNT` of the way to :data:`DIM_TOWARDS` (alpha kept): an unplayable card."""
     img = card_image(face, side, width)
-    flat = Image.new("RGBA", img.size, (*towards, 255))
-    out = Image.blend(img, flat, amount)
+    flat = Image.new("RGBA", img.size, (*DIM_TOWARDS, 255))
+    out = Image.blend(img, flat, DIM_AMOUNT)
     out.putalpha(img.getchannel("A"))
     return out
 
@@ -243,8 +259,8 @@ class _CardPainter:
         self.u = self.W / 100
         self.img = Image.new("RGBA", (self.W, self.H), (0, 0, 0, 0))
         self.light = side is Side.LIGHT
-        self.border = PAPER if self.light else _DARK_BORDER
-        self.field = COLOUR_RGB[face.colour] if face.colour is not None else _WILD_FIELD
+        self.border = PAPER if self.light else DARK_BORDER
+        self.field = COLOUR_RGB[face.colour] if face.colour is not None else WILD_FIELD
         wheel = tuple(COLOUR_RGB[c] for c in colours_of(side))
         self.wheel: tuple[RGB, RGB, RGB, RGB] = (wheel[0], wheel[1], wheel[2], wheel[3])
 
@@ -271,17 +287,17 @@ class _CardPainter:
     def _frame(self, radius: float, inset: float) -> None:
         u, W, H = self.u, self.W, self.H
         d = ImageDraw.Draw(self.img)
-        edge = (150, 150, 156) if self.light else (92, 92, 100)
+        edge = LIGHT_EDGE if self.light else DARK_EDGE
         d.rounded_rectangle((0, 0, W - 1, H - 1), radius=radius, fill=self.border, outline=edge, width=round(u * 0.9))
         self.field_box = (inset, inset, W - 1 - inset, H - 1 - inset)
         self.field_mask = _rounded_mask((W, H), self.field_box, radius - inset * 0.6)
         self.img.paste((*self.field, 255), (0, 0), self.field_mask)
         # a soft diagonal sheen across the top-left of the field
         sheen = Image.new("L", (W, H), 0)
-        ImageDraw.Draw(sheen).polygon([(0, 0), (W * 0.62, 0), (0, H * 0.46)], fill=22)
+        ImageDraw.Draw(sheen).polygon([(0, 0), (W * 0.62, 0), (0, H * 0.46)], fill=SHEEN)
         self.img.paste((255, 255, 255, 255), (0, 0), ImageChops.multiply(sheen, self.field_mask))
         if not self.light:  # a thin rim so a black wild field stays distinct from the black border
-            d.rounded_rectangle(self.field_box, radius=radius - inset * 0.6, outline=(78, 78, 88), width=round(u * 0.6))
+            d.rounded_rectangle(self.field_box, radius=radius - inset * 0.6, outline=DARK_RIM, width=round(u * 0.6))
 
     def _flex_fill(self) -> RGB:
         if self.face.flex_colour is not None:
@@ -317,7 +333,7 @@ class _CardPainter:
             ring = 2.6 * u
             d.ellipse(
                 (cx - rx + ring, cy - ry + ring, cx + rx - ring, cy + ry - ring),
-                outline=_shade(self.field, 0.85),
+                outline=shade(self.field, 0.85),
                 width=max(1, round(0.5 * u)),
             )
             fill, outline, o_r = self.field, INK, 2.2 * u
@@ -424,10 +440,6 @@ class _CardPainter:
             composite_outlined(self.img, flex.img.transpose(Image.Transpose.ROTATE_180), outline, 2 * u)
 
 
-def _shade(rgb: RGB, factor: float) -> RGB:
-    return (round(rgb[0] * factor), round(rgb[1] * factor), round(rgb[2] * factor))
-
-
 # --------------------------------------------------------------------------------------------------------------------
 # Other pieces
 
@@ -441,21 +453,19 @@ def card_back_image(width: int = CARD_WIDTH) -> Image.Image:
     u = W / 100
     img = Image.new("RGBA", (W, H), (0, 0, 0, 0))
     d = ImageDraw.Draw(img)
-    d.rounded_rectangle((0, 0, W - 1, H - 1), radius=9 * u, fill=PAPER, outline=(150, 150, 156), width=round(0.9 * u))
+    d.rounded_rectangle((0, 0, W - 1, H - 1), radius=9 * u, fill=PAPER, outline=LIGHT_EDGE, width=round(0.9 * u))
     inset = 5 * u
     field = _rounded_mask((W, H), (inset, inset, W - 1 - inset, H - 1 - inset), 6 * u)
-    img.paste((*_BACK_FIELD, 255), (0, 0), field)
+    img.paste((*BACK_FIELD, 255), (0, 0), field)
     stripes = Image.new("L", (W, H), 0)
     sd = ImageDraw.Draw(stripes)
     step = 9 * u
     for i in range(-20, 40):
         x = i * step
         sd.line([(x, 0), (x + H, H)], fill=255, width=round(3 * u))
-    img.paste((*_BACK_STRIPE, 255), (0, 0), ImageChops.multiply(stripes, field))
+    img.paste((*BACK_STRIPE, 255), (0, 0), ImageChops.multiply(stripes, field))
     cx, cy = 50 * u, 75 * u
-    d.ellipse(
-        (cx - 38 * u, cy - 38 * u, cx + 38 * u, cy + 38 * u), fill=(26, 23, 62), outline=PAPER, width=round(2 * u)
-    )
+    d.ellipse((cx - 38 * u, cy - 38 * u, cx + 38 * u, cy + 38 * u), fill=BACK_DISC, outline=PAPER, width=round(2 * u))
     discs = Layer.new((W, H))
     r, off = 13 * u, 13 * u
     colours = (Colour.RED, Colour.YELLOW, Colour.GREEN, Colour.BLUE)
@@ -477,7 +487,7 @@ def power_card_image(active: bool, width: int = CARD_WIDTH) -> Image.Image:
     img = Image.new("RGBA", (W, H), (0, 0, 0, 0))
     d = ImageDraw.Draw(img)
     field = POWER_ON if active else POWER_OFF
-    d.rounded_rectangle((0, 0, W - 1, H - 1), radius=9 * u, fill=PAPER, outline=(150, 150, 156), width=round(0.9 * u))
+    d.rounded_rectangle((0, 0, W - 1, H - 1), radius=9 * u, fill=PAPER, outline=LIGHT_EDGE, width=round(0.9 * u))
     inset = 5 * u
     img.paste((*field, 255), (0, 0), _rounded_mask((W, H), (inset, inset, W - 1 - inset, H - 1 - inset), 6 * u))
     cx, cy, r = 50 * u, 75 * u, 33 * u

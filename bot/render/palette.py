@@ -43,10 +43,69 @@ COLOUR_RGB: dict[Colour, RGB] = {
     Colour.PURPLE: (124, 62, 200),
 }
 
-#: Near-black used for outlines, dark borders and wild fields.
+#: Near-black used for outlines and symbols.
 INK: RGB = (22, 22, 26)
 #: Off-white used for light borders and the light-side centre disc.
 PAPER: RGB = (251, 250, 246)
+#: Border of dark-side faces (SPEC F1: black).
+DARK_BORDER: RGB = (12, 12, 14)
+#: Field of wild cards.
+WILD_FIELD: RGB = (30, 30, 36)
+#: Thin outer edge of light- and dark-bordered cards, and the rim round a dark card's field.
+LIGHT_EDGE: RGB = (150, 150, 156)
+DARK_EDGE: RGB = (92, 92, 100)
+DARK_RIM: RGB = (78, 78, 88)
+#: Card back.
+BACK_FIELD: RGB = (38, 34, 86)
+BACK_STRIPE: RGB = (47, 42, 104)
+BACK_DISC: RGB = (26, 23, 62)
+#: Power Card: green = active, red = inactive (SPEC X3).
+POWER_ON: RGB = (38, 170, 80)
+POWER_OFF: RGB = (212, 44, 44)
+#: Hand image background, highlight of playable cards, index labels.
+HAND_BACKGROUND: RGB = (35, 37, 42)
+HIGHLIGHT: RGB = (255, 206, 58)
+LABEL_BG: RGB = (62, 65, 73)
+LABEL_FG: RGB = (222, 224, 230)
+LABEL_DARK_FG: RGB = (30, 30, 34)
+#: Table: felt, seat rows, the seat whose turn it is, text, muted lines, count pills, pile edges.
+FELT: RGB = (27, 61, 48)
+SEAT_BG: RGB = (34, 74, 59)
+TURN_BG: RGB = (58, 96, 70)
+TEXT: RGB = (236, 238, 240)
+MUTED: RGB = (170, 196, 184)
+PILL_BG: RGB = (18, 40, 32)
+PILE_EDGE: RGB = (225, 225, 220)
+PILE_LINE: RGB = (120, 120, 120)
+#: Unplayable cards in a hand are blended this far towards :data:`DIM_TOWARDS`.
+DIM_AMOUNT = 0.5
+DIM_TOWARDS: RGB = (30, 31, 36)
+#: Strength (0–255) of the white sheen over the top-left of a card's field.
+SHEEN = 22
+
+
+def blend(a: RGB, b: RGB, t: float) -> RGB:
+    """``a`` moved ``t`` (0–1) of the way to ``b``."""
+    return (round(a[0] + (b[0] - a[0]) * t), round(a[1] + (b[1] - a[1]) * t), round(a[2] + (b[2] - a[2]) * t))
+
+
+def shade(rgb: RGB, factor: float) -> RGB:
+    """``rgb`` darkened by ``factor`` (0–1)."""
+    return (round(rgb[0] * factor), round(rgb[1] * factor), round(rgb[2] * factor))
+
+
+def surface_colours() -> list[RGB]:
+    """Every flat colour the images use (card colours and what is derived from them: sheen, rings, dimmed cards;
+    borders, backs, backgrounds, text): the colours a palette for the composites must hold exactly."""
+    base = [*COLOUR_RGB.values(), INK, PAPER, DARK_BORDER, WILD_FIELD, LIGHT_EDGE, DARK_EDGE, DARK_RIM]
+    base += [BACK_FIELD, BACK_STRIPE, BACK_DISC, POWER_ON, POWER_OFF]
+    derived = [blend(c, (255, 255, 255), SHEEN / 255) for c in [*COLOUR_RGB.values(), WILD_FIELD]]
+    derived += [shade(c, 0.85) for c in COLOUR_RGB.values()]
+    cards = base + derived
+    dimmed = [blend(c, DIM_TOWARDS, DIM_AMOUNT) for c in cards]
+    ui = [HAND_BACKGROUND, HIGHLIGHT, LABEL_BG, LABEL_FG, LABEL_DARK_FG, FELT, SEAT_BG, TURN_BG, TEXT, MUTED]
+    ui += [PILL_BG, PILE_EDGE, PILE_LINE, DIM_TOWARDS]
+    return list(dict.fromkeys(cards + dimmed + ui))
 
 
 class MarkShape(StrEnum):
