@@ -27,14 +27,18 @@ from bot.render.cards import (
 )
 from bot.render.hand import HAND_MAX_WIDTH, HandLayout, hand_image, hand_layout, render_hand
 from bot.render.palette import MarkShape, colour_emoji, colour_mark, colour_rgb, mark_count, mark_shape
+from bot.render.table import TABLE_WIDTH, SeatView, TableScene, render_table, seat_box, table_image, table_size
 
 __all__ = [
     "CARD_CACHE_SIZE",
     "CARD_WIDTH",
     "HAND_MAX_WIDTH",
     "MINI_WIDTH",
+    "TABLE_WIDTH",
     "HandLayout",
     "MarkShape",
+    "SeatView",
+    "TableScene",
     "card_back_image",
     "card_cache_info",
     "card_height",
@@ -51,4 +55,8 @@ __all__ = [
     "mark_shape",
     "power_card_image",
     "render_hand",
+    "render_table",
+    "seat_box",
+    "table_image",
+    "table_size",
 ]
