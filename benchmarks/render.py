@@ -41,6 +41,7 @@ from bot.render import (
     power_card_image,
     render_hand,
     render_table,
+    warm_cache,
 )
 from bot.render._draw import font
 
@@ -125,9 +126,8 @@ def main() -> None:
     scene = flip_scene(10)
 
     t = time.perf_counter()
-    render_hand(hand, playable=playable, power=True)
-    render_table(scene)
-    print(f"warm-up (first draw of the faces used): {(time.perf_counter() - t) * 1000:.0f} ms")
+    drawn = warm_cache((Mode.FLEX, Mode.FLIP))
+    print(f"warm_cache(FLEX, FLIP): {drawn} images drawn in {time.perf_counter() - t:.1f} s")
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(f"load average (1 min) before timing: {load:.2f} on {os.cpu_count()} CPUs")
 

@@ -130,6 +130,14 @@ def clear_card_cache() -> None:
         fn.cache_clear()
 
 
+def images_drawn() -> int:
+    """How many images the caches of this module have drawn so far (cache misses of faces, dimmed faces, backs,
+    Power Cards and swatches)."""
+    return sum(
+        fn.cache_info().misses for fn in (_card_image, _dimmed, card_back_image, power_card_image, colour_swatch_image)
+    )
+
+
 @lru_cache(maxsize=CARD_CACHE_SIZE)
 def _dimmed(face: Face, side: Side, width: int) -> Image.Image:
     """``card_image`` blended :data:`DIM_AMOUNT` of the way to :data:`DIM_TOWARDS` (alpha kept): an unplayable card."""

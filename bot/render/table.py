@@ -41,6 +41,9 @@ TABLE_WIDTH = 800
 _TOP_W = 140
 _PILE_W = 116
 _MINI_W = 38
+_SWATCH = 62
+_SEAT_POWER_W = 26
+_SEAT_BACK_W = 24
 _HEADER_H = 252
 _MARGIN = 14
 _ROW_GAP = 6
@@ -155,7 +158,7 @@ def _header(img: Image.Image, scene: TableScene) -> None:
     _paste(img, _pile_edges(_TOP_W, top.height, 2), x, y)
     _paste(img, top, x, y)
     if scene.declared is not None:
-        _paste(img, colour_swatch_image(scene.declared, 62), x + _TOP_W - 26, y + top.height - 50)
+        _paste(img, colour_swatch_image(scene.declared, _SWATCH), x + _TOP_W - 26, y + top.height - 50)
     # direction of play and the side in play, between the piles
     _paste_centred(img, _direction_icon(58, scene.clockwise), 400, 112)
     if scene.mode is Mode.FLIP:
@@ -292,13 +295,13 @@ def _seats(img: Image.Image, scene: TableScene) -> None:
         _paste_centred(img, _pill(str(seat.cards), 17, seat.cards == 1), x0 + 250, cy)
         x = x0 + 284
         if scene.mode is Mode.FLEX and seat.power is not None:
-            p = power_card_image(seat.power, 26)
+            p = power_card_image(seat.power, _SEAT_POWER_W)
             _paste(img, p, x, cy - p.height // 2)
             x += 36
         if scene.mode is Mode.FLIP and seat.backs is not None:
             _strip(img, [card_image(f, scene.side.other, _MINI_W) for f in seat.backs], x, cy, x1 - 8)
         else:
-            back = card_back_image(24)
+            back = card_back_image(_SEAT_BACK_W)
             _strip(img, [back] * seat.cards, x, cy, x1 - 8, max_step=12)
     # the direction of play along the seat list
     if len(scene.seats) > 1:

@@ -8,8 +8,17 @@ import random
 import pytest
 from PIL import Image
 
-from bot.engine.cards import Face, Side, flex_faces, flip_dark_faces, parse_faces
-from bot.render import HAND_MAX_WIDTH, card_height, hand_image, hand_layout, render_hand
+from bot.engine.cards import Face, Mode, Side, flex_faces, flip_dark_faces, parse_faces
+from bot.render import (
+    HAND_MAX_WIDTH,
+    card_height,
+    faces_of,
+    hand_image,
+    hand_layout,
+    images_drawn,
+    render_hand,
+    warm_cache,
+)
 from bot.render.palette import HAND_BACKGROUND, HIGHLIGHT, LABEL_BG, POWER_OFF, POWER_ON
 from tests.render.util import close
 
@@ -101,3 +110,14 @@ def test_empty_hand_and_bad_indices():
         hand_image(_hand(3), playable=[3])
     with pytest.raises(ValueError):
         hand_image(flip_dark_faces()[:2], side=Side.LIGHT)
+
+
+def test_hands_only_paste_cached_cards_and_are_deterministic():
+    """After warm_cache, composing a hand draws no card again; the same hand gives the same bytes."""
+    assert warm_cache([Mode.CLASSIC]) >= 0
+    assert warm_cache([Mode.CLASSIC]) == 0  # everything is cached now
+    faces = [f for f, _ in faces_of(Mode.CLASSIC)][:30]
+    before = images_drawn()
+    first = render_hand(faces, playable=[1, 5])
+    assert render_hand(faces, playable=[1, 5]) == first
+    assert images_drawn() == before
