@@ -109,7 +109,9 @@ def composite_outlined(base: Image.Image, layer: Image.Image, outline: RGB | Non
             )
             grown = alpha.crop(box).filter(ImageFilter.GaussianBlur(radius / 1.42)).point(_OUTLINE_LUT)
             base.paste((*outline, 255), box[:2], grown)
-    base.alpha_composite(layer)
+    bbox = layer.getbbox(alpha_only=True)
+    if bbox is not None:
+        base.alpha_composite(layer, dest=bbox[:2], source=bbox)
 
 
 # --------------------------------------------------------------------------------------------------------------------

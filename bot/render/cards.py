@@ -12,6 +12,7 @@ Cached images are shared: treat them as read-only (``.copy()`` before drawing on
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from functools import lru_cache
 
@@ -298,14 +299,21 @@ class _CardPainter:
         edge = LIGHT_EDGE if self.light else DARK_EDGE
         d.rounded_rectangle((0, 0, W - 1, H - 1), radius=radius, fill=self.border, outline=edge, width=round(u * 0.9))
         self.field_box = (inset, inset, W - 1 - inset, H - 1 - inset)
-        self.field_mask = _rounded_mask((W, H), self.field_box, radius - inset * 0.6)
-        self.img.paste((*self.field, 255), (0, 0), self.field_mask)
-        # a soft diagonal sheen across the top-left of the field
-        sheen = Image.new("L", (W, H), 0)
+        self.field_radius = radius - inset * 0.6
+        d.rounded_rectangle(self.field_box, radius=self.field_radius, fill=self.field)
+        # a soft diagonal sheen across the top-left of the field (masks cropped to where it falls)
+        sw, sh = math.ceil(W * 0.62), math.ceil(H * 0.46)
+        sheen = Image.new("L", (sw, sh), 0)
         ImageDraw.Draw(sheen).polygon([(0, 0), (W * 0.62, 0), (0, H * 0.46)], fill=SHEEN)
-        self.img.paste((255, 255, 255, 255), (0, 0), ImageChops.multiply(sheen, self.field_mask))
+        self.img.paste((255, 255, 255, 255), (0, 0), ImageChops.multiply(sheen, self._field_mask((0, 0, sw, sh))))
         if not self.light:  # a thin rim so a black wild field stays distinct from the black border
-            d.rounded_rectangle(self.field_box, radius=radius - inset * 0.6, outline=DARK_RIM, width=round(u * 0.6))
+            d.rounded_rectangle(self.field_box, radius=self.field_radius, outline=DARK_RIM, width=round(u * 0.6))
+
+    def _field_mask(self, box: tuple[int, int, int, int]) -> Image.Image:
+        """The field's rounded rectangle as an ``L`` mask of the canvas region ``box``."""
+        x0, y0, x1, y1 = box
+        fb = self.field_box
+        return _rounded_mask((x1 - x0, y1 - y0), (fb[0] - x0, fb[1] - y0, fb[2] - x0, fb[3] - y0), self.field_radius)
 
     def _flex_fill(self) -> RGB:
         if self.face.flex_colour is not None:
@@ -316,12 +324,19 @@ class _CardPainter:
         """The flex side: the lower-right corner in the flex colour (flex numbers), black (Flex action cards) or white
         (Flex wilds), cut off by a white diagonal."""
         x1, y1 = self.field_box[2], self.field_box[3]
-        tri = Image.new("L", (self.W, self.H), 0)
-        ImageDraw.Draw(tri).polygon([(x1 + 2, y1 - leg), (x1 + 2, y1 + 2), (x1 - leg, y1 + 2)], fill=255)
-        self.img.paste((*self._flex_fill(), 255), (0, 0), ImageChops.multiply(tri, self.field_mask))
-        line = Layer.new((self.W, self.H))
-        line.draw.line([(x1 - leg, y1 + 1), (x1 + 1, y1 - leg)], fill=PAPER, width=round(self.u * 2.2))
-        self.img.paste(line.img, (0, 0), ImageChops.multiply(line.img.getchannel("A"), self.field_mask))
+        box = (math.floor(x1 - leg - 4), math.floor(y1 - leg - 4), self.W, self.H)
+        ox, oy = box[0], box[1]
+        field = self._field_mask(box)
+        tri = Image.new("L", field.size, 0)
+        ImageDraw.Draw(tri).polygon(
+            [(x1 + 2 - ox, y1 - leg - oy), (x1 + 2 - ox, y1 + 2 - oy), (x1 - leg - ox, y1 + 2 - oy)], fill=255
+        )
+        self.img.paste((*self._flex_fill(), 255), (ox, oy), ImageChops.multiply(tri, field))
+        line = Image.new("L", field.size, 0)
+        ImageDraw.Draw(line).line(
+            [(x1 - leg - ox, y1 + 1 - oy), (x1 + 1 - ox, y1 - leg - oy)], fill=255, width=round(self.u * 2.2)
+        )
+        self.img.paste((*PAPER, 255), (ox, oy), ImageChops.multiply(line, field))
 
     # -- full layout ---------------------------------------------------------------------------------------------
 
