@@ -49,7 +49,8 @@ def _palette_image() -> Image.Image:
 
 def to_palette(img: Image.Image) -> Image.Image:
     """``img`` (RGB) mapped onto :func:`palette_colours` without dithering (mode ``P``)."""
-    return img.convert("RGB").quantize(palette=_palette_image(), dither=Image.Dither.NONE)
+    rgb = img if img.mode == "RGB" else img.convert("RGB")
+    return rgb.quantize(palette=_palette_image(), dither=Image.Dither.NONE)
 
 
 def encode_png(img: Image.Image, *, palette: bool = True, compress_level: int = PNG_COMPRESS_LEVEL) -> bytes:
