@@ -1,0 +1,329 @@
+"""The table as one image: discard pile (with the declared colour), draw pile, direction of play, the side in play
+(UNO FLIP) and one row per player with their card count, their Power Card (UNO Flex!) and, in UNO FLIP, the other
+faces of their hand that everyone can see (SPEC F10)."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import lru_cache
+
+from PIL import Image, ImageDraw
+
+from bot.engine.cards import Colour, Face, Mode, Side, colours_of
+from bot.render._draw import arc_arrow, arrowhead, fit_text, font, safe_text
+from bot.render._png import encode_png
+from bot.render.cards import (
+    card_back_image,
+    card_height,
+    card_image,
+    colour_swatch_image,
+    power_card_image,
+)
+from bot.render.palette import (
+    COLOUR_RGB,
+    FELT,
+    HIGHLIGHT,
+    INK,
+    MUTED,
+    PAPER,
+    PILE_EDGE,
+    PILE_LINE,
+    PILL_BG,
+    SEAT_BG,
+    TEXT,
+    TURN_BG,
+)
+
+#: Width of every table image, in px.
+TABLE_WIDTH = 800
+
+_TOP_W = 140
+_PILE_W = 116
+_MINI_W = 38
+_SWATCH = 62
+_SEAT_POWER_W = 26
+_SEAT_BACK_W = 24
+_HEADER_H = 252
+_MARGIN = 14
+_ROW_GAP = 6
+_SEATS_X = 34
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    """One player as the table shows them.
+
+    ``name``: display name (drawn with the bundled ASCII font: accents are stripped, other characters shown as
+    ``?``); ``cards``: how many cards they hold; ``backs``: UNO FLIP only, the other faces of their hand in their
+    order (SPEC F10), or None to show just the count (e.g. the viewer's own hand); ``power``: UNO Flex! only, their
+    Power Card (True active/green, False inactive/red, SPEC X9)."""
+
+    name: str
+    cards: int
+    backs: tuple[Face, ...] | None = None
+    power: bool | None = None
+
+    def __post_init__(self) -> None:
+        if self.cards < 0:
+            raise ValueError(f"{self.name!r} cannot hold {self.cards} cards")
+        if self.backs is not None and len(self.backs) != self.cards:
+            raise ValueError(f"{self.name!r} holds {self.cards} cards but {len(self.backs)} backs were given")
+
+
+@dataclass(frozen=True, slots=True)
+class TableScene:
+    """What everyone sees on the table.
+
+    ``side``: the side in play (always LIGHT outside UNO FLIP); ``top``: the face on top of the discard pile;
+    ``declared``: the colour declared for a wild on top (None otherwise); ``seats``: the players in seat order;
+    ``turn``: index into ``seats`` of the player to act (None: nobody, e.g. between rounds); ``clockwise``: play
+    goes down the list of seats (True) or up it (False); ``draw_count``: cards in the draw pile;
+    ``draw_top_other``: UNO FLIP only, the visible other face of the draw pile's top card (SPEC F3, F10).
+
+    Raises ``ValueError`` when the parts contradict each other (a dark side outside FLIP, a declared colour of the
+    other side, ``turn`` outside ``seats``, FLIP backs outside FLIP...)."""
+
+    mode: Mode
+    side: Side
+    top: Face
+    seats: tuple[SeatView, ...]
+    turn: int | None = 0
+    declared: Colour | None = None
+    clockwise: bool = True
+    draw_count: int = 0
+    draw_top_other: Face | None = None
+
+    def __post_init__(self) -> None:
+        if not self.seats:
+            raise ValueError("a table needs at least one seat")
+        if self.turn is not None and not 0 <= self.turn < len(self.seats):
+            raise ValueError(f"turn {self.turn} is not a seat (0–{len(self.seats) - 1})")
+        if self.draw_count < 0:
+            raise ValueError("the draw pile cannot hold a negative number of cards")
+        if self.declared is not None and self.declared not in colours_of(self.side):
+            raise ValueError(f"{self.declared} cannot be declared on the {self.side} side")
+        if self.mode is not Mode.FLIP:
+            if self.side is not Side.LIGHT:
+                raise ValueError(f"{self.mode} is always played on the light side")
+            if self.draw_top_other is not None or any(s.backs is not None for s in self.seats):
+                raise ValueError("only UNO FLIP shows the other faces of cards")
+
+
+# --------------------------------------------------------------------------------------------------------------------
+
+
+def _row_height(scene: TableScene) -> int:
+    return card_height(_MINI_W) + 16 if scene.mode is Mode.FLIP else 52
+
+
+def table_size(scene: TableScene) -> tuple[int, int]:
+    """``(width, height)`` in px of :func:`table_image` for ``scene``: :data:`TABLE_WIDTH` wide; a header of about
+    250 px plus one row per seat (78 px in FLIP, 52 px otherwise)."""
+    rows = len(scene.seats) * (_row_height(scene) + _ROW_GAP) - _ROW_GAP
+    return TABLE_WIDTH, _HEADER_H + rows + _MARGIN
+
+
+def table_image(scene: TableScene) -> Image.Image:
+    """The table ``scene`` as an RGB image of :func:`table_size`. Raises ``ValueError`` if a face cannot be on the
+    side it is shown on."""
+    w, h = table_size(scene)
+    img = Image.new("RGB", (w, h), FELT)
+    _header(img, scene)
+    _seats(img, scene)
+    return img
+
+
+def render_table(scene: TableScene) -> bytes:
+    """:func:`table_image` encoded as a palette PNG (bytes; about 100 KB for 10 FLIP players). Same errors."""
+    return encode_png(table_image(scene))
+
+
+# --------------------------------------------------------------------------------------------------------------------
+# Header: discard pile, direction, side, draw pile
+
+
+def _paste(img: Image.Image, sprite: Image.Image, x: int, y: int) -> None:
+    img.paste(sprite, (x, y), sprite)
+
+
+def _paste_centred(img: Image.Image, sprite: Image.Image, cx: int, cy: int) -> None:
+    img.paste(sprite, (cx - sprite.width // 2, cy - sprite.height // 2), sprite)
+
+
+def _header(img: Image.Image, scene: TableScene) -> None:
+    # discard pile: card edges under the top card for depth, the declared colour on its corner
+    x, y = 54, 18
+    top = card_image(scene.top, scene.side, _TOP_W)
+    _paste(img, _pile_edges(_TOP_W, top.height, 2), x, y)
+    _paste(img, top, x, y)
+    if scene.declared is not None:
+        _paste(img, colour_swatch_image(scene.declared, _SWATCH), x + _TOP_W - 26, y + top.height - 50)
+    # direction of play and the side in play, between the piles
+    _paste_centred(img, _direction_icon(58, scene.clockwise), 400, 112)
+    if scene.mode is Mode.FLIP:
+        _paste_centred(img, _side_badge(scene.side), 400, 214)
+    # draw pile: the back (classic, Flex) or the visible other face of its top card (FLIP)
+    px, py = 590, 26
+    ph = card_height(_PILE_W)
+    if scene.draw_count == 0:
+        _paste(img, _empty_slot(_PILE_W, ph), px, py)
+    else:
+        _paste(img, _pile_edges(_PILE_W, ph, min(3, scene.draw_count - 1)), px, py)
+        if scene.mode is Mode.FLIP and scene.draw_top_other is not None:
+            pile = card_image(scene.draw_top_other, scene.side.other, _PILE_W)
+        else:
+            pile = card_back_image(_PILE_W)
+        _paste(img, pile, px, py)
+    _paste_centred(img, _pill(str(scene.draw_count), 20, False), px + _PILE_W // 2, py + ph + 22)
+
+
+@lru_cache(maxsize=8)
+def _pile_edges(w: int, h: int, n: int) -> Image.Image:
+    """``n`` card edges that peek out, 4 px apart, under a pile's top card placed at this image's top-left."""
+    img = Image.new("RGBA", (w + 4 * n, h + 4 * n), (0, 0, 0, 0))
+    d = ImageDraw.Draw(img)
+    for i in range(n, 0, -1):
+        o = 4 * i
+        d.rounded_rectangle(
+            (o, o, w + o - 1, h + o - 1), radius=round(w * 0.09), fill=PILE_EDGE, outline=PILE_LINE, width=1
+        )
+    return img
+
+
+@lru_cache(maxsize=2)
+def _empty_slot(w: int, h: int) -> Image.Image:
+    img = Image.new("RGBA", (w, h), (0, 0, 0, 0))
+    ImageDraw.Draw(img).rounded_rectangle((0, 0, w - 1, h - 1), radius=round(w * 0.09), outline=MUTED, width=2)
+    return img
+
+
+@lru_cache(maxsize=4)
+def _direction_icon(r: int, clockwise: bool) -> Image.Image:
+    """Two arrows turning clockwise or anticlockwise round a chevron that points the way play goes along the seat
+    list (down for clockwise)."""
+    ss = 4
+    size = (2 * r + 24) * ss
+    c = size / 2
+    img = Image.new("RGBA", (size, size), (0, 0, 0, 0))
+    d = ImageDraw.Draw(img)
+    rr, t = r * ss, 9 * ss
+    for start in (0, 180):
+        arc_arrow(d, c, c, rr, start + 200, start + 335, t, PAPER, head=t * 2.8, backwards=not clockwise)
+    tip = (c, c + 18 * ss) if clockwise else (c, c - 18 * ss)
+    arrowhead(d, tip, 90 if clockwise else 270, 30 * ss, 34 * ss, HIGHLIGHT)
+    return img.reduce(ss)
+
+
+@lru_cache(maxsize=2)
+def _side_badge(side: Side) -> Image.Image:
+    """A sun (light side in play) or a moon (dark side in play), 56 px."""
+    ss, size = 4, 56
+    img = Image.new("RGBA", (size * ss, size * ss), (0, 0, 0, 0))
+    d = ImageDraw.Draw(img)
+    c, R, r = size * ss / 2, 26 * ss, 15 * ss
+    yellow = COLOUR_RGB[Colour.YELLOW]
+    if side is Side.LIGHT:
+        d.ellipse((c - R, c - R, c + R, c + R), fill=PAPER, outline=INK, width=2 * ss)
+        d.ellipse((c - r + 4 * ss, c - r + 4 * ss, c + r - 4 * ss, c + r - 4 * ss), fill=yellow)
+        for i in range(8):
+            a = math.radians(i * 45)
+            p0 = (c + 14 * ss * math.cos(a), c + 14 * ss * math.sin(a))
+            p1 = (c + 21 * ss * math.cos(a), c + 21 * ss * math.sin(a))
+            d.line((p0, p1), fill=yellow, width=3 * ss)
+    else:
+        d.ellipse((c - R, c - R, c + R, c + R), fill=INK, outline=PAPER, width=2 * ss)
+        d.ellipse((c - r, c - r, c + r, c + r), fill=PAPER)
+        d.ellipse((c - r + 8 * ss, c - r - 4 * ss, c + r + 8 * ss, c + r - 4 * ss), fill=INK)
+    return img.reduce(ss)
+
+
+@lru_cache(maxsize=512)
+def _pill(text: str, size: int, hot: bool) -> Image.Image:
+    """A rounded pill holding ``text`` (a count); ``hot`` (one card left) in the highlight colour."""
+    f = font(size)
+    w = max(size + 12, int(f.getlength(text)) + 16)
+    h = size + 10
+    img = Image.new("RGBA", (w, h), (0, 0, 0, 0))
+    d = ImageDraw.Draw(img)
+    d.rounded_rectangle((0, 0, w - 1, h - 1), radius=h // 2, fill=HIGHLIGHT if hot else PILL_BG)
+    d.text((w / 2, h / 2), text, font=f, anchor="mm", fill=INK if hot else TEXT)
+    return img
+
+
+@lru_cache(maxsize=512)
+def _name(text: str, turn: bool) -> Image.Image:
+    """A player's name, made drawable and cut to fit its column, as a transparent sprite 30 px tall."""
+    shown = fit_text(safe_text(text) or "?", 19, 186)
+    f = font(19)
+    img = Image.new("RGBA", (int(f.getlength(shown)) + 4, 30), (0, 0, 0, 0))
+    ImageDraw.Draw(img).text((0, 15), shown, font=f, anchor="lm", fill=HIGHLIGHT if turn else TEXT)
+    return img
+
+
+@lru_cache(maxsize=8)
+def _row_background(w: int, h: int, turn: bool) -> Image.Image:
+    img = Image.new("RGBA", (w, h), (0, 0, 0, 0))
+    d = ImageDraw.Draw(img)
+    if turn:
+        d.rounded_rectangle((0, 0, w - 1, h - 1), radius=10, fill=TURN_BG, outline=HIGHLIGHT, width=3)
+        arrowhead(d, (22, h / 2), 0, 14, 18, HIGHLIGHT)
+    else:
+        d.rounded_rectangle((0, 0, w - 1, h - 1), radius=10, fill=SEAT_BG)
+    return img
+
+
+# --------------------------------------------------------------------------------------------------------------------
+# Seats
+
+
+def seat_box(scene: TableScene, i: int) -> tuple[int, int, int, int]:
+    """The ``(left, top, right, bottom)`` px box of seat ``i``'s row in :func:`table_image`."""
+    rh = _row_height(scene)
+    top = _HEADER_H + i * (rh + _ROW_GAP)
+    return _SEATS_X, top, TABLE_WIDTH - _MARGIN, top + rh
+
+
+def _seats(img: Image.Image, scene: TableScene) -> None:
+    for i, seat in enumerate(scene.seats):
+        turn = i == scene.turn
+        x0, y0, x1, y1 = seat_box(scene, i)
+        cy = (y0 + y1) // 2
+        _paste(img, _row_background(x1 - x0, y1 - y0, turn), x0, y0)
+        name = _name(seat.name, turn)
+        _paste(img, name, x0 + 30, cy - name.height // 2)
+        _paste_centred(img, _pill(str(seat.cards), 17, seat.cards == 1), x0 + 250, cy)
+        x = x0 + 284
+        if scene.mode is Mode.FLEX and seat.power is not None:
+            p = power_card_image(seat.power, _SEAT_POWER_W)
+            _paste(img, p, x, cy - p.height // 2)
+            x += 36
+        if scene.mode is Mode.FLIP and seat.backs is not None:
+            _strip(img, [card_image(f, scene.side.other, _MINI_W) for f in seat.backs], x, cy, x1 - 8)
+        else:
+            back = card_back_image(_SEAT_BACK_W)
+            _strip(img, [back] * seat.cards, x, cy, x1 - 8, max_step=12)
+    # the direction of play along the seat list
+    if len(scene.seats) > 1:
+        d = ImageDraw.Draw(img)
+        first, last = seat_box(scene, 0), seat_box(scene, len(scene.seats) - 1)
+        top, bottom = (first[1] + first[3]) // 2, (last[1] + last[3]) // 2
+        d.line((16, top, 16, bottom), fill=MUTED, width=3)
+        if scene.clockwise:
+            arrowhead(d, (16, bottom + 10), 90, 14, 14, MUTED)
+        else:
+            arrowhead(d, (16, top - 10), 270, 14, 14, MUTED)
+
+
+def _strip(
+    img: Image.Image, cards: list[Image.Image], x: int, cy: int, right: int, max_step: int | None = None
+) -> None:
+    """Cards in one overlapping row from ``x``, squeezed to end before ``right``."""
+    if not cards:
+        return
+    w = cards[0].width
+    step: float = max_step if max_step is not None else w + 4
+    if len(cards) > 1:
+        step = min(step, (right - x - w) / (len(cards) - 1))
+    for i, c in enumerate(cards):
+        img.paste(c, (round(x + i * step), cy - c.height // 2), c)

@@ -1,0 +1,162 @@
+"""Table images for the three games (SPEC F3, F10 what everyone sees in FLIP, X9 Power Cards are public)."""
+
+from __future__ import annotations
+
+import io
+import random
+
+import pytest
+from PIL import Image
+
+from bot.engine.cards import Colour, Face, Mode, Side, build_deck, parse_face, parse_faces
+from bot.render import colour_rgb
+from bot.render._draw import fit_text, safe_text
+from bot.render.palette import BACK_FIELD, HIGHLIGHT, POWER_OFF, POWER_ON
+from bot.render.table import TABLE_WIDTH, SeatView, TableScene, render_table, seat_box, table_image, table_size
+from tests.render.util import close
+
+
+def _count(img: Image.Image, rgb: tuple[int, int, int], box: tuple[int, int, int, int] | None = None) -> int:
+    """Pixels of ``img`` (inside ``box``) within a small distance of ``rgb``."""
+    region = img.crop(box) if box else img
+    data = region.convert("RGB").tobytes()
+    return sum(
+        1
+        for i in range(0, len(data), 3)
+        if abs(data[i] - rgb[0]) <= 6 and abs(data[i + 1] - rgb[1]) <= 6 and abs(data[i + 2] - rgb[2]) <= 6
+    )
+
+
+def _scene(mode: Mode, players: int, seed: int = 3, **kw: object) -> TableScene:
+    rng = random.Random(seed)
+    cards = list(build_deck(mode).cards)
+    rng.shuffle(cards)
+    seats = []
+    for i in range(players):
+        hand = [cards.pop() for _ in range(rng.randint(1, 15))]
+        backs = tuple(c.face(Side.DARK) for c in hand) if mode is Mode.FLIP else None
+        power = (i % 2 == 0) if mode is Mode.FLEX else None
+        seats.append(SeatView(f"Player {i + 1}", len(hand), backs, power))
+    top = next(c.light for c in cards if not c.light.is_wild)
+    args: dict[str, object] = {
+        "turn": players - 1,
+        "draw_count": len(cards),
+        "draw_top_other": cards[0].dark if mode is Mode.FLIP else None,
+    }
+    args.update(kw)
+    return TableScene(mode, Side.LIGHT, top, tuple(seats), **args)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("mode", list(Mode))
+@pytest.mark.parametrize("players", [2, 10])
+def test_table_renders_for_every_mode(mode: Mode, players: int):
+    scene = _scene(mode, players)
+    data = render_table(scene)
+    img = Image.open(io.BytesIO(data))
+    assert img.format == "PNG" and img.size == table_size(scene)
+    assert img.width == TABLE_WIDTH and img.height < 1200
+    assert len(data) < 300_000
+    img = img.convert("RGB")
+    # the seat whose turn it is has a highlighted outline, the others do not
+    for i in range(players):
+        x0, y0, x1, _ = seat_box(scene, i)
+        assert close(img.getpixel(((x0 + x1) // 2, y0 + 1)), HIGHLIGHT) == (i == scene.turn)  # type: ignore[arg-type]
+
+
+def test_flip_shows_the_other_faces_of_each_hand():
+    """SPEC F10: everyone sees the other face of every opponent's hand and of the draw pile's top card."""
+    pink = parse_faces("P1 P2 P3 P4")
+    hidden = SeatView("Me", 3)  # the viewer's own hand: only its size
+    seen = SeatView("Ann", 4, tuple(pink))
+    scene = TableScene(
+        Mode.FLIP, Side.LIGHT, parse_face("R5"), (hidden, seen), turn=0, draw_count=30, draw_top_other=parse_face("T7")
+    )
+    img = table_image(scene)
+    assert _count(img, colour_rgb(Colour.PINK), seat_box(scene, 1)) > 1000
+    assert _count(img, colour_rgb(Colour.PINK), seat_box(scene, 0)) == 0
+    # the draw pile shows the teal 7, not a card back
+    header = (400, 0, TABLE_WIDTH, 240)
+    assert _count(img, colour_rgb(Colour.TEAL), header) > 2000
+    assert _count(img, BACK_FIELD, header) == 0
+
+
+def test_flip_dark_side_in_play_shows_light_backs():
+    scene = TableScene(
+        Mode.FLIP,
+        Side.DARK,
+        parse_face("O5"),
+        (SeatView("Ann", 2, (parse_face("Y1"), parse_face("W+2"))), SeatView("Bob", 1, (parse_face("B3"),))),
+        turn=1,
+        declared=None,
+        draw_count=5,
+        draw_top_other=parse_face("G2"),
+    )
+    img = table_image(scene)
+    assert _count(img, colour_rgb(Colour.YELLOW), seat_box(scene, 0)) > 300
+    assert _count(img, colour_rgb(Colour.BLUE), seat_box(scene, 1)) > 300
+
+
+def test_classic_draw_pile_shows_a_card_back_and_declared_colour_a_swatch():
+    base = _scene(Mode.CLASSIC, 3)
+    wild = TableScene(Mode.CLASSIC, Side.LIGHT, Face(parse_face("W+4").kind), base.seats, draw_count=20)
+    declared = TableScene(Mode.CLASSIC, Side.LIGHT, wild.top, base.seats, draw_count=20, declared=Colour.GREEN)
+    header = (0, 0, TABLE_WIDTH, 240)
+    assert _count(table_image(base), BACK_FIELD, header) > 2000
+    green = colour_rgb(Colour.GREEN)
+    assert _count(table_image(declared), green, header) > _count(table_image(wild), green, header) + 1000
+
+
+def test_flex_power_cards_are_shown():
+    """SPEC X9: Power Card states are public."""
+    scene = _scene(Mode.FLEX, 2)
+    img = table_image(scene)
+    assert scene.seats[0].power is True and scene.seats[1].power is False
+    for i, (shown, other) in enumerate(((POWER_ON, POWER_OFF), (POWER_OFF, POWER_ON))):
+        x0, y0, _, y1 = seat_box(scene, i)
+        card = (x0 + 280, y0, x0 + 316, y1)  # the Power Card sits right of the card count
+        assert _count(img, shown, card) > 100 and _count(img, other, card) == 0
+
+
+def test_direction_of_play_is_drawn():
+    cw = table_image(_scene(Mode.CLASSIC, 4, clockwise=True))
+    acw = table_image(_scene(Mode.CLASSIC, 4, clockwise=False))
+    assert cw.crop((300, 30, 500, 200)).tobytes() != acw.crop((300, 30, 500, 200)).tobytes()
+    assert cw.crop((0, 240, 30, cw.height)).tobytes() != acw.crop((0, 240, 30, acw.height)).tobytes()
+
+
+def test_names_are_made_drawable_and_fitted():
+    assert safe_text("Žofia  Müller") == "Zofia Muller"
+    assert safe_text("漢字") == "??"
+    long = fit_text("Eve the Great Destroyer of Hands", 19, 120)
+    assert long.endswith("…") and len(long) < 20
+    scene = TableScene(Mode.CLASSIC, Side.LIGHT, parse_face("R1"), (SeatView("Ωmega 😀", 2), SeatView("x" * 80, 1)))
+    assert table_image(scene).size == table_size(scene)
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"turn": 5},
+        {"side": Side.DARK},
+        {"declared": Colour.PINK},
+        {"draw_count": -1},
+        {"draw_top_other": parse_face("P1")},
+        {"seats": ()},
+        {"seats": (SeatView("Ann", 1, (parse_face("P1"),)),)},
+    ],
+)
+def test_contradictory_scenes_raise(kwargs: dict[str, object]):
+    args: dict[str, object] = {
+        "mode": Mode.CLASSIC,
+        "side": Side.LIGHT,
+        "top": parse_face("R1"),
+        "seats": (SeatView("Ann", 1), SeatView("Bob", 2)),
+    }
+    args.update(kwargs)
+    with pytest.raises(ValueError):
+        TableScene(**args)  # type: ignore[arg-type]
+
+
+def test_seat_backs_must_match_the_count():
+    with pytest.raises(ValueError):
+        SeatView("Ann", 2, (parse_face("P1"),))
