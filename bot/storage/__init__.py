@@ -16,6 +16,7 @@ See :mod:`bot.storage._store` for transactions, durability and how leaderboards 
 from ._migrations import Migration
 from ._migrations import available as available_migrations
 from ._models import (
+    DEFAULT_DATABASE,
     DEFAULT_MODE,
     DEFAULT_TURN_TIMER,
     LANGUAGES,
@@ -40,6 +41,7 @@ from ._store import ALL_GUILDS, ALL_MODES, UNSET, Store
 __all__ = [
     "ALL_GUILDS",
     "ALL_MODES",
+    "DEFAULT_DATABASE",
     "DEFAULT_MODE",
     "DEFAULT_TURN_TIMER",
     "LANGUAGES",

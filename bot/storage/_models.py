@@ -22,12 +22,15 @@ LANGUAGES: tuple[str, ...] = ("en", "it", "es", "sk")
 MATCH_STATUSES: tuple[str, ...] = ("completed", "abandoned")
 """How a finished match ended: ``completed`` = someone reached the target score; ``abandoned`` = it stopped before."""
 
+DEFAULT_DATABASE = "data/uno.sqlite3"
+"""Where the bot keeps its database unless ``UNO_DATABASE`` says otherwise (relative to the working directory)."""
 DEFAULT_MODE = "classic"
 DEFAULT_TURN_TIMER = 60
 """Seconds a player has for a decision before the adapter takes the default for them."""
 TURN_TIMER_MIN = 15
 TURN_TIMER_MAX = 600
 MAX_PLAYERS = 10
+MAX_SEAT = 255
 MAX_NAME_LENGTH = 100
 MAX_MATCH_KEY_LENGTH = 200
 _MAX_SNOWFLAKE = 2**63 - 1
@@ -89,9 +92,10 @@ class LiveGame:
 class MatchPlayer:
     """One seat of a finished match.
 
-    ``user_id`` is ``None`` exactly when ``is_ai`` (AI seats are kept with the match but never reach a leaderboard).
-    ``placement`` 1 = first; ``final_score`` the match total; ``rounds_won`` must equal the number of
-    :class:`RoundResult` with this seat as winner; ``points_scored`` the points this seat scored over the match.
+    ``seat`` is the adapter's seat index (0–255); ``user_id`` is ``None`` exactly when ``is_ai`` (AI seats are kept
+    with the match but never reach a leaderboard). ``placement`` 1 = first; ``final_score`` the match total;
+    ``rounds_won`` must equal the number of :class:`RoundResult` with this seat as winner; ``points_scored`` the points
+    this seat scored over the match (SPEC G9; with ``scoring = "lowest"``, whatever the adapter counts as scored).
     """
 
     seat: int
@@ -321,7 +325,7 @@ def check_match_result(result: object) -> MatchResult:
     for p in players:
         if not isinstance(p, MatchPlayer):
             raise InvalidInputError(f"players must hold MatchPlayer, not {type(p).__name__}")
-        seat = check_count("seat", p.seat, MAX_PLAYERS * 100)
+        seat = check_count("seat", p.seat, MAX_SEAT)
         if seat in seats:
             raise InvalidInputError(f"seat {seat} appears twice")
         seats[seat] = p
