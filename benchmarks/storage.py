@@ -1,0 +1,352 @@
+"""Storage benchmark: leaderboard reads at a million finished matches, and snapshot / result write latency.
+
+Run by hand (never from the tests)::
+
+    python benchmarks/storage.py                      # 1,000,000 matches in a temp file, deleted afterwards
+    python benchmarks/storage.py --matches 100000     # a smaller database
+    python benchmarks/storage.py --path /tmp/uno-bench.sqlite3 --keep   # keep the file; a later run reuses it
+
+Build: the schema comes from ``Store.open`` (the real migrations); matches, players and rounds are bulk-inserted
+with the synchronous ``sqlite3`` module (big transactions, ``synchronous=OFF``), then ``Store.rebuild_aggregates()``
+computes the leaderboard totals, so the build also times a full rebuild. The data: 200 servers of Zipf-like sizes, each
+with its own players (skewed activity: a few play a lot, many a little) plus 10% of seats from cross-server regulars;
+about one distinct player per five matches; Discord-like ids (creation times spread over 2016–2025); 2–6 seats per
+match (mean ≈ 4), an AI seat in 10% of matches; classic 60%, FLIP 25%, Flex 15%; 10% abandoned; up to 7 rounds.
+
+Measured through the public async API on the built file: top-10 leaderboards (all servers × all modes, all servers ×
+each mode, the biggest server, a median server), ``leaderboard_count``, ``player_stats`` (with rank) of players picked
+across the whole ranking, ``save_game`` of a ~3 KB snapshot and ``finish_match`` of a 4-player match; p50/p99 in ms.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import sqlite3
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Awaitable, Callable, Iterator
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bot.storage import LeaderboardRow, LiveGame, MatchPlayer, MatchResult, RoundResult, Store
+
+GUILDS = 200
+DISCORD_EPOCH_MS = 1_420_070_400_000
+MODES = ("classic",) * 12 + ("flip",) * 5 + ("flex",) * 3
+SEAT_COUNTS = (2, 3, 3, 4, 4, 4, 4, 5, 5, 6)
+NOW = 1_750_000_000.0
+Row = tuple[object, ...]
+
+
+def snowflake(rng: random.Random, first_year: float, last_year: float) -> int:
+    """A Discord-like id made at a random moment between two years (ids carry their creation time in the top bits)."""
+    year_ms = 365.25 * 86400 * 1000
+    ms = int((first_year - 1970) * year_ms + rng.random() * (last_year - first_year) * year_ms)
+    return ((ms - DISCORD_EPOCH_MS) << 22) | rng.getrandbits(22)
+
+
+class World:
+    """Servers and their players: server g owns players [start[g], start[g] + size[g]); the first ones are regulars."""
+
+    def __init__(self, matches: int, rng: random.Random) -> None:
+        self.rng = rng
+        self.guild_weights = [1 / (g + 1) ** 1.1 for g in range(GUILDS)]
+        total = sum(self.guild_weights)
+        self.guild_ids = [snowflake(rng, 2017, 2025) for _ in range(GUILDS)]
+        self.channel_ids = [[snowflake(rng, 2017, 2025) for _ in range(5)] for _ in range(GUILDS)]
+        population = max(1000, matches // 5)
+        self.regulars = max(50, population // 50)
+        self.start: list[int] = []
+        self.size: list[int] = []
+        nxt = self.regulars
+        for w in self.guild_weights:
+            size = max(20, int(population * w / total))
+            self.start.append(nxt)
+            self.size.append(size)
+            nxt += size
+        self.user_ids = [snowflake(rng, 2016, 2025.5) for _ in range(nxt)]
+
+    def pick_guild(self) -> int:
+        return self.rng.choices(range(GUILDS), self.guild_weights)[0]
+
+    def pick_user(self, g: int) -> int:
+        r = self.rng.random
+        if r() < 0.1:
+            return int(self.regulars * r() ** 2)
+        return self.start[g] + int(self.size[g] * r() ** 2)  # squared: low indices play much more
+
+
+def generate(world: World, n: int) -> Iterator[tuple[Row, list[Row], list[Row]]]:
+    """Yields (match row, player rows, round rows) for match ids 1..n, consistent with the store's validation rules."""
+    rng = world.rng
+    rand, randint, choice = rng.random, rng.randint, rng.choice
+    for mid in range(1, n + 1):
+        g = world.pick_guild()
+        seats = choice(SEAT_COUNTS)
+        users: list[int | None] = []
+        seen: set[int] = set()
+        while len(users) < seats:
+            u = world.pick_user(g)
+            if u not in seen:
+                seen.add(u)
+                users.append(world.user_ids[u])
+        if rand() < 0.1:
+            users[-1] = None  # an AI seat
+        abandoned = rand() < 0.1
+        n_rounds = randint(0 if abandoned else 1, 7)
+        won = [0] * seats
+        pts = [0] * seats
+        rounds: list[Row] = []
+        for number in range(1, n_rounds + 1):
+            w = randint(0, seats - 1)
+            p = randint(20, 200)
+            won[w] += 1
+            pts[w] += p
+            rounds.append((mid, number, w, p))
+        order = sorted(range(seats), key=lambda s: (-pts[s], s))
+        placement = {s: i + 1 for i, s in enumerate(order)}
+        started = NOW - rand() * 2 * 365 * 86400
+        match: Row = (
+            mid,
+            f"bench:{mid}",
+            choice(MODES),
+            world.guild_ids[g],
+            choice(world.channel_ids[g]),
+            "abandoned" if abandoned else "completed",
+            500,
+            n_rounds,
+            None if abandoned else order[0],
+            started,
+            started + 300 + rand() * 2400,
+        )
+        players: list[Row] = []
+        for s in range(seats):
+            uid = users[s]
+            name = "Bot" if uid is None else f"player{uid % 1_000_003}"
+            players.append((mid, s, uid, name, int(uid is None), pts[s], placement[s], won[s], pts[s]))
+        yield match, players, rounds
+
+
+def build(path: Path, world: World, n: int) -> None:
+    """Bulk-load ``n`` matches into the (freshly migrated) database at ``path``."""
+    db = sqlite3.connect(path, isolation_level=None)
+    db.execute("PRAGMA synchronous = OFF")
+    db.execute("PRAGMA cache_size = -262144")  # 256 MB
+    matches: list[Row] = []
+    players: list[Row] = []
+    rounds: list[Row] = []
+
+    def flush() -> None:
+        db.execute("BEGIN")
+        db.executemany("INSERT INTO matches VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", matches)
+        db.executemany("INSERT INTO match_players VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", players)
+        db.executemany("INSERT INTO match_rounds VALUES (?, ?, ?, ?)", rounds)
+        db.execute("COMMIT")
+        matches.clear()
+        players.clear()
+        rounds.clear()
+
+    for i, (m, ps, rs) in enumerate(generate(world, n), start=1):
+        matches.append(m)
+        players.extend(ps)
+        rounds.extend(rs)
+        if len(matches) == 20_000:
+            flush()
+            if i % 200_000 == 0:
+                print(f"  … {i:,} matches", flush=True)
+    if matches:
+        flush()
+    db.close()
+
+
+def snapshot(channel: int, version: int) -> dict[str, object]:
+    """A snapshot shaped like the adapter's (hands, piles, players, recent events), about 3 KB of JSON."""
+    cards = ["R5", "Y9", "GS", "B+2", "W", "W+4", "R0", "YR", "G7", "B3", "RX+2", "Y1"]
+    return {
+        "schema": 1,
+        "channel": channel,
+        "version": version,
+        "mode": "classic",
+        "phase": "await_play",
+        "turn": version % 4,
+        "direction": 1,
+        "declared_colour": None,
+        "players": [
+            {"user": 300_000_000_000_000_000 + i, "name": f"player{i}", "hand": cards, "uno": False, "score": 120 * i}
+            for i in range(4)
+        ],
+        "draw_pile": list(range(108 - 48 - 20)),
+        "discard_pile": list(range(20)),
+        "options": {"target_score": 500, "stacking": "off", "jump_in": False, "seven_zero": False},
+        "log": [{"event": "played", "seat": i % 4, "card": cards[i % len(cards)], "at": NOW + i} for i in range(40)],
+    }
+
+
+def pct(samples: list[float]) -> str:
+    q = statistics.quantiles(samples, n=100, method="inclusive")
+    return f"p50 {q[49]:7.3f} ms   p99 {q[98]:7.3f} ms   (n={len(samples)})"
+
+
+async def timed(reps: int, fn: Callable[[int], Awaitable[object]]) -> list[float]:
+    out = []
+    for i in range(reps):
+        t0 = time.perf_counter()
+        await fn(i)
+        out.append((time.perf_counter() - t0) * 1000)
+    return out
+
+
+def pick_servers(path: Path) -> tuple[int, int]:
+    """The server with the most ranked players, and a median one."""
+    db = sqlite3.connect(path)
+    rows = db.execute(
+        "SELECT guild_id FROM rank_by_wins WHERE guild_id != 0 AND mode = '*' "
+        "GROUP BY guild_id ORDER BY sum(players) DESC"
+    ).fetchall()
+    db.close()
+    return rows[0][0], rows[len(rows) // 2][0]
+
+
+async def measure(path: Path, reps: int) -> None:
+    biggest, median = pick_servers(path)
+    store = await Store.open(path)
+    try:
+        for label, g in (("all servers", None), ("biggest server", biggest), ("median server", median)):
+            print(f"ranked players, {label}, all modes: {await store.leaderboard_count(guild_id=g, mode=None):,}")
+        print()
+        print("top-10 leaderboard")
+        cases: list[tuple[str, int | None, str | None]] = [
+            ("all servers, all modes", None, None),
+            ("all servers, classic", None, "classic"),
+            ("all servers, flip", None, "flip"),
+            ("all servers, flex", None, "flex"),
+            ("biggest server, all modes", biggest, None),
+            ("biggest server, flex", biggest, "flex"),
+            ("median server, all modes", median, None),
+        ]
+        for label, guild, mode in cases:
+
+            async def top10(_: int, guild: int | None = guild, mode: str | None = mode) -> object:
+                rows = await store.leaderboard(guild_id=guild, mode=mode, limit=10)
+                assert rows
+                return rows
+
+            await timed(20, top10)  # warm the page cache
+            print(f"  {label:28s} {pct(await timed(reps, top10))}")
+
+        print("leaderboard_count")
+        for label, guild, mode in (cases[0], cases[4]):
+
+            async def count(_: int, guild: int | None = guild, mode: str | None = mode) -> object:
+                return await store.leaderboard_count(guild_id=guild, mode=mode)
+
+            print(f"  {label:28s} {pct(await timed(reps, count))}")
+
+        rng = random.Random(7)
+        print("player_stats with rank (players picked across the whole ranking)")
+        for label, guild in (("all servers, all modes", None), ("biggest server, all modes", biggest)):
+            total = await store.leaderboard_count(guild_id=guild, mode=None)
+            sample = []
+            for _ in range(100):
+                page = await store.leaderboard(guild_id=guild, mode=None, limit=1, offset=rng.randrange(total))
+                sample.append(page[0])
+
+            async def stats(i: int, guild: int | None = guild, sample: list[LeaderboardRow] = sample) -> object:
+                expected = sample[i % len(sample)]
+                res = await store.player_stats(expected.user_id, guild_id=guild, mode=None)
+                assert res is not None and res.rank == expected.rank
+                return res
+
+            print(f"  {label:28s} {pct(await timed(reps, stats))}")
+
+        size = len(json.dumps(snapshot(1, 1), separators=(",", ":")))
+        print(f"save_game, {size:,}-byte snapshot, one commit each")
+        guild = biggest
+
+        async def save(i: int) -> object:
+            ch = 1_000 + i % 50
+            return await store.save_game(LiveGame(ch, guild, "classic", "playing", i, snapshot(ch, i), NOW + i))
+
+        await timed(20, save)
+        print(f"  {'50 channels in turn':28s} {pct(await timed(max(reps, 1000), save))}")
+
+        print("finish_match, 4 seats, 5 rounds, deleting the live game, one commit each")
+        run = time.time_ns()
+
+        async def finish(i: int) -> object:
+            seats = [300_000_000_000_000_000 + (i * 4 + k) % 5000 for k in range(4)]
+            players = tuple(
+                MatchPlayer(k, uid, f"p{k}", False, 500 if k == 0 else 40 * k, k + 1, 5 * (k == 0), 500 * (k == 0))
+                for k, uid in enumerate(seats)
+            )
+            rounds = tuple(RoundResult(r, 0, 100) for r in range(1, 6))
+            result = MatchResult(
+                f"bench:{run}:{i}", "flip", guild, 1_000 + i % 50, "completed", 500, NOW, NOW + 900, 0, players, rounds
+            )
+            ok = await store.finish_match(result)
+            assert ok
+            return ok
+
+        print(f"  {'':28s} {pct(await timed(max(reps // 2, 200), finish))}")
+    finally:
+        await store.close()
+
+
+async def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--matches", type=int, default=1_000_000, help="finished matches to build (default 1,000,000)")
+    ap.add_argument("--path", type=Path, help="database file (default: a temp file, deleted afterwards)")
+    ap.add_argument("--keep", action="store_true", help="keep the file at --path; if it exists, reuse it as it is")
+    ap.add_argument("--reps", type=int, default=1000, help="repetitions per measured call (default 1000)")
+    ap.add_argument("--seed", type=int, default=1)
+    args = ap.parse_args()
+
+    tmpdir = None
+    if args.path is None:
+        tmpdir = tempfile.TemporaryDirectory(prefix="uno-bench-")
+        path = Path(tmpdir.name) / "uno.sqlite3"
+    else:
+        path = args.path
+    try:
+        if args.keep and path.exists():
+            print(f"reusing {path}")
+        else:
+            for suffix in ("", "-wal", "-shm"):
+                Path(f"{path}{suffix}").unlink(missing_ok=True)
+            print(f"building {args.matches:,} finished matches in {path}")
+            await (await Store.open(path)).close()
+            t0 = time.perf_counter()
+            build(path, World(args.matches, random.Random(args.seed)), args.matches)
+            t1 = time.perf_counter()
+            store = await Store.open(path)
+            await store.rebuild_aggregates()
+            await store.close()
+            t2 = time.perf_counter()
+            db = sqlite3.connect(path)
+            seats, rounds, totals = (
+                db.execute(f"SELECT count(*) FROM {t}").fetchone()[0]
+                for t in ("match_players", "match_rounds", "player_totals")
+            )
+            db.close()
+            print(f"build: bulk insert {t1 - t0:.1f} s + rebuild_aggregates {t2 - t1:.1f} s = {t2 - t0:.1f} s")
+            print(f"rows: {args.matches:,} matches, {seats:,} seats, {rounds:,} rounds, {totals:,} player totals")
+            print(f"file: {os.path.getsize(path) / 2**20:,.0f} MB")
+        print()
+        await measure(path, args.reps)
+    finally:
+        if tmpdir is not None:
+            tmpdir.cleanup()
+        elif not args.keep:
+            for suffix in ("", "-wal", "-shm"):
+                Path(f"{path}{suffix}").unlink(missing_ok=True)
+
+
+if __name__ == "__main__":
+    asyncio.run(main())

@@ -1,0 +1,371 @@
+"""Value types of the storage layer, their validation and the errors it raises.
+
+Everything here is plain data: ids are Discord snowflakes (positive ``int``), times are Unix seconds (``float``),
+game modes are the strings ``"classic"``, ``"flip"`` and ``"flex"`` (the engine's ``Mode`` values are ``str`` and work
+as they are).
+Validation raises :class:`InvalidInputError` (a ``ValueError``) with a short message; the store validates before it
+writes anything, so bad input never changes the database.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from dataclasses import dataclass
+from typing import Any
+
+MODES: tuple[str, ...] = ("classic", "flip", "flex")
+"""Game modes, as stored."""
+LANGUAGES: tuple[str, ...] = ("en", "it", "es", "sk")
+"""Language codes a server may choose (``None`` = follow each user's Discord locale)."""
+MATCH_STATUSES: tuple[str, ...] = ("completed", "abandoned")
+"""How a finished match ended: ``completed`` = someone reached the target score; ``abandoned`` = it stopped before."""
+
+DEFAULT_DATABASE = "data/uno.sqlite3"
+"""Where the bot keeps its database unless ``UNO_DATABASE`` says otherwise (relative to the working directory)."""
+DEFAULT_MODE = "classic"
+DEFAULT_TURN_TIMER = 60
+"""Seconds a player has for a decision before the adapter takes the default for them."""
+TURN_TIMER_MIN = 15
+TURN_TIMER_MAX = 600
+MAX_PLAYERS = 10
+MAX_SEAT = 255
+MAX_NAME_LENGTH = 100
+MAX_MATCH_KEY_LENGTH = 200
+_MAX_SNOWFLAKE = 2**63 - 1
+_LIVE_STATUS = re.compile(r"[a-z][a-z_]{0,31}")
+
+
+class StorageError(Exception):
+    """The database cannot be used (not an SQLite file, a schema this code does not know, a broken migration)."""
+
+
+class SchemaTooNewError(StorageError):
+    """The database was written by a newer version of the bot (its schema version is above the newest one known here).
+
+    Nothing is changed; run the newer bot, or restore a backup made for this version.
+    """
+
+
+class InvalidInputError(ValueError):
+    """An argument is out of range or malformed; nothing was written."""
+
+
+@dataclass(frozen=True, slots=True)
+class GuildSettings:
+    """One server's settings.
+
+    - ``default_mode``: game of ``/uno new`` without a mode — one of :data:`MODES`; default ``"classic"``.
+    - ``turn_timer``: seconds per decision, :data:`TURN_TIMER_MIN`–:data:`TURN_TIMER_MAX`; default 60.
+    - ``language``: one of :data:`LANGUAGES`, or ``None`` (default) = each user's Discord locale.
+    - ``text_only``: ``True`` = no card images, text only; default ``False``.
+    """
+
+    guild_id: int
+    default_mode: str = DEFAULT_MODE
+    turn_timer: int = DEFAULT_TURN_TIMER
+    language: str | None = None
+    text_only: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class LiveGame:
+    """A running (or just finished, still displayed) game, one per channel or thread.
+
+    ``snapshot`` is the adapter's JSON-able dict, stored as it is (the storage layer never looks inside). ``status``
+    is a short lower-case word chosen by the adapter (``"lobby"``, ``"playing"``, ``"finished"``…; pattern
+    ``[a-z][a-z_]{0,31}``);
+    ``version`` is the adapter's action counter (``int`` ≥ 0); ``updated_at`` Unix seconds.
+    """
+
+    channel_id: int
+    guild_id: int
+    mode: str
+    status: str
+    version: int
+    snapshot: dict[str, Any]
+    updated_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class MatchPlayer:
+    """One seat of a finished match.
+
+    ``seat`` is the adapter's seat index (0–255); ``user_id`` is ``None`` exactly when ``is_ai`` (AI seats are kept
+    with the match but never reach a leaderboard). ``placement`` 1 = first; ``final_score`` the match total;
+    ``rounds_won`` must equal the number of :class:`RoundResult` with this seat as winner; ``points_scored`` the points
+    this seat scored over the match (SPEC G9; with ``scoring = "lowest"``, whatever the adapter counts as scored).
+    """
+
+    seat: int
+    user_id: int | None
+    display_name: str
+    is_ai: bool
+    final_score: int
+    placement: int
+    rounds_won: int
+    points_scored: int
+
+
+@dataclass(frozen=True, slots=True)
+class RoundResult:
+    """A round that was played to its end: ``number`` counts from 1, ``points`` what the round was worth (SPEC G9)."""
+
+    number: int
+    winner_seat: int
+    points: int
+
+
+@dataclass(frozen=True, slots=True)
+class MatchResult:
+    """A finished match, written once by :meth:`Store.finish_match`.
+
+    - ``match_key``: the caller's unique name for this match (e.g. ``"<channel id>:<game start>"``); a second result
+      with the same key is refused, so a retried write can never count a match twice.
+    - ``status``: ``"completed"`` (``winner_seat`` reached ``target_score``; its placement is 1) or ``"abandoned"``
+      (``winner_seat`` is ``None``).
+    - ``target_score`` ≥ 0 (0 = a single round decides, SPEC G9); ``started_at`` ≤ ``ended_at``, Unix seconds.
+    - ``players``: 2–10 seats, distinct seat numbers, distinct users; ``rounds``: the rounds played to their end,
+      numbered 1, 2, … in order (an abandoned match may have none).
+    """
+
+    match_key: str
+    mode: str
+    guild_id: int
+    channel_id: int
+    status: str
+    target_score: int
+    started_at: float
+    ended_at: float
+    winner_seat: int | None
+    players: tuple[MatchPlayer, ...]
+    rounds: tuple[RoundResult, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class LeaderboardRow:
+    """One line of a leaderboard.
+
+    ``rank`` counts from 1 and is never shared (see :data:`RANK_ORDER`). ``wins`` = completed matches won; ``played`` =
+    completed matches played; ``abandoned`` = abandoned matches played; ``win_rate`` = ``wins / played`` (0.0–1.0);
+    ``rounds_won`` and ``points`` add up every finished match, completed or abandoned. ``display_name`` is the name the
+    player had in their most recently recorded match of this scope.
+    """
+
+    rank: int
+    user_id: int
+    display_name: str
+    wins: int
+    played: int
+    abandoned: int
+    win_rate: float
+    rounds_won: int
+    points: int
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerStats:
+    """A player's totals in one scope (a server or all servers; a mode or all modes), same fields as
+    :class:`LeaderboardRow`.
+
+    ``rank`` is the player's position on that leaderboard, or ``None`` when they are not on it (no completed match yet,
+    only abandoned ones); ``ranked_players`` is how many players the leaderboard has.
+    """
+
+    user_id: int
+    display_name: str
+    guild_id: int | None
+    mode: str | None
+    rank: int | None
+    ranked_players: int
+    wins: int
+    played: int
+    abandoned: int
+    win_rate: float
+    rounds_won: int
+    points: int
+
+
+RANK_ORDER = "wins DESC, win_rate DESC, played DESC, user_id ASC"
+"""Leaderboard order, used by every query: most match wins first; ties by higher win rate, then more completed matches
+played, then the smaller user id (so ranks are never shared and a page never reorders)."""
+
+
+# --- validation -------------------------------------------------------------------------------------------------
+
+
+def _int(name: str, value: object, lo: int, hi: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InvalidInputError(f"{name} must be an integer, not {type(value).__name__}")
+    if not lo <= value <= hi:
+        raise InvalidInputError(f"{name} must be between {lo} and {hi}, got {value}")
+    return int(value)
+
+
+def check_id(name: str, value: object) -> int:
+    """A Discord snowflake: positive 64-bit integer."""
+    return _int(name, value, 1, _MAX_SNOWFLAKE)
+
+
+def check_count(name: str, value: object, hi: int = _MAX_SNOWFLAKE) -> int:
+    return _int(name, value, 0, hi)
+
+
+def check_time(name: str, value: object) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise InvalidInputError(f"{name} must be Unix seconds, not {type(value).__name__}")
+    if not math.isfinite(value) or value < 0:
+        raise InvalidInputError(f"{name} must be finite Unix seconds ≥ 0, got {value}")
+    return float(value)
+
+
+def _choice(name: str, value: object, allowed: tuple[str, ...]) -> str:
+    if not isinstance(value, str) or value not in allowed:
+        raise InvalidInputError(f"{name} must be one of {', '.join(allowed)}; got {value!r}")
+    return str(value)  # a StrEnum member becomes its plain value
+
+
+def check_mode(value: object, name: str = "mode") -> str:
+    return _choice(name, value, MODES)
+
+
+def check_optional_mode(value: object) -> str | None:
+    """``None`` = all modes."""
+    return None if value is None else check_mode(value)
+
+
+def check_optional_guild(value: object) -> int | None:
+    """``None`` = all servers."""
+    return None if value is None else check_id("guild_id", value)
+
+
+def check_turn_timer(value: object) -> int:
+    return _int("turn_timer", value, TURN_TIMER_MIN, TURN_TIMER_MAX)
+
+
+def check_language(value: object) -> str | None:
+    return None if value is None else _choice("language", value, LANGUAGES)
+
+
+def check_text_only(value: object) -> bool:
+    if not isinstance(value, bool):
+        raise InvalidInputError(f"text_only must be True or False, got {value!r}")
+    return value
+
+
+def check_page(limit: object, offset: object) -> tuple[int, int]:
+    return _int("limit", limit, 1, 1000), check_count("offset", offset)
+
+
+def _name(name: str, value: object, max_length: int) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise InvalidInputError(f"{name} must be a non-empty string")
+    if len(value) > max_length:
+        raise InvalidInputError(f"{name} is longer than {max_length} characters")
+    return value
+
+
+def encode_snapshot(snapshot: object) -> str:
+    """The snapshot as compact JSON text; it must be a JSON-able dict (no NaN/Infinity)."""
+    if not isinstance(snapshot, dict):
+        raise InvalidInputError(f"snapshot must be a dict, not {type(snapshot).__name__}")
+    try:
+        return json.dumps(snapshot, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    except (TypeError, ValueError) as e:
+        raise InvalidInputError(f"snapshot is not JSON-able: {e}") from None
+
+
+def check_live_game(game: object) -> tuple[int, int, str, str, int, str, float]:
+    """Validate a :class:`LiveGame`; returns the row to store (channel, guild, mode, status, version, JSON, updated)."""
+    if not isinstance(game, LiveGame):
+        raise InvalidInputError(f"expected a LiveGame, not {type(game).__name__}")
+    status = game.status
+    if not isinstance(status, str) or not _LIVE_STATUS.fullmatch(status):
+        raise InvalidInputError(f"status must be a short lower-case word, got {status!r}")
+    return (
+        check_id("channel_id", game.channel_id),
+        check_id("guild_id", game.guild_id),
+        check_mode(game.mode),
+        str(status),
+        check_count("version", game.version),
+        encode_snapshot(game.snapshot),
+        check_time("updated_at", game.updated_at),
+    )
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_seat(value: object, seats: dict[int, MatchPlayer]) -> bool:
+    return _is_int(value) and value in seats
+
+
+def check_match_result(result: object) -> MatchResult:
+    """Validate a :class:`MatchResult` as a whole (see its docstring for the rules); returns it unchanged."""
+    if not isinstance(result, MatchResult):
+        raise InvalidInputError(f"expected a MatchResult, not {type(result).__name__}")
+    _name("match_key", result.match_key, MAX_MATCH_KEY_LENGTH)
+    check_mode(result.mode)
+    check_id("guild_id", result.guild_id)
+    check_id("channel_id", result.channel_id)
+    _choice("status", result.status, MATCH_STATUSES)
+    check_count("target_score", result.target_score)
+    if check_time("started_at", result.started_at) > check_time("ended_at", result.ended_at):
+        raise InvalidInputError("started_at is after ended_at")
+
+    players, rounds = result.players, result.rounds
+    if not isinstance(players, tuple) or not 2 <= len(players) <= MAX_PLAYERS:
+        raise InvalidInputError(f"players must be a tuple of 2 to {MAX_PLAYERS} MatchPlayer")
+    if not isinstance(rounds, tuple):
+        raise InvalidInputError("rounds must be a tuple of RoundResult")
+    seats: dict[int, MatchPlayer] = {}
+    users: set[int] = set()
+    for p in players:
+        if not isinstance(p, MatchPlayer):
+            raise InvalidInputError(f"players must hold MatchPlayer, not {type(p).__name__}")
+        seat = check_count("seat", p.seat, MAX_SEAT)
+        if seat in seats:
+            raise InvalidInputError(f"seat {seat} appears twice")
+        seats[seat] = p
+        if not isinstance(p.is_ai, bool):
+            raise InvalidInputError(f"seat {seat}: is_ai must be True or False")
+        if p.is_ai:
+            if p.user_id is not None:
+                raise InvalidInputError(f"seat {seat}: an AI seat has no user_id")
+        else:
+            if p.user_id is None:
+                raise InvalidInputError(f"seat {seat}: a human seat needs a user_id")
+            if check_id("user_id", p.user_id) in users:
+                raise InvalidInputError(f"user {p.user_id} appears twice")
+            users.add(p.user_id)
+        _name(f"seat {seat}: display_name", p.display_name, MAX_NAME_LENGTH)
+        check_count(f"seat {seat}: final_score", p.final_score)
+        _int(f"seat {seat}: placement", p.placement, 1, len(players))
+        check_count(f"seat {seat}: rounds_won", p.rounds_won)
+        check_count(f"seat {seat}: points_scored", p.points_scored)
+
+    won: dict[int, int] = dict.fromkeys(seats, 0)
+    for i, r in enumerate(rounds, start=1):
+        if not isinstance(r, RoundResult):
+            raise InvalidInputError(f"rounds must hold RoundResult, not {type(r).__name__}")
+        if not _is_int(r.number) or r.number != i:
+            raise InvalidInputError(f"rounds must be numbered 1, 2, … in order; round {i} has number {r.number!r}")
+        if not _is_seat(r.winner_seat, seats):
+            raise InvalidInputError(f"round {i}: winner_seat {r.winner_seat!r} is not a seat of this match")
+        check_count(f"round {i}: points", r.points)
+        won[r.winner_seat] += 1
+    for seat, p in seats.items():
+        if p.rounds_won != won[seat]:
+            raise InvalidInputError(f"seat {seat}: rounds_won is {p.rounds_won} but it won {won[seat]} of the rounds")
+
+    if result.status == "completed":
+        winner = result.winner_seat
+        if winner is None or not _is_seat(winner, seats):
+            raise InvalidInputError(f"a completed match needs winner_seat among its seats, got {winner!r}")
+        if seats[winner].placement != 1:
+            raise InvalidInputError("the winner's placement must be 1")
+    elif result.winner_seat is not None:
+        raise InvalidInputError("an abandoned match has no winner_seat")
+    return result

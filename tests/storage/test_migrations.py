@@ -1,0 +1,141 @@
+"""Opening a database: creation, pragmas, numbered migrations, refusal of newer or foreign files."""
+
+from __future__ import annotations
+
+import ast
+import sqlite3
+from pathlib import Path
+
+import aiosqlite
+import pytest
+
+import bot.storage
+from bot.storage import SchemaTooNewError, StorageError, Store, available_migrations
+from bot.storage._migrations import Migration, migrate
+
+TABLES = {
+    "schema_migrations",
+    "guild_settings",
+    "live_games",
+    "quarantined_games",
+    "matches",
+    "match_players",
+    "match_rounds",
+    "player_totals",
+    "rank_by_wins",
+    "rank_by_played",
+    "rank_by_bucket",
+}
+
+
+def tables(path: Path) -> set[str]:
+    with sqlite3.connect(path) as db:
+        return {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+
+
+def recorded(path: Path) -> list[tuple[int, str]]:
+    with sqlite3.connect(path) as db:
+        return db.execute("SELECT version, name FROM schema_migrations ORDER BY version").fetchall()
+
+
+def test_shipped_migrations_are_numbered_from_one_without_gaps():
+    migs = available_migrations()
+    assert [m.version for m in migs] == list(range(1, len(migs) + 1))
+    assert migs[0].name == "initial"
+    triggers = [s for s in migs[0].statements() if s.startswith("CREATE TRIGGER")]
+    assert len(triggers) == 3 and all(t.rstrip().endswith("END;") for t in triggers)
+
+
+async def test_first_open_creates_folder_file_and_schema(tmp_path: Path):
+    path = tmp_path / "data" / "nested" / "uno.sqlite3"
+    store = await Store.open(path)
+    try:
+        assert path.is_file()
+        assert tables(path) >= TABLES
+        assert recorded(path) == [(m.version, m.name) for m in available_migrations()]
+    finally:
+        await store.close()
+
+
+async def test_reopening_applies_nothing_and_keeps_data(db_path: Path):
+    store = await Store.open(db_path)
+    await store.update_settings(5, turn_timer=30)
+    await store.close()
+    with sqlite3.connect(db_path) as db:
+        first = db.execute("SELECT version, applied_at FROM schema_migrations").fetchall()
+
+    store = await Store.open(db_path)
+    try:
+        assert (await store.get_settings(5)).turn_timer == 30
+    finally:
+        await store.close()
+    with sqlite3.connect(db_path) as db:
+        assert db.execute("SELECT version, applied_at FROM schema_migrations").fetchall() == first
+
+    async with aiosqlite.connect(db_path, isolation_level=None) as db:
+        assert await migrate(db) == []
+
+
+async def test_wal_and_foreign_keys_are_on(store: Store, db_path: Path):
+    with sqlite3.connect(db_path) as db:
+        assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    # foreign keys are a per-connection setting: a player row of a match that does not exist is refused
+    with pytest.raises(sqlite3.IntegrityError):
+        await store._writer.execute("INSERT INTO match_players VALUES (999, 0, 11, 'Ann', 0, 0, 1, 0, 0)")
+
+
+async def test_a_failing_migration_is_rolled_back_and_not_recorded(tmp_path: Path):
+    path = tmp_path / "m.sqlite3"
+    good = Migration(1, "one", "CREATE TABLE a (x INTEGER);\n")
+    bad = Migration(2, "two", "CREATE TABLE b (x INTEGER);\nINSERT INTO nowhere VALUES (1);\n")
+    async with aiosqlite.connect(path, isolation_level=None) as db:
+        with pytest.raises(sqlite3.OperationalError):
+            await migrate(db, [good, bad])
+        assert not db.in_transaction
+    assert recorded(path) == [(1, "one")]
+    assert "a" in tables(path) and "b" not in tables(path)
+
+    fixed = Migration(2, "two", "CREATE TABLE b (x INTEGER);\n")
+    async with aiosqlite.connect(path, isolation_level=None) as db:
+        assert await migrate(db, [good, fixed]) == [2]
+        assert await migrate(db, [good, fixed]) == []
+    assert recorded(path) == [(1, "one"), (2, "two")]
+
+
+async def test_a_database_from_a_newer_bot_is_refused_and_left_alone(db_path: Path):
+    await (await Store.open(db_path)).close()
+    newest = available_migrations()[-1].version
+    with sqlite3.connect(db_path) as db:
+        db.execute("INSERT INTO schema_migrations VALUES (?, 'from_the_future', 0)", (newest + 1,))
+        db.execute("CREATE TABLE future_only (x)")
+    before = recorded(db_path)
+
+    with pytest.raises(SchemaTooNewError, match=f"schema version {newest + 1}") as err:
+        await Store.open(db_path)
+    assert isinstance(err.value, StorageError)
+    assert recorded(db_path) == before
+    assert "future_only" in tables(db_path)
+
+
+async def test_a_file_that_is_not_sqlite_gives_a_storage_error(tmp_path: Path):
+    path = tmp_path / "uno.sqlite3"
+    junk = b"this is not a database" * 100
+    path.write_bytes(junk)
+    with pytest.raises(StorageError, match="cannot use database"):
+        await Store.open(path)
+    assert path.read_bytes() == junk
+
+
+def test_storage_imports_nothing_from_discord_engine_or_adapter():
+    """DESIGN, layers: bot/storage stores the adapter's snapshots as opaque dicts and depends on none of them."""
+    root = Path(bot.storage.__file__).parent
+    forbidden = ("discord", "bot.engine", "bot.adapter", "bot.render", "bot.i18n", "cogs")
+    for file in root.rglob("*.py"):
+        for node in ast.walk(ast.parse(file.read_text(encoding="utf-8"))):
+            names = []
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                names = [node.module]
+            for name in names:
+                assert not name.startswith(forbidden), f"{file.name} imports {name}"
