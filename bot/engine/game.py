@@ -1131,7 +1131,7 @@ class Game:
             winner=self.winner,
             abandoned=self.abandoned,
             revealed=revealed,
-            legal=tuple(self.legal_actions(me)) if me is not None else (),
+            legal=self.legal_actions(me if me is not None else -1),
         )
 
     def card(self, card_id: int) -> Card:

@@ -12,8 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from .actions import Action
 from .cards import Colour, Face, Mode, Side
+from .legal import LegalActions
 
 
 class Phase(StrEnum):
@@ -62,7 +62,7 @@ class PlayerView:
     ``other_faces`` (FLIP, player views only): for each opponent the other faces of their hand in hand order; None for
     the viewer's own seat and for removed players. ``draw_top_other`` (FLIP): the other face of the draw-pile top.
     ``revealed``: for the challenger only, ``(owner, faces)`` of the challenged hand (SPEC G7).
-    ``legal``: the viewer's legal actions now (empty for the public view).
+    ``legal``: the viewer's legal actions now, a lazy sequence (empty for the public view).
     """
 
     mode: Mode
@@ -95,4 +95,4 @@ class PlayerView:
     winner: int | None
     abandoned: bool
     revealed: tuple[int, tuple[Face, ...]] | None
-    legal: tuple[Action, ...]
+    legal: LegalActions

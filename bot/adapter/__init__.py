@@ -1,0 +1,13 @@
+"""The async engine adapter: one session per channel between Discord and the pure rules engine (DESIGN "Adapter").
+
+:class:`~bot.adapter.manager.SessionManager` owns the live sessions, serialises every change under a per-session lock,
+commits each change to the store before answering, runs the turn timers and the AI seats, resumes games after a
+restart and fans events out to subscribers.
+"""
+
+from .clock import Clock, ManualClock, SystemClock
+from .errors import AdapterError
+from .manager import SessionManager, Update
+from .session import Seat, Session
+
+__all__ = ["AdapterError", "Clock", "ManualClock", "Seat", "Session", "SessionManager", "SystemClock", "Update"]

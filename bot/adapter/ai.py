@@ -1,0 +1,111 @@
+"""A heuristic AI player. It sees only its own :class:`~bot.engine.view.PlayerView` and picks one of
+``view.legal``, so it can never cheat or make an illegal move.
+
+How it plays: it calls UNO and catches whenever it can; it keeps wilds for later (plays a wild only when nothing else
+fits, or when an opponent is about to go out); it prefers the colour it holds most, declares that colour, and aims
+targeted cards at the opponent with the fewest cards; it saves its Power Card unless the flex side is the only play;
+it never bluffs a restricted wild draw; and it challenges a wild draw when the odds favour it (SPEC G7).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from random import Random
+
+from bot.engine.actions import Accept, Action, CallUno, Catch, Challenge, DeclareColour, Draw, Keep, NextRound, Play
+from bot.engine.cards import CHALLENGEABLE_KINDS, Colour, Kind, colours_of
+from bot.engine.view import Phase, PlayerView
+
+#: Roughly the share of one colour among the cards in a hand.
+_COLOUR_SHARE = 0.25
+_ACTION_KINDS = frozenset(
+    {
+        Kind.SKIP,
+        Kind.REVERSE,
+        Kind.DRAW_TWO,
+        Kind.DRAW_ONE,
+        Kind.DRAW_FIVE,
+        Kind.SKIP_EVERYONE,
+        Kind.FLEX_DRAW_TWO,
+        Kind.FLEX_SKIP,
+        Kind.FLEX_REVERSE,
+    }
+)
+
+
+def choose(view: PlayerView, rnd: Random) -> Action | None:
+    """The AI's action for ``view`` (None when it has nothing to do)."""
+    legal = list(view.legal)
+    if not legal:
+        return None
+    for a in legal:
+        if isinstance(a, CallUno | Catch):
+            return a
+    for a in legal:
+        if isinstance(a, NextRound):
+            return a
+    if view.phase is Phase.CHALLENGE:
+        return _challenge_or_accept(view)
+    if view.phase is Phase.DECLARE_COLOUR:
+        colour = favourite_colour(view)
+        return next(a for a in legal if isinstance(a, DeclareColour) and a.colour is colour)
+    plays = [a for a in legal if isinstance(a, Play)]
+    if not plays:
+        return next(a for a in legal if isinstance(a, Draw | Keep))
+    best = max(plays, key=lambda a: (_score(view, a), rnd.random()))
+    if view.phase is Phase.PLAY and _score(view, best) < -50:
+        draw = next((a for a in legal if isinstance(a, Draw)), None)
+        if draw is not None:
+            return draw
+    return best
+
+
+def favourite_colour(view: PlayerView) -> Colour:
+    """The colour of the side in play that the hand holds most (ties: the first colour)."""
+    counts = Counter(c.face.colour for c in view.hand if c.face.colour is not None)
+    return max(colours_of(view.side), key=lambda c: counts.get(c, 0))
+
+
+def _challenge_or_accept(view: PlayerView) -> Action:
+    """Challenge when P(guilty) > 2 / (N + 2): accepting costs N cards, a failed challenge N + 2 (SPEC C5, F7, X7)."""
+    me = view.me
+    assert me is not None
+    owner = view.challenge_player
+    held = view.hand_counts[owner] if owner is not None else 7
+    penalty = {Kind.WILD_DRAW_TWO: 2}.get(view.top.kind, 4)
+    p_guilty = 1.0 - (1.0 - _COLOUR_SHARE) ** max(held, 0)
+    return Challenge(me) if p_guilty > 2.0 / (penalty + 2) else Accept(me)
+
+
+def _score(view: PlayerView, play: Play) -> float:
+    hand = {c.id: c.face for c in view.hand}
+    face = hand[play.card]
+    me = view.me
+    assert me is not None
+    active_opponents = [s for s in range(view.players) if s != me and view.active[s]]
+    danger = min((view.hand_counts[s] for s in active_opponents), default=7) <= 2
+    counts = Counter(f.colour for cid, f in hand.items() if cid != play.card and f.colour is not None)
+    score = 0.0
+    if face.is_wild:
+        score -= 0 if danger or len(hand) <= 2 else 30
+        if face.kind in CHALLENGEABLE_KINDS and not play.flex and _would_bluff(view, play.card):
+            score -= 100
+        if play.colour is not None:
+            score += 3 * counts.get(play.colour, 0)
+    else:
+        score += 2 * counts.get(face.colour, 0) if face.colour is not None else 0
+        if face.kind in _ACTION_KINDS:
+            score += 8 if danger else 1
+        score += (face.number or 0) * 0.1  # shed high numbers first
+    if play.flex:
+        score -= 6 if not danger else 0
+    if play.target is not None:
+        score -= view.hand_counts[play.target]
+    if play.uno:
+        score += 50
+    return score
+
+
+def _would_bluff(view: PlayerView, card: int) -> bool:
+    colour = view.colour_in_play
+    return any(c.id != card and c.face.colour is colour for c in view.hand)

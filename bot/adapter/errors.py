@@ -1,0 +1,86 @@
+"""Errors the adapter raises for requests that cannot be carried out. Each is a ``ValueError`` with a stable ``code``
+(the bot shows ``error.<code>`` from its message catalogue); nothing was changed when one is raised."""
+
+from __future__ import annotations
+
+
+class AdapterError(ValueError):
+    """Base class. ``code`` names the problem for the message catalogue."""
+
+    code = "adapter"
+
+    def __init__(self, message: str = "", **details: object) -> None:
+        super().__init__(message or self.code)
+        self.details = details
+
+
+class NoGame(AdapterError):
+    """No game in this channel."""
+
+    code = "no_game"
+
+
+class GameExists(AdapterError):
+    """A lobby or game is already running in this channel."""
+
+    code = "game_exists"
+
+
+class NotHost(AdapterError):
+    """Only the host (or a server manager) may do this."""
+
+    code = "not_host"
+
+
+class NotSeated(AdapterError):
+    """The user is not playing in this game."""
+
+    code = "not_in_game"
+
+
+class AlreadySeated(AdapterError):
+    """The user already has a seat."""
+
+    code = "already_joined"
+
+
+class LobbyFull(AdapterError):
+    """Every seat is taken (SPEC G1)."""
+
+    code = "lobby_full"
+
+
+class NeedPlayers(AdapterError):
+    """Not enough players to start (SPEC G1)."""
+
+    code = "need_players"
+
+
+class NotStarted(AdapterError):
+    """The game has not started yet."""
+
+    code = "not_started"
+
+
+class AlreadyStarted(AdapterError):
+    """The game has already started."""
+
+    code = "already_started"
+
+
+class GameFinished(AdapterError):
+    """The match is over."""
+
+    code = "finished"
+
+
+class Stale(AdapterError):
+    """The request was made on an out-of-date message: the game has moved on since."""
+
+    code = "stale"
+
+
+class BadRequest(AdapterError):
+    """A malformed request (unknown option, out-of-range value)."""
+
+    code = "bad_request"

@@ -1,0 +1,735 @@
+"""The session manager: every live lobby and game, one per channel (DESIGN "Adapter").
+
+Every change goes through one path: take the session's lock, check the request (stale version, wrong user), change
+the session, **commit its snapshot to the store**, re-arm its timer, and only then return the events to the caller and
+queue them for the subscribers (the Discord layer). A failed commit restores the session as it was and raises.
+
+Turn timers: when a human's decision times out it takes its default (draw and keep; accept the penalty; declare the
+colour they hold most) and, after ``max_timeouts`` expiries in a row, the player is removed (their cards go under the
+draw pile) and play goes on. AI seats act through the engine's legal actions after ``ai_delay`` seconds. Idle lobbies
+and games without human activity are closed. :meth:`SessionManager.start` resumes every saved session.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+from collections import Counter
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
+from dataclasses import dataclass, field
+from random import Random
+from typing import Any, Protocol
+
+from bot.engine.actions import Accept, Action, DeclareColour, Draw, Keep, NextRound
+from bot.engine.cards import Mode, colours_of
+from bot.engine.events import Event
+from bot.engine.game import Game
+from bot.engine.options import OptionError, Options
+from bot.engine.view import Phase, PlayerView
+from bot.storage import LiveGame, MatchPlayer, MatchResult, RoundResult
+
+from . import ai
+from . import errors as E
+from .clock import Clock, SystemClock, TimerHandle
+from .session import Seat, Session, Status
+
+log = logging.getLogger(__name__)
+
+
+class Store(Protocol):
+    """What the manager needs of :class:`bot.storage.Store`."""
+
+    async def save_game(self, game: LiveGame) -> None: ...
+
+    async def delete_game(self, channel_id: int) -> bool: ...
+
+    async def load_games(self, validate: Callable[[dict[str, Any]], object] | None = None) -> list[LiveGame]: ...
+
+    async def finish_match(self, result: MatchResult, *, replace_with: LiveGame | None = None) -> bool: ...
+
+
+@dataclass(frozen=True)
+class Update:
+    """What subscribers receive after each committed change.
+
+    ``kind``: ``lobby`` (seats or settings changed), ``started``, ``action`` (a player's action), ``timeout``,
+    ``ai``, ``removed``, ``finished`` (match over: results recorded), ``closed`` (lobby cancelled, game ended or
+    expired; the session is gone). ``actor``: the seat that acted, if any. ``events``: the engine events, in order.
+    """
+
+    session: Session
+    version: int
+    kind: str
+    events: tuple[Event, ...] = ()
+    actor: int | None = None
+
+
+@dataclass
+class Limits:
+    """Tunables (seconds unless noted)."""
+
+    ai_delay: float = 1.5
+    ai_catch_delay: float = 4.0
+    max_timeouts: int = 3
+    round_pause: float = 30.0
+    lobby_idle: float = 15 * 60.0
+    game_idle: float = 30 * 60.0
+    sweep_every: float = 60.0
+
+
+@dataclass
+class _Runtime:
+    timer: TimerHandle | None = None
+    ai_timer: TimerHandle | None = None
+    queue: asyncio.Queue[Update] = field(default_factory=asyncio.Queue)
+    worker: asyncio.Task[None] | None = None
+
+
+Subscriber = Callable[[Update], Awaitable[None]]
+
+
+class SessionManager:
+    """Owns the sessions. Use one per bot; call :meth:`start` once the store is open and :meth:`close` at the end.
+
+    Raises :class:`~bot.adapter.errors.AdapterError` subclasses and the engine's
+    :class:`~bot.engine.errors.RuleError` subclasses (both ``ValueError``) for refused requests; nothing changes then.
+    """
+
+    def __init__(
+        self,
+        store: Store,
+        *,
+        clock: Clock | None = None,
+        limits: Limits | None = None,
+        rng: Random | None = None,
+    ) -> None:
+        self.store = store
+        self.clock: Clock = clock or SystemClock()
+        self.limits = limits or Limits()
+        self.sessions: dict[int, Session] = {}
+        self._rng = rng or Random(secrets.randbits(64))
+        self._runtime: dict[int, _Runtime] = {}
+        self._subscribers: list[Subscriber] = []
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._sweeper: TimerHandle | None = None
+        self._closed = False
+
+    # ------------------------------------------------------------------------------------------------------------
+    # Life cycle
+
+    async def start(self) -> list[Session]:
+        """Load every saved session (corrupt ones are set aside by the store), re-arm timers and AI turns."""
+        rows = await self.store.load_games(validate=Session.from_dict)
+        for row in rows:
+            session = Session.from_dict(row.snapshot)
+            self.sessions[session.channel_id] = session
+            self._runtime[session.channel_id] = _Runtime()
+            self._arm(session, resumed=True)
+        self._schedule_sweep()
+        log.info("resumed %d session(s)", len(rows))
+        return list(self.sessions.values())
+
+    async def close(self) -> None:
+        """Stop timers and workers; wait for the change in flight (sessions stay saved)."""
+        self._closed = True
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+        for rt in self._runtime.values():
+            for handle in (rt.timer, rt.ai_timer):
+                if handle is not None:
+                    handle.cancel()
+        for session in list(self.sessions.values()):
+            async with session.lock:
+                pass
+        await self.idle()
+        for rt in self._runtime.values():
+            if rt.worker is not None:
+                rt.worker.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await rt.worker
+
+    async def idle(self) -> None:
+        """Wait until no background work (AI moves, timeouts, subscriber deliveries) is left. For tests."""
+        while True:
+            pending = [t for t in self._tasks if not t.done()]
+            queues = [rt.queue for rt in self._runtime.values() if not rt.queue.empty()]
+            if not pending and not queues:
+                await asyncio.sleep(0)
+                if not [t for t in self._tasks if not t.done()]:
+                    return
+            if pending:
+                await asyncio.gather(*pending, return_exceptions=True)
+            for q in queues:
+                await q.join()
+
+    def subscribe(self, callback: Subscriber) -> None:
+        """Call ``await callback(update)`` after every committed change, in order per session. A failing subscriber is
+        logged and never breaks a game."""
+        self._subscribers.append(callback)
+
+    def get(self, channel_id: int) -> Session:
+        """The session of ``channel_id``; :class:`~bot.adapter.errors.NoGame` if there is none."""
+        session = self.sessions.get(channel_id)
+        if session is None:
+            raise E.NoGame("no game in this channel")
+        return session
+
+    # ------------------------------------------------------------------------------------------------------------
+    # Lobby
+
+    async def open_lobby(
+        self,
+        *,
+        channel_id: int,
+        guild_id: int,
+        host_id: int,
+        host_name: str,
+        mode: Mode | str,
+        options: Options | dict[str, Any] | None = None,
+        turn_timer: float = 60.0,
+        ui: dict[str, Any] | None = None,
+        seat_host: bool = True,
+    ) -> Session:
+        """Open a lobby with the host seated (``seat_host=False``: an empty table the host fills with AI seats, for
+        tests and benchmarks). A finished session in the channel is replaced; a live one refused
+        (:class:`~bot.adapter.errors.GameExists`). Raises :class:`~bot.adapter.errors.BadRequest` for a bad mode,
+        option or timer."""
+        existing = self.sessions.get(channel_id)
+        if existing is not None and existing.status != Status.FINISHED:
+            raise E.GameExists("a game is already running in this channel")
+        try:
+            mode = Mode(mode)
+            opts = options if isinstance(options, Options) else Options.from_dict(dict(options or {}))
+        except (ValueError, OptionError) as exc:
+            raise E.BadRequest(str(exc)) from exc
+        if not 10 <= turn_timer <= 3600:
+            raise E.BadRequest("turn timer must be 10 to 3600 seconds")
+        now = self.clock.now()
+        session = Session(
+            channel_id=channel_id,
+            guild_id=guild_id,
+            mode=mode,
+            options=opts,
+            host_id=host_id,
+            seats=[Seat(host_id, host_name)] if seat_host else [],
+            turn_timer=float(turn_timer),
+            created_at=now,
+            seed=self._rng.getrandbits(62),
+            last_activity=now,
+            ui=dict(ui or {}),
+        )
+        if existing is not None:
+            async with existing.lock:
+                self._forget(existing)
+        self.sessions[channel_id] = session
+        self._runtime[channel_id] = _Runtime()
+        async with session.lock:
+            try:
+                await self._commit(session)
+            except Exception:
+                self._forget(session)
+                raise
+        self._publish(session, "lobby")
+        return session
+
+    async def join(self, channel_id: int, user_id: int, name: str) -> Session:
+        """Seat ``user_id`` in the lobby."""
+
+        def change(s: Session) -> str:
+            self._require_lobby(s)
+            if s.seat_of(user_id) is not None:
+                raise E.AlreadySeated("you already joined")
+            if len(s.seats) >= s.max_players:
+                raise E.LobbyFull("the table is full")
+            s.seats.append(Seat(user_id, name))
+            return "lobby"
+
+        return await self._lobby_change(channel_id, change, user_id)
+
+    async def add_ai(self, channel_id: int, user_id: int, *, is_admin: bool = False) -> Session:
+        """The host (or a server manager) adds an AI seat."""
+
+        def change(s: Session) -> str:
+            self._require_lobby(s)
+            self._require_host(s, user_id, is_admin)
+            if len(s.seats) >= s.max_players:
+                raise E.LobbyFull("the table is full")
+            number = 1 + sum(1 for seat in s.seats if seat.ai)
+            s.seats.append(Seat(None, f"AI {number}"))
+            return "lobby"
+
+        return await self._lobby_change(channel_id, change, user_id)
+
+    async def leave(self, channel_id: int, user_id: int) -> Update:
+        """``user_id`` leaves: from the lobby (the host role passes on; an empty lobby closes) or from the match
+        (their cards go under the draw pile and play goes on; with fewer than two players or no human left the match
+        ends as abandoned)."""
+        session = self.get(channel_id)
+        async with session.lock:
+            seat = session.seat_of(user_id)
+            if seat is None:
+                raise E.NotSeated("you are not in this game")
+            return await self._remove_seat(session, seat, kind="removed", actor=seat)
+
+    async def kick(self, channel_id: int, user_id: int, target_seat: int, *, is_admin: bool = False) -> Update:
+        """The host (or a server manager) removes ``target_seat`` (a player or an AI seat)."""
+        session = self.get(channel_id)
+        async with session.lock:
+            self._require_host(session, user_id, is_admin)
+            if session.status == Status.FINISHED:
+                raise E.GameFinished("the match is over")
+            if not 0 <= target_seat < len(session.seats) or session.seats[target_seat].left:
+                raise E.BadRequest("no such player")
+            return await self._remove_seat(session, target_seat, kind="removed", actor=None)
+
+    async def start_game(self, channel_id: int, user_id: int, *, is_admin: bool = False) -> Update:
+        """The host starts the match when the seat count fits the game (SPEC G1)."""
+        session = self.get(channel_id)
+        async with session.lock:
+            self._require_lobby(session)
+            self._require_host(session, user_id, is_admin)
+            if not session.min_players <= len(session.seats) <= session.max_players:
+                raise E.NeedPlayers(
+                    f"{session.mode.value} needs {session.min_players} to {session.max_players} players",
+                    min=session.min_players,
+                    max=session.max_players,
+                )
+            before = session.to_dict()
+            game, events = Game.new(session.mode, len(session.seats), seed=session.seed, options=session.options)
+            session.game = game
+            session.status = Status.PLAYING
+            session.started_at = self.clock.now()
+            session.last_activity = session.started_at
+            return await self._finish_change(session, before, events, "started", None)
+
+    async def end(self, channel_id: int, user_id: int, *, is_admin: bool = False) -> Update:
+        """The host (or a server manager) ends the lobby or the match; a match in progress is recorded as abandoned."""
+        session = self.get(channel_id)
+        async with session.lock:
+            self._require_host(session, user_id, is_admin)
+            return await self._close(session, "ended")
+
+    # ------------------------------------------------------------------------------------------------------------
+    # Playing
+
+    async def act(
+        self,
+        channel_id: int,
+        user_id: int,
+        build: Callable[[PlayerView], Action],
+        *,
+        version: int | None = None,
+        expect: Callable[[PlayerView], bool] | None = None,
+    ) -> Update:
+        """Apply the action that ``build`` makes from ``user_id``'s view (e.g. ``lambda v: Draw(v.me)`` or
+        ``lambda v: v.legal[k]``). The request is refused as :class:`~bot.adapter.errors.Stale` when ``version`` is
+        given and the session has moved past it, or when ``expect(view)`` is false (the message it came from no
+        longer matches the game). The change is committed before this returns."""
+        session = self.get(channel_id)
+        async with session.lock:
+            if version is not None and version != session.version:
+                raise E.Stale("the game has moved on", version=session.version)
+            game = self._require_game(session)
+            seat = session.seat_of(user_id)
+            if seat is None:
+                raise E.NotSeated("you are not playing in this game")
+            view = game.view(seat)
+            if expect is not None and not expect(view):
+                raise E.Stale("the game has moved on", version=session.version)
+            action = build(view)
+            if getattr(action, "player", None) != seat:
+                raise E.BadRequest("that action is not yours")
+            before = session.to_dict()
+            events = game.apply(action)
+            session.seats[seat].timeouts = 0
+            session.last_activity = self.clock.now()
+            return await self._finish_change(session, before, events, "action", seat)
+
+    def view(self, channel_id: int, user_id: int | None) -> PlayerView:
+        """``user_id``'s view of the game (the public table view for ``None`` or a spectator)."""
+        session = self.get(channel_id)
+        game = self._require_game(session)
+        seat = session.seat_of(user_id) if user_id is not None else None
+        return game.view(seat)
+
+    async def update_ui(self, channel_id: int, **values: Any) -> None:
+        """Store Discord-layer data (message ids) with the session, committed with the next change."""
+        session = self.get(channel_id)
+        async with session.lock:
+            session.ui.update(values)
+            await self._commit(session)
+
+    # ------------------------------------------------------------------------------------------------------------
+    # Internals: changes
+
+    async def _lobby_change(self, channel_id: int, change: Callable[[Session], str], user_id: int) -> Session:
+        session = self.get(channel_id)
+        async with session.lock:
+            before = session.to_dict()
+            kind = change(session)
+            session.last_activity = self.clock.now()
+            await self._finish_change(session, before, [], kind, session.seat_of(user_id))
+        return session
+
+    async def _finish_change(
+        self, session: Session, before: dict[str, Any], events: Sequence[Event], kind: str, actor: int | None
+    ) -> Update:
+        """Bump the version, settle a finished match, commit (restoring ``before`` on failure), re-arm, publish."""
+        events = list(events)
+        session.version += 1
+        game = session.game
+        result: MatchResult | None = None
+        if session.status == Status.PLAYING and game is not None:
+            if kind in ("removed", "timeout") and game.phase is not Phase.MATCH_OVER and not session.humans():
+                events += self._abandon(game)  # the last human left: nobody is left to play for
+            if game.phase is Phase.MATCH_OVER:
+                result = self._finish(session)
+                kind = "finished"
+        self._deadline(session)
+        try:
+            if result is not None:
+                await self.store.finish_match(result, replace_with=self._row(session))
+            else:
+                await self._commit(session)
+        except BaseException:
+            self._restore(session, before)
+            raise
+        self._arm(session)
+        return self._publish(session, kind, events, actor)
+
+    @staticmethod
+    def _abandon(game: Game) -> list[Event]:
+        """Remove every remaining player: the match ends without a winner."""
+        events: list[Event] = []
+        for s in range(game.players):
+            if game.phase is Phase.MATCH_OVER:
+                break
+            if game.active[s]:
+                events += game.remove_player(s)
+        return events
+
+    def _finish(self, session: Session, *, abandoned: bool = False) -> MatchResult:
+        game = session.game
+        assert game is not None
+        session.status = Status.FINISHED
+        session.deadline = None
+        now = self.clock.now()
+        abandoned = abandoned or game.abandoned or game.winner is None
+        scores = game.scores
+        lowest = game.options.scoring == "lowest"
+        order = sorted(range(game.players), key=lambda s: (s != game.winner, scores[s] if lowest else -scores[s], s))
+        placement = {s: i + 1 for i, s in enumerate(order)}
+        rounds = tuple(RoundResult(i + 1, r.winner, sum(r.points)) for i, r in enumerate(game.history))
+        players = tuple(
+            MatchPlayer(
+                seat=s,
+                user_id=seat.user_id,
+                display_name=seat.name[:100] or "?",
+                is_ai=seat.ai,
+                final_score=scores[s],
+                placement=placement[s],
+                rounds_won=sum(1 for r in game.history if r.winner == s),
+                points_scored=sum(r.points[s] for r in game.history),
+            )
+            for s, seat in enumerate(session.seats)
+        )
+        session.result = {
+            "status": "abandoned" if abandoned else "completed",
+            "winner": None if abandoned else game.winner,
+            "scores": list(scores),
+            "ended": now,
+        }
+        return MatchResult(
+            match_key=session.match_key,
+            mode=session.mode.value,
+            guild_id=session.guild_id,
+            channel_id=session.channel_id,
+            status="abandoned" if abandoned else "completed",
+            target_score=game.options.target_score,
+            started_at=session.started_at or session.created_at,
+            ended_at=max(now, session.started_at or session.created_at),
+            winner_seat=None if abandoned else game.winner,
+            players=players,
+            rounds=rounds,
+        )
+
+    async def _remove_seat(self, session: Session, seat: int, *, kind: str, actor: int | None) -> Update:
+        before = session.to_dict()
+        if session.status == Status.LOBBY:
+            removed = session.seats.pop(seat)
+            if not session.humans():
+                return await self._close(session, "empty")
+            if removed.user_id == session.host_id:
+                session.host_id = session.seats[session.humans()[0]].user_id or session.host_id
+            return await self._finish_change(session, before, [], "lobby", actor)
+        if session.status != Status.PLAYING:
+            raise E.GameFinished("the match is over")
+        game = self._require_game(session)
+        session.seats[seat].left = True
+        events = game.remove_player(seat)
+        humans = session.humans()
+        if humans and session.seats[seat].user_id == session.host_id:
+            session.host_id = session.seats[humans[0]].user_id or session.host_id
+        return await self._finish_change(session, before, events, kind, actor)
+
+    async def _close(self, session: Session, reason: str) -> Update:
+        """Close a lobby (deleted) or a match (recorded as abandoned if it was being played)."""
+        self._disarm(session)
+        if session.status == Status.PLAYING and session.game is not None:
+            self._abandon(session.game)
+            session.version += 1
+            result = self._finish(session, abandoned=True)
+            await self.store.finish_match(result, replace_with=None)
+        else:
+            await self.store.delete_game(session.channel_id)
+        session.version += 1
+        session.status = Status.FINISHED
+        update = self._publish(session, "closed", (), None, reason=reason)
+        self.sessions.pop(session.channel_id, None)
+        return update
+
+    async def _commit(self, session: Session) -> None:
+        await self.store.save_game(self._row(session))
+
+    def _row(self, session: Session) -> LiveGame:
+        return LiveGame(
+            channel_id=session.channel_id,
+            guild_id=session.guild_id,
+            mode=session.mode.value,
+            status=session.status,
+            version=session.version,
+            snapshot=session.to_dict(),
+            updated_at=self.clock.now(),
+        )
+
+    def _restore(self, session: Session, before: dict[str, Any]) -> None:
+        restored = Session.from_dict(before)
+        for name in (
+            "host_id",
+            "seats",
+            "status",
+            "version",
+            "game",
+            "started_at",
+            "last_activity",
+            "deadline",
+            "ui",
+            "result",
+        ):
+            setattr(session, name, getattr(restored, name))
+
+    def _forget(self, session: Session) -> None:
+        self._disarm(session)
+        self.sessions.pop(session.channel_id, None)
+
+    # ------------------------------------------------------------------------------------------------------------
+    # Internals: checks
+
+    @staticmethod
+    def _require_lobby(session: Session) -> None:
+        if session.status == Status.PLAYING:
+            raise E.AlreadyStarted("the game has already started")
+        if session.status != Status.LOBBY:
+            raise E.GameFinished("the match is over")
+
+    @staticmethod
+    def _require_host(session: Session, user_id: int, is_admin: bool) -> None:
+        if user_id != session.host_id and not is_admin:
+            raise E.NotHost("only the host can do that")
+
+    @staticmethod
+    def _require_game(session: Session) -> Game:
+        if session.status == Status.LOBBY or session.game is None:
+            raise E.NotStarted("the game has not started yet")
+        if session.status == Status.FINISHED:
+            raise E.GameFinished("the match is over")
+        return session.game
+
+    # ------------------------------------------------------------------------------------------------------------
+    # Timers and AI
+
+    def _deadline(self, session: Session) -> None:
+        """Set when the pending decision times out (None when nobody human is waited for)."""
+        game = session.game
+        session.deadline = None
+        if session.status != Status.PLAYING or game is None:
+            return
+        if game.phase is Phase.ROUND_OVER:
+            session.deadline = self.clock.now() + self.limits.round_pause
+            return
+        owner = game.pending
+        if owner is not None and not session.seats[owner].ai:
+            session.deadline = self.clock.now() + session.turn_timer
+
+    def _arm(self, session: Session, *, resumed: bool = False) -> None:
+        """(Re-)arm the session's turn timer and AI move after a change (or a resume)."""
+        if self._closed:
+            return
+        rt = self._runtime.setdefault(session.channel_id, _Runtime())
+        self._disarm(session)
+        version = session.version
+        if session.status == Status.LOBBY:
+            return
+        game = session.game
+        if session.status != Status.PLAYING or game is None:
+            return
+        if session.deadline is not None:
+            delay = max(0.0, session.deadline - self.clock.now())
+            rt.timer = self.clock.call_later(delay, lambda: self._spawn(self._on_timeout(session, version)))
+        owner = game.pending
+        if game.phase is Phase.ROUND_OVER and all(s.ai or s.left for s in session.seats):
+            owner = next(i for i, s in enumerate(session.seats) if not s.left)
+        ai_seats = [i for i, s in enumerate(session.seats) if s.ai and not s.left]
+        if owner is not None and session.seats[owner].ai:
+            rt.ai_timer = self._later(self.limits.ai_delay, lambda: self._ai_move(session, version, owner))
+        elif game.catchable is not None and any(s != game.catchable for s in ai_seats):
+            catcher = next(s for s in ai_seats if s != game.catchable)
+            rt.ai_timer = self._later(self.limits.ai_catch_delay, lambda: self._ai_move(session, version, catcher))
+
+    def _later(self, delay: float, make: Callable[[], Coroutine[Any, Any, Any]]) -> TimerHandle | None:
+        """Run ``make()`` as a task after ``delay`` seconds on the clock; at once (no timer) for a zero delay."""
+        if delay <= 0:
+            self._spawn(make())
+            return None
+        return self.clock.call_later(delay, lambda: self._spawn(make()))
+
+    def _disarm(self, session: Session) -> None:
+        rt = self._runtime.get(session.channel_id)
+        if rt is None:
+            return
+        for name in ("timer", "ai_timer"):
+            handle = getattr(rt, name)
+            if handle is not None:
+                handle.cancel()
+                setattr(rt, name, None)
+
+    def _spawn(self, coro: Coroutine[Any, Any, Any]) -> None:
+        task = asyncio.get_running_loop().create_task(coro, name="uno-adapter-task")
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _ai_move(self, session: Session, version: int, seat: int) -> None:
+        async with session.lock:
+            game = session.game
+            if session.version != version or game is None or session.status != Status.PLAYING:
+                return
+            if self.sessions.get(session.channel_id) is not session:
+                return
+            view = game.view(seat)
+            action = ai.choose(view, self._rng)
+            if action is None:
+                return
+            before = session.to_dict()
+            try:
+                events = game.apply(action)
+                await self._finish_change(session, before, events, "ai", seat)
+            except Exception:
+                log.exception("AI move failed in channel %s", session.channel_id)
+
+    async def _on_timeout(self, session: Session, version: int) -> None:
+        async with session.lock:
+            game = session.game
+            if session.version != version or game is None or session.status != Status.PLAYING:
+                return
+            if self.sessions.get(session.channel_id) is not session:
+                return
+            before = session.to_dict()
+            try:
+                if game.phase is Phase.ROUND_OVER:
+                    dealer = next(i for i, s in enumerate(session.seats) if not s.left)
+                    events = game.apply(NextRound(dealer))
+                    await self._finish_change(session, before, events, "action", None)
+                    return
+                owner = game.pending
+                if owner is None:
+                    return
+                seat = owner
+                events = self._default_action(game, seat)
+                session.seats[seat].timeouts += 1
+                if session.seats[seat].timeouts >= self.limits.max_timeouts and game.phase is not Phase.MATCH_OVER:
+                    session.seats[seat].left = True
+                    events += game.remove_player(seat)
+                await self._finish_change(session, before, events, "timeout", seat)
+            except Exception:
+                log.exception("turn timeout failed in channel %s", session.channel_id)
+
+    @staticmethod
+    def _default_action(game: Game, seat: int) -> list[Event]:
+        """The default of the pending decision: draw and keep; keep; accept; the colour held most."""
+        phase = game.phase
+        if phase is Phase.PLAY:
+            events = game.apply(Draw(seat))
+            if game.phase is Phase.PLAY_DRAWN and game.current == seat:
+                events += game.apply(Keep(seat))
+            return events
+        if phase is Phase.PLAY_DRAWN:
+            return game.apply(Keep(seat))
+        if phase is Phase.CHALLENGE:
+            return game.apply(Accept(seat))
+        if phase is Phase.DECLARE_COLOUR:
+            held = Counter(game.faces[c].colour for c in game.hands[seat])
+            colour = max(colours_of(game.side), key=lambda c: held.get(c, 0))
+            return game.apply(DeclareColour(seat, colour))
+        return []
+
+    def _schedule_sweep(self) -> None:
+        if self._closed:
+            return
+        self._sweeper = self.clock.call_later(self.limits.sweep_every, lambda: self._spawn(self._sweep()))
+
+    async def _sweep(self) -> None:
+        """Close idle lobbies and games without human activity; finished sessions are forgotten after a while."""
+        now = self.clock.now()
+        for session in list(self.sessions.values()):
+            idle = now - session.last_activity
+            try:
+                limit = {Status.LOBBY: self.limits.lobby_idle, Status.PLAYING: self.limits.game_idle}.get(
+                    session.status
+                )
+                if limit is not None and idle > limit:
+                    async with session.lock:
+                        await self._close(session, "idle")
+            except Exception:
+                log.exception("closing idle session %s failed", session.channel_id)
+        self._schedule_sweep()
+
+    # ------------------------------------------------------------------------------------------------------------
+    # Fan-out
+
+    def _publish(
+        self,
+        session: Session,
+        kind: str,
+        events: Sequence[Event] = (),
+        actor: int | None = None,
+        *,
+        reason: str | None = None,
+    ) -> Update:
+        update = Update(session, session.version, kind if reason is None else f"{kind}:{reason}", tuple(events), actor)
+        if not self._subscribers:
+            return update
+        rt = self._runtime.setdefault(session.channel_id, _Runtime())
+        rt.queue.put_nowait(update)
+        if rt.worker is None or rt.worker.done():
+            rt.worker = asyncio.get_running_loop().create_task(
+                self._deliver(rt.queue), name=f"uno-adapter-deliver-{session.channel_id}"
+            )
+        return update
+
+    async def _deliver(self, queue: asyncio.Queue[Update]) -> None:
+        """Deliver queued updates in order; the task ends when the queue is empty (``_publish`` starts a new one)."""
+        while not queue.empty():
+            update = queue.get_nowait()
+            try:
+                for callback in list(self._subscribers):
+                    try:
+                        await callback(update)
+                    except Exception:
+                        log.exception("subscriber failed on %s update", update.kind)
+            finally:
+                queue.task_done()
+
+
+__all__ = ["Limits", "SessionManager", "Update"]

@@ -1,0 +1,113 @@
+"""custom_id formats of every persistent component, and the fingerprints that make stale clicks harmless.
+
+All ids start with ``uno:`` and stay far below Discord's 100 characters. They carry no card identity: a hand control
+names a *play option* by its index in the player's current list of plays, checked against a fingerprint of what the
+player saw, so a click on an out-of-date message is refused instead of doing something else (DESIGN "Discord layer").
+
+- Lobby: ``uno:l:<verb>:<channel>`` (join, leave, ai, start, cancel).
+- Table: ``uno:t:<verb>:<channel>`` (hand, uno, catch, next, again).
+- Table decisions for one player: ``uno:d:<verb>:<channel>:<fp>:<arg>`` (challenge, accept, colour).
+- Hand buttons: ``uno:h:<verb>:<channel>:<fp>:<arg>`` (draw, keep, uno, refresh, page, colour, back, challenge,
+  accept, declare); hand selects: ``uno:hs:<verb>:<channel>:<fp>:<arg>`` (play, target).
+- Leaderboard pages: ``uno:lb:<guild or 0>:<mode or all>:<page>:<p|n>``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+
+from bot.engine.actions import Play
+from bot.engine.view import PlayerView
+
+LOBBY_VERBS = ("join", "leave", "ai", "start", "cancel")
+TABLE_VERBS = ("hand", "uno", "catch", "next", "again")
+DECISION_VERBS = ("challenge", "accept", "colour")
+HAND_VERBS = ("draw", "keep", "uno", "refresh", "page", "colour", "back", "challenge", "accept", "declare")
+HAND_SELECT_VERBS = ("play", "target")
+
+_CH = r"(?P<channel>[0-9]{1,20})"
+_TAIL = r"(?P<fp>[0-9a-f]{8}):(?P<arg>[a-z0-9.]{0,24})"
+LOBBY_RE = rf"uno:l:(?P<verb>{'|'.join(LOBBY_VERBS)}):{_CH}"
+TABLE_RE = rf"uno:t:(?P<verb>{'|'.join(TABLE_VERBS)}):{_CH}"
+DECISION_RE = rf"uno:d:(?P<verb>{'|'.join(DECISION_VERBS)}):{_CH}:{_TAIL}"
+HAND_RE = rf"uno:h:(?P<verb>{'|'.join(HAND_VERBS)}):{_CH}:{_TAIL}"
+HAND_SELECT_RE = rf"uno:hs:(?P<verb>{'|'.join(HAND_SELECT_VERBS)}):{_CH}:{_TAIL}"
+LEADERBOARD_RE = r"uno:lb:(?P<guild>[0-9]{1,20}):(?P<mode>all|classic|flip|flex):(?P<page>[0-9]{1,4}):(?P<dir>[pn])"
+
+
+def lobby_id(verb: str, channel: int) -> str:
+    return f"uno:l:{verb}:{channel}"
+
+
+def table_id(verb: str, channel: int) -> str:
+    return f"uno:t:{verb}:{channel}"
+
+
+def decision_id(verb: str, channel: int, fp: str, arg: str = "") -> str:
+    return f"uno:d:{verb}:{channel}:{fp}:{arg}"
+
+
+def hand_id(verb: str, channel: int, fp: str, arg: str = "") -> str:
+    return f"uno:h:{verb}:{channel}:{fp}:{arg}"
+
+
+def hand_select_id(verb: str, channel: int, fp: str, arg: str = "") -> str:
+    return f"uno:hs:{verb}:{channel}:{fp}:{arg}"
+
+
+def leaderboard_id(guild: int | None, mode: str | None, page: int, direction: str) -> str:
+    """``direction``: ``p`` (previous-page button) or ``n`` (next), so the two buttons never share an id."""
+    return f"uno:lb:{guild or 0}:{mode or 'all'}:{page}:{direction}"
+
+
+def _digest(*parts: object) -> str:
+    return hashlib.blake2b(repr(parts).encode(), digest_size=4).hexdigest()
+
+
+def hand_fingerprint(view: PlayerView) -> str:
+    """What a player's hand controls depend on: their hand, the decision pending, the top card and colour, the side
+    and their Power Card. UNO calls and catches by others do not change it."""
+    me = view.me
+    return _digest(
+        tuple(c.id for c in view.hand),
+        view.phase.value,
+        view.pending,
+        view.discard_pile_size,
+        view.top,
+        view.declared_colour,
+        view.side.value,
+        view.power[me] if view.power is not None and me is not None else None,
+        view.drawn.id if view.drawn is not None else None,
+        view.round,
+        tuple(view.active),
+    )
+
+
+def decision_fingerprint(view: PlayerView) -> str:
+    """What a table decision (challenge, accept, declare a colour) depends on."""
+    return _digest(view.phase.value, view.pending, view.discard_pile_size, view.top, view.round, view.side.value)
+
+
+@dataclass(frozen=True, slots=True)
+class PlayOption:
+    """One entry of the hand's "Play a card" list: a card, on its flex side or not, with or without UNO. Wilds and
+    targeted cards then ask for a colour / a target."""
+
+    card: int
+    flex: bool
+    uno: bool
+    wild: bool
+    targeted: bool
+
+
+def play_options(view: PlayerView) -> list[PlayOption]:
+    """The distinct plays in ``view.legal`` in their legal order (colour and target variants folded together)."""
+    seen: dict[tuple[int, bool, bool], PlayOption] = {}
+    for a in view.legal:
+        if isinstance(a, Play):
+            key = (a.card, a.flex, a.uno)
+            option = seen.get(key)
+            if option is None:
+                seen[key] = PlayOption(a.card, a.flex, a.uno, a.colour is not None, a.target is not None)
+    return list(seen.values())

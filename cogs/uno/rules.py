@@ -1,0 +1,28 @@
+"""``/uno rules``: a summary of each game's rules in the reader's language (catalogue keys ``rules.<game>.*``)."""
+
+from __future__ import annotations
+
+import discord
+
+from bot.engine.cards import Mode
+from bot.i18n import t
+
+#: Sections of each game's summary, in order: (title key, text key).
+SECTIONS: dict[Mode, tuple[str, ...]] = {
+    Mode.CLASSIC: ("goal", "turn", "actions", "wild_draw", "uno", "scoring"),
+    Mode.FLIP: ("goal", "sides", "light", "dark", "flip", "challenge", "scoring"),
+    Mode.FLEX: ("goal", "power", "flex", "actions", "challenge", "scoring"),
+}
+
+
+def rules_embed(mode: Mode, lang: str) -> discord.Embed:
+    """The rules of ``mode`` as an embed (SPEC sections G, C, F, X summarised)."""
+    embed = discord.Embed(title=t(f"rules.{mode.value}.title", lang), colour=0x5C6BC0)
+    for section in SECTIONS[mode]:
+        embed.add_field(
+            name=t(f"rules.{mode.value}.{section}.title", lang),
+            value=t(f"rules.{mode.value}.{section}", lang)[:1024],
+            inline=False,
+        )
+    embed.set_footer(text=t("rules.footer", lang))
+    return embed

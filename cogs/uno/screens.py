@@ -1,0 +1,540 @@
+"""Every message the bot shows, built from sessions and views: lobby, table, ephemeral hand, pickers, round and match
+summaries. A :class:`Screen` is content + embed + components + files, sent or edited as one.
+
+Public screens use the public (table) view only: no hand ever appears in them. The ephemeral hand uses the player's own
+view (their cards and, in UNO FLIP, the other faces of the opponents' hands: SPEC F10).
+"""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass, field
+from typing import Any
+
+import discord
+from bot.render import SeatView, TableScene, colour_emoji, render_hand, render_table
+
+from bot.adapter.session import Session, Status
+from bot.engine.actions import Accept, CallUno, Challenge, DeclareColour, Draw, Keep
+from bot.engine.cards import Mode, colours_of
+from bot.engine.events import RoundEnded
+from bot.engine.view import Phase, PlayerView
+from bot.i18n import t, tn
+
+from . import ids
+from .text import card_name, cards_line, colour_name
+from .views import DecisionButton, HandButton, HandSelect, LobbyButton, TableButton
+
+PAGE_SIZE = 25
+COLOUR_STYLE = discord.ButtonStyle.secondary
+MODE_COLOUR = {Mode.CLASSIC: 0xE53935, Mode.FLIP: 0x8E24AA, Mode.FLEX: 0x43A047}
+
+
+@dataclass
+class Screen:
+    """What to send or edit: ``content``, ``embed``, ``view`` (components) and ``files`` (images)."""
+
+    content: str | None = None
+    embed: discord.Embed | None = None
+    view: discord.ui.View | None = None
+    files: list[discord.File] = field(default_factory=list)
+
+    def send_kwargs(self) -> dict[str, Any]:
+        kwargs: dict[str, Any] = {"content": self.content, "embed": self.embed, "files": self.files}
+        if self.view is not None:
+            kwargs["view"] = self.view
+        return kwargs
+
+    def edit_kwargs(self) -> dict[str, Any]:
+        return {"content": self.content, "embed": self.embed, "view": self.view, "attachments": self.files}
+
+
+def _view(*items: discord.ui.Item[Any]) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    for item in items:
+        view.add_item(item)
+    return view
+
+
+def player_name(session: Session, seat: int) -> str:
+    return discord.utils.escape_markdown(session.seats[seat].name)
+
+
+def mention(session: Session, seat: int) -> str:
+    user = session.seats[seat].user_id
+    return f"<@{user}>" if user is not None else f"**{player_name(session, seat)}**"
+
+
+def game_name(mode: Mode, lang: str) -> str:
+    return t(f"mode.{mode.value}", lang)
+
+
+def _png(data: bytes, name: str) -> discord.File:
+    return discord.File(io.BytesIO(data), filename=name)
+
+
+# --------------------------------------------------------------------------------------------------------------------
+# Lobby
+
+
+def lobby_screen(session: Session, lang: str) -> Screen:
+    ch = session.channel_id
+    embed = discord.Embed(
+        title=t("lobby.title", lang, game=game_name(session.mode, lang)), colour=MODE_COLOUR[session.mode]
+    )
+    host = next((s for s in session.seats if s.user_id == session.host_id), None)
+    embed.description = t("lobby.host", lang, host=f"<@{session.host_id}>" if host else "—")
+    players = "\n".join(
+        f"{i + 1}. {'🤖 ' if s.ai else ''}{discord.utils.escape_markdown(s.name)}" for i, s in enumerate(session.seats)
+    )
+    embed.add_field(
+        name=t("lobby.players", lang, n=len(session.seats), max=session.max_players), value=players or "—", inline=False
+    )
+    embed.add_field(name=t("lobby.options", lang), value=options_text(session, lang), inline=False)
+    embed.set_footer(text=t("lobby.footer", lang, min=session.min_players, max=session.max_players))
+    full = len(session.seats) >= session.max_players
+    view = _view(
+        LobbyButton("join", ch, t("btn.join", lang), discord.ButtonStyle.success, disabled=full),
+        LobbyButton("leave", ch, t("btn.leave", lang), discord.ButtonStyle.secondary),
+        LobbyButton("ai", ch, t("btn.add_ai", lang), discord.ButtonStyle.secondary, disabled=full),
+        LobbyButton("start", ch, t("btn.start", lang), discord.ButtonStyle.primary),
+        LobbyButton("cancel", ch, t("btn.cancel", lang), discord.ButtonStyle.danger),
+    )
+    return Screen(embed=embed, view=view)
+
+
+def options_text(session: Session, lang: str) -> str:
+    o = session.options
+    lines = [
+        t("opt.line.target", lang, target=o.target_score) if o.target_score else t("opt.line.single_round", lang),
+        t("opt.line.timer", lang, seconds=int(session.turn_timer)),
+    ]
+    if o.scoring == "lowest":
+        lines.append(t("opt.line.lowest", lang))
+    if o.block_illegal_wild_draw:
+        lines.append(t("opt.line.block", lang))
+    if o.false_catch_penalty:
+        lines.append(t("opt.line.false_catch", lang, n=o.false_catch_penalty))
+    if session.mode is Mode.CLASSIC and o.classic_deck == "112":
+        lines.append(t("opt.line.deck112", lang))
+    if session.mode is Mode.FLIP:
+        if o.flip_pairing == "random":
+            lines.append(t("opt.line.random_pairing", lang))
+        if o.opening_flip == "apply":
+            lines.append(t("opt.line.opening_flip", lang))
+        if o.exposed_wild_chooser == "flipper":
+            lines.append(t("opt.line.flipper", lang))
+        if not o.flip_invert_piles:
+            lines.append(t("opt.line.no_invert", lang))
+    if session.mode is Mode.FLEX:
+        if not o.flex_reset_power:
+            lines.append(t("opt.line.keep_power", lang))
+        if not o.flex_target_can_challenge:
+            lines.append(t("opt.line.no_target_challenge", lang))
+    return "\n".join(lines)
+
+
+# --------------------------------------------------------------------------------------------------------------------
+# Table
+
+
+def table_screen(session: Session, lang: str, log: list[str], *, images: bool) -> Screen:
+    """The public table: public view only (no hand, no other faces of any hand)."""
+    game = session.game
+    assert game is not None
+    view = game.view(None)
+    embed = discord.Embed(
+        title=t("table.title", lang, game=game_name(session.mode, lang), round=view.round),
+        colour=MODE_COLOUR[session.mode],
+    )
+    embed.description = status_line(session, view, lang)
+    top = card_name(view.top, lang)
+    if view.declared_colour is not None:
+        top += " → " + colour_name(view.declared_colour, lang)
+    embed.add_field(name=t("table.top", lang), value=top, inline=True)
+    direction = t("dir.cw", lang) if view.direction == 1 else t("dir.ccw", lang)
+    embed.add_field(name=t("table.direction", lang), value=direction, inline=True)
+    pile = tn("table.cards", view.draw_pile_size, lang)
+    if view.draw_top_other is not None:
+        pile += "\n" + t("table.draw_top_other", lang, card=card_name(view.draw_top_other, lang))
+    embed.add_field(name=t("table.draw_pile", lang), value=pile, inline=True)
+    if session.mode is Mode.FLIP:
+        embed.add_field(name=t("table.side", lang), value=t(f"side.{view.side.value}", lang), inline=True)
+    embed.add_field(name=t("table.players", lang), value=players_text(session, view, lang), inline=False)
+    if log:
+        embed.add_field(name=t("table.log", lang), value="\n".join(log[-6:])[:1024], inline=False)
+    target = view.target_score
+    embed.set_footer(text=t("table.footer", lang, target=target) if target else t("opt.line.single_round", lang))
+    files: list[discord.File] = []
+    if images:
+        files.append(_png(render_table(table_scene(session, view)), "table.png"))
+        embed.set_image(url="attachment://table.png")
+    content = None
+    if view.pending is not None and session.seats[view.pending].user_id is not None:
+        content = t("table.ping", lang, player=mention(session, view.pending))
+    return Screen(content=content, embed=embed, view=table_components(session, view, lang), files=files)
+
+
+def status_line(session: Session, view: PlayerView, lang: str) -> str:
+    p = view.pending
+    if view.phase is Phase.MATCH_OVER:
+        return t("table.match_over", lang)
+    if view.phase is Phase.ROUND_OVER:
+        return t("table.round_over", lang)
+    assert p is not None
+    if view.phase is Phase.CHALLENGE:
+        return t("table.challenge_pending", lang, player=mention(session, p), card=card_name(view.top, lang))
+    if view.phase is Phase.DECLARE_COLOUR:
+        return t("table.declare_pending", lang, player=mention(session, p))
+    return t("table.turn", lang, player=mention(session, p))
+
+
+def players_text(session: Session, view: PlayerView, lang: str) -> str:
+    lines = []
+    for seat, s in enumerate(session.seats):
+        name = discord.utils.escape_markdown(s.name)
+        if not view.active[seat]:
+            lines.append(f"~~{name}~~ · {t('table.left', lang)}")
+            continue
+        marker = "▶️" if seat == view.pending else "▫️"
+        parts = [f"{marker} {'🤖 ' if s.ai else ''}**{name}**", tn("table.cards", view.hand_counts[seat], lang)]
+        if view.hand_counts[seat] == 1 and view.uno_called[seat]:
+            parts.append("**UNO!**")
+        if view.power is not None:
+            parts.append("🟢" if view.power[seat] else "🔴")
+        parts.append(tn("table.points", view.scores[seat], lang))
+        lines.append(" · ".join(parts))
+    return "\n".join(lines)[:1024]
+
+
+def table_scene(session: Session, view: PlayerView) -> TableScene:
+    seats = tuple(
+        SeatView(
+            name=s.name,
+            cards=view.hand_counts[i],
+            power=view.power[i] if view.power is not None else None,
+        )
+        for i, s in enumerate(session.seats)
+    )
+    return TableScene(
+        mode=session.mode,
+        side=view.side,
+        top=view.top,
+        declared=view.declared_colour,
+        seats=seats,
+        turn=view.pending,
+        clockwise=view.direction == 1,
+        draw_count=view.draw_pile_size,
+        draw_top_other=view.draw_top_other,
+    )
+
+
+def table_components(session: Session, view: PlayerView, lang: str) -> discord.ui.View:
+    ch = session.channel_id
+    items: list[discord.ui.Item[Any]] = []
+    if view.phase in (Phase.PLAY, Phase.PLAY_DRAWN, Phase.CHALLENGE, Phase.DECLARE_COLOUR):
+        items += [
+            TableButton("hand", ch, t("btn.hand", lang), discord.ButtonStyle.primary, emoji="🃏"),
+            TableButton("uno", ch, t("btn.uno", lang), discord.ButtonStyle.danger),
+            TableButton(
+                "catch", ch, t("btn.catch", lang), discord.ButtonStyle.secondary, disabled=view.catchable is None
+            ),
+        ]
+    fp = ids.decision_fingerprint(view)
+    if view.phase is Phase.CHALLENGE:
+        items += [
+            DecisionButton("challenge", ch, fp, "", t("btn.challenge", lang), discord.ButtonStyle.danger, row=1),
+            DecisionButton("accept", ch, fp, "", t("btn.accept", lang), discord.ButtonStyle.secondary, row=1),
+        ]
+    if view.phase is Phase.DECLARE_COLOUR:
+        for colour in colours_of(view.side):
+            items.append(
+                DecisionButton(
+                    "colour",
+                    ch,
+                    fp,
+                    colour.value,
+                    t(f"colour.{colour.value}", lang),
+                    COLOUR_STYLE,
+                    emoji=colour_emoji(colour),
+                    row=1,
+                )
+            )
+    if view.phase is Phase.ROUND_OVER:
+        items.append(TableButton("next", ch, t("btn.next_round", lang), discord.ButtonStyle.success))
+    if session.status == Status.FINISHED or view.phase is Phase.MATCH_OVER:
+        items = [TableButton("again", ch, t("btn.play_again", lang), discord.ButtonStyle.success)]
+    return _view(*items)
+
+
+# --------------------------------------------------------------------------------------------------------------------
+# Hand (ephemeral)
+
+
+def hand_screen(
+    session: Session,
+    view: PlayerView,
+    lang: str,
+    *,
+    page: int = 0,
+    note: str | None = None,
+    images: bool = True,
+) -> Screen:
+    """The player's own hand with its controls (SPEC G4, G7, G8, X4, F10)."""
+    me = view.me
+    assert me is not None
+    fp = ids.hand_fingerprint(view)
+    options = ids.play_options(view)
+    playable_ids = {o.card for o in options}
+    embed = discord.Embed(
+        title=tn("hand.title", len(view.hand), lang),
+        colour=MODE_COLOUR[session.mode],
+    )
+    lines = []
+    for i, c in enumerate(view.hand):
+        mark = "▸" if c.id in playable_ids else "·"
+        lines.append(f"`{i + 1:>2}` {mark} {card_name(c.face, lang)}")
+    embed.description = (note + "\n\n" if note else "") + hand_status(session, view, lang) + "\n\n" + "\n".join(lines)
+    embed.description = embed.description[:4096]
+    top = card_name(view.top, lang)
+    if view.declared_colour is not None:
+        top += " → " + colour_name(view.declared_colour, lang)
+    embed.add_field(name=t("table.top", lang), value=top, inline=False)
+    if view.power is not None:
+        embed.add_field(
+            name=t("hand.power", lang),
+            value=t("hand.power_green", lang) if view.power[me] else t("hand.power_red", lang),
+            inline=False,
+        )
+    if view.other_faces is not None:
+        backs = []
+        for seat, faces in enumerate(view.other_faces):
+            if faces is None:
+                continue
+            backs.append(f"**{player_name(session, seat)}**: {cards_line(faces, lang)}")
+        if view.draw_top_other is not None:
+            backs.append(t("hand.draw_top", lang, card=card_name(view.draw_top_other, lang)))
+        embed.add_field(name=t("hand.others", lang), value="\n".join(backs)[:1024] or "—", inline=False)
+    if view.revealed is not None:
+        owner, faces = view.revealed
+        embed.add_field(
+            name=t("hand.revealed_title", lang),
+            value=t("hand.revealed", lang, player=player_name(session, owner), cards=cards_line(faces, lang))[:1024],
+            inline=False,
+        )
+    files: list[discord.File] = []
+    if images and view.hand:
+        positions = [i for i, c in enumerate(view.hand) if c.id in playable_ids]
+        png = render_hand(
+            [c.face for c in view.hand],
+            playable=positions,
+            side=view.side,
+            power=view.power[me] if view.power is not None else None,
+        )
+        files.append(_png(png, "hand.png"))
+        embed.set_image(url="attachment://hand.png")
+    return Screen(embed=embed, view=hand_components(session, view, lang, fp, options, page), files=files)
+
+
+def hand_status(session: Session, view: PlayerView, lang: str) -> str:
+    me = view.me
+    if view.phase is Phase.MATCH_OVER:
+        return t("table.match_over", lang)
+    if view.phase is Phase.ROUND_OVER:
+        return t("table.round_over", lang)
+    if view.pending != me:
+        assert view.pending is not None
+        return t("hand.waiting", lang, player=player_name(session, view.pending))
+    if view.phase is Phase.PLAY_DRAWN and view.drawn is not None:
+        return t("hand.play_drawn", lang, card=card_name(view.drawn.face, lang))
+    if view.phase is Phase.CHALLENGE:
+        assert view.challenge_player is not None
+        return t(
+            "hand.challenge", lang, player=player_name(session, view.challenge_player), card=card_name(view.top, lang)
+        )
+    if view.phase is Phase.DECLARE_COLOUR:
+        return t("hand.declare", lang)
+    return t("hand.your_turn", lang)
+
+
+def option_label(view: PlayerView, option: ids.PlayOption, lang: str) -> str:
+    face = next(c.face for c in view.hand if c.id == option.card)
+    label = card_name(face, lang)
+    if option.flex:
+        flex = face.flex_colour
+        label = (
+            t("hand.option_flex_colour", lang, card=label, colour=colour_name(flex, lang, emoji=False))
+            if flex is not None
+            else t("hand.option_flex", lang, card=label)
+        )
+    if option.uno:
+        label = t("hand.option_uno", lang, card=label)
+    return label[:100]
+
+
+def hand_components(
+    session: Session, view: PlayerView, lang: str, fp: str, options: list[ids.PlayOption], page: int
+) -> discord.ui.View:
+    ch = session.channel_id
+    items: list[discord.ui.Item[Any]] = []
+    pages = max(1, -(-len(options) // PAGE_SIZE))
+    page = min(max(page, 0), pages - 1)
+    if options:
+        chunk = list(enumerate(options))[page * PAGE_SIZE : (page + 1) * PAGE_SIZE]
+        select_options = [discord.SelectOption(label=option_label(view, o, lang), value=str(i)) for i, o in chunk]
+        items.append(HandSelect("play", ch, fp, "", t("hand.select", lang), select_options, row=0))
+    legal = view.legal
+    row1: list[discord.ui.Item[Any]] = []
+    if any(isinstance(a, Draw) for a in legal):
+        row1.append(HandButton("draw", ch, fp, "", t("btn.draw", lang), discord.ButtonStyle.primary, row=1))
+    if any(isinstance(a, Keep) for a in legal):
+        row1.append(HandButton("keep", ch, fp, "", t("btn.keep", lang), discord.ButtonStyle.secondary, row=1))
+    if any(isinstance(a, Challenge) for a in legal):
+        row1.append(HandButton("challenge", ch, fp, "", t("btn.challenge", lang), discord.ButtonStyle.danger, row=1))
+    if any(isinstance(a, Accept) for a in legal):
+        row1.append(HandButton("accept", ch, fp, "", t("btn.accept", lang), discord.ButtonStyle.secondary, row=1))
+    if any(isinstance(a, CallUno) for a in legal):
+        row1.append(HandButton("uno", ch, fp, "", t("btn.uno", lang), discord.ButtonStyle.danger, row=1))
+    row1.append(HandButton("refresh", ch, fp, str(page), t("btn.refresh", lang), discord.ButtonStyle.secondary, row=1))
+    items += row1
+    if any(isinstance(a, DeclareColour) for a in legal):
+        for colour in colours_of(view.side):
+            items.append(
+                HandButton(
+                    "declare",
+                    ch,
+                    fp,
+                    colour.value,
+                    t(f"colour.{colour.value}", lang),
+                    COLOUR_STYLE,
+                    emoji=colour_emoji(colour),
+                    row=2,
+                )
+            )
+    if pages > 1:
+        items.append(
+            HandButton("page", ch, fp, str(page - 1), "◀", discord.ButtonStyle.secondary, row=3, disabled=page == 0)
+        )
+        items.append(
+            HandButton(
+                "page",
+                ch,
+                fp,
+                str(page + 1),
+                t("hand.page", lang, page=page + 1, pages=pages),
+                discord.ButtonStyle.secondary,
+                row=3,
+                disabled=page >= pages - 1,
+            )
+        )
+    return _view(*items)
+
+
+def colour_picker(session: Session, view: PlayerView, lang: str, index: int, target: int | None) -> Screen:
+    """Choose the declared colour of the wild ``play_options(view)[index]`` (colour is part of the play: SPEC G4)."""
+    ch = session.channel_id
+    fp = ids.hand_fingerprint(view)
+    option = ids.play_options(view)[index]
+    face = next(c.face for c in view.hand if c.id == option.card)
+    embed = discord.Embed(
+        title=t("hand.pick_colour", lang, card=card_name(face, lang)), colour=MODE_COLOUR[session.mode]
+    )
+    if target is not None:
+        embed.description = t("hand.target_chosen", lang, player=player_name(session, target))
+    suffix = f".{target}" if target is not None else ""
+    items: list[discord.ui.Item[Any]] = [
+        HandButton(
+            "colour",
+            ch,
+            fp,
+            f"{index}.{colour.value}{suffix}",
+            t(f"colour.{colour.value}", lang),
+            COLOUR_STYLE,
+            emoji=colour_emoji(colour),
+            row=0,
+        )
+        for colour in colours_of(view.side)
+    ]
+    items.append(HandButton("back", ch, fp, "", t("btn.back", lang), discord.ButtonStyle.secondary, row=1))
+    return Screen(embed=embed, view=_view(*items))
+
+
+def target_picker(session: Session, view: PlayerView, lang: str, index: int) -> Screen:
+    """Choose who draws for a targeted Flex flex side (SPEC X5); the colour comes next."""
+    ch = session.channel_id
+    fp = ids.hand_fingerprint(view)
+    option = ids.play_options(view)[index]
+    face = next(c.face for c in view.hand if c.id == option.card)
+    embed = discord.Embed(
+        title=t("hand.pick_target", lang, card=card_name(face, lang)), colour=MODE_COLOUR[session.mode]
+    )
+    me = view.me
+    choices = [
+        discord.SelectOption(
+            label=f"{session.seats[s].name} · {tn('table.cards', view.hand_counts[s], lang)}"[:100], value=str(s)
+        )
+        for s in range(view.players)
+        if s != me and view.active[s]
+    ]
+    items: list[discord.ui.Item[Any]] = [
+        HandSelect("target", ch, fp, str(index), t("hand.pick_target_placeholder", lang), choices, row=0),
+        HandButton("back", ch, fp, "", t("btn.back", lang), discord.ButtonStyle.secondary, row=1),
+    ]
+    return Screen(embed=embed, view=_view(*items))
+
+
+# --------------------------------------------------------------------------------------------------------------------
+# Round and match summaries, closed games
+
+
+def round_summary(session: Session, ended: RoundEnded, lang: str) -> Screen:
+    w = ended.winner
+    embed = discord.Embed(
+        title=t(
+            "round.title", lang, round=len(session.game.history) if session.game else 0, player=player_name(session, w)
+        ),
+        colour=MODE_COLOUR[session.mode],
+    )
+    lines = []
+    for seat, s in enumerate(session.seats):
+        left = cards_line(ended.hands[seat], lang) if ended.hands[seat] else "—"
+        lines.append(
+            t(
+                "round.line",
+                lang,
+                player=discord.utils.escape_markdown(s.name),
+                points=ended.points[seat],
+                total=ended.scores[seat],
+            )
+            + (f"\n    {left}" if ended.hands[seat] else "")
+        )
+    embed.description = "\n".join(lines)[:4096]
+    return Screen(embed=embed)
+
+
+def match_summary(session: Session, lang: str) -> Screen:
+    result = session.result or {}
+    embed = discord.Embed(colour=0xFFD600)
+    scores = result.get("scores") or [0] * len(session.seats)
+    winner = result.get("winner")
+    if result.get("status") == "completed" and winner is not None:
+        embed.title = t("match.title", lang, player=player_name(session, winner))
+        embed.description = t("match.recorded", lang)
+    else:
+        embed.title = t("match.abandoned", lang)
+    order = sorted(range(len(session.seats)), key=lambda s: (s != winner, -scores[s]))
+    embed.add_field(
+        name=t("match.scores", lang),
+        value="\n".join(
+            f"{i + 1}. {'🤖 ' if session.seats[s].ai else ''}{player_name(session, s)} — {scores[s]}"
+            for i, s in enumerate(order)
+        )[:1024],
+    )
+    view = _view(TableButton("again", session.channel_id, t("btn.play_again", lang), discord.ButtonStyle.success))
+    return Screen(embed=embed, view=view)
+
+
+def closed_screen(session: Session, lang: str, reason: str) -> Screen:
+    key = {"ended": "closed.ended", "idle": "closed.idle", "empty": "closed.empty"}.get(reason, "closed.ended")
+    embed = discord.Embed(title=game_name(session.mode, lang), description=t(key, lang), colour=0x607D8B)
+    return Screen(embed=embed, view=discord.ui.View(timeout=None))

@@ -1,0 +1,141 @@
+"""Cards, events and statuses as text, in the reader's language (every string comes from :mod:`bot.i18n`).
+
+Every card carries its colour emoji and its colour-blind mark (▲… for the light colours, ●… for the FLIP dark colours),
+so text-only mode is fully playable.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+
+from bot.render import colour_emoji, colour_mark
+
+from bot.engine.cards import Colour, Face, Kind
+from bot.engine.events import (
+    CardKept,
+    CardPlayed,
+    CardsDrawn,
+    ChallengeResolved,
+    ColourDeclared,
+    DealerChosen,
+    DirectionChanged,
+    Event,
+    FalseCatch,
+    Flipped,
+    HandsShuffled,
+    MatchAbandoned,
+    MatchEnded,
+    OpeningCard,
+    PenaltyAccepted,
+    PlayerRemoved,
+    PowerCardsChanged,
+    Reshuffled,
+    RoundEnded,
+    RoundStarted,
+    TurnSkipped,
+    UnoCalled,
+    UnoCaught,
+)
+from bot.i18n import t, tn
+
+WILD_EMOJI = "🌈"
+
+
+def colour_name(colour: Colour, lang: str, *, emoji: bool = True) -> str:
+    """``"🟥▲ Red"``: emoji, colour-blind mark and the colour's name."""
+    name = t(f"colour.{colour.value}", lang)
+    return f"{colour_emoji(colour)}{colour_mark(colour)} {name}" if emoji else name
+
+
+def card_name(face: Face, lang: str, *, emoji: bool = True) -> str:
+    """A face in words, e.g. ``"🟥▲ Red 5"``, ``"🌈 Wild Draw Four"``, ``"🟥▲ Red 3 (flex: 🟦▲▲▲ Blue)"``."""
+    prefix = ""
+    if emoji:
+        prefix = WILD_EMOJI + " " if face.colour is None else f"{colour_emoji(face.colour)}{colour_mark(face.colour)} "
+    if face.colour is None:
+        return prefix + t(f"kind.{face.kind.value}", lang)
+    colour = t(f"colour.{face.colour.value}", lang)
+    if face.kind is Kind.NUMBER:
+        text = t("card.number", lang, colour=colour, number=face.number)
+        if face.flex_colour is not None:
+            text = t("card.flex_number", lang, card=text, flex=colour_name(face.flex_colour, lang, emoji=emoji))
+        elif face.flip_icon:
+            text += " 🔄"
+        return prefix + text
+    return prefix + t("card.action", lang, colour=colour, kind=t(f"kind.{face.kind.value}", lang))
+
+
+def cards_line(faces: Iterable[Face], lang: str) -> str:
+    """Faces joined with commas (``"—"`` when there are none)."""
+    names = [card_name(f, lang) for f in faces]
+    return ", ".join(names) if names else "—"
+
+
+def event_lines(events: Sequence[Event], name: Callable[[int], str], lang: str) -> list[str]:
+    """Public log lines for ``events`` (private events are skipped). ``name(seat)`` gives a player's name."""
+    out: list[str] = []
+    for e in events:
+        line = _event_line(e, name, lang)
+        if line:
+            out.append(line)
+    return out
+
+
+def _event_line(e: Event, name: Callable[[int], str], lang: str) -> str | None:
+    match e:
+        case CardPlayed(player=p, face=face, flex=flex, colour=colour, target=target):
+            key = "ev.played_flex" if flex else "ev.played"
+            line = t(key, lang, player=name(p), card=card_name(face, lang))
+            if target is not None:
+                line += " " + t("ev.targeting", lang, target=name(target))
+            if colour is not None:
+                line += " " + t("ev.choosing", lang, colour=colour_name(colour, lang))
+            return line
+        case CardsDrawn(player=p, count=n, reason=reason):
+            if n == 0:
+                return t("ev.drew_none", lang, player=name(p))
+            if reason == "uno":
+                return None  # said by UnoCaught
+            return tn("ev.drew", n, lang, player=name(p))
+        case TurnSkipped(player=p):
+            return t("ev.skipped", lang, player=name(p))
+        case DirectionChanged(direction=d):
+            return t("ev.direction_cw" if d == 1 else "ev.direction_ccw", lang)
+        case CardKept(player=p):
+            return t("ev.kept", lang, player=name(p))
+        case Flipped(side=side, top=top):
+            return t("ev.flipped", lang, side=t(f"side.{side.value}", lang), card=card_name(top, lang))
+        case ColourDeclared(player=p, colour=colour):
+            return t("ev.colour_declared", lang, player=name(p), colour=colour_name(colour, lang))
+        case PowerCardsChanged(power=power):
+            return t("ev.power", lang, states=" ".join(("🟢" if g else "🔴") for g in power))
+        case ChallengeResolved(challenger=c, player=p, guilty=guilty, penalised=who, count=n):
+            key = "ev.challenge_guilty" if guilty else "ev.challenge_innocent"
+            return t(key, lang, challenger=name(c), player=name(p), penalised=name(who), n=n)
+        case PenaltyAccepted(player=p):
+            return t("ev.accepted", lang, player=name(p))
+        case UnoCalled(player=p):
+            return t("ev.uno", lang, player=name(p))
+        case UnoCaught(catcher=c, target=p):
+            return t("ev.caught", lang, catcher=name(c), target=name(p))
+        case FalseCatch(catcher=c, target=p, penalty=n):
+            return t("ev.false_catch", lang, catcher=name(c), target=name(p), n=n)
+        case Reshuffled(count=n):
+            return tn("ev.reshuffled", n, lang)
+        case HandsShuffled():
+            return t("ev.hands_shuffled", lang)
+        case DealerChosen(dealer=d):
+            return t("ev.dealer", lang, player=name(d))
+        case RoundStarted(round=r, dealer=d):
+            return t("ev.round_started", lang, round=r, player=name(d))
+        case OpeningCard(face=face, returned=returned):
+            return t("ev.opening_returned" if returned else "ev.opening", lang, card=card_name(face, lang))
+        case RoundEnded(winner=w, points=points):
+            return t("ev.round_ended", lang, player=name(w), points=sum(points))
+        case MatchEnded(winner=w, scores=scores):
+            return t("ev.match_ended", lang, player=name(w), score=scores[w])
+        case PlayerRemoved(player=p):
+            return t("ev.removed", lang, player=name(p))
+        case MatchAbandoned():
+            return t("ev.abandoned", lang)
+    return None

@@ -1,0 +1,97 @@
+"""Drive the real UNO bot through the emulator like players would: slash commands, buttons and selects only.
+
+The simulated humans read only what Discord shows them (their ephemeral hand, the public table); they choose moves
+with a seeded random generator. The test may peek at the engine state solely to know whose turn it is.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from bot.adapter.manager import Limits
+from bot.client import UnoBot
+from bot.config import Settings
+from tests.discord_emulator import Channel, DiscordEmulator, Guild, Message, User
+
+
+def make_bot(emulator: DiscordEmulator, db: Path, guild: Guild, **limits: Any) -> UnoBot:
+    settings = Settings(token=emulator.token, database=db, dev_guild_id=guild.id)
+    defaults = {"ai_delay": 0.0, "ai_catch_delay": 0.0, "round_pause": 3600.0}
+    defaults.update(limits)
+    return UnoBot(settings, limits=Limits(**defaults), guild_ready_timeout=0.05)
+
+
+@dataclass
+class Table:
+    emulator: DiscordEmulator
+    bot: UnoBot
+    channel: Channel
+    users: list[User]
+    rng: random.Random = field(default_factory=lambda: random.Random(7))
+
+    def __post_init__(self) -> None:
+        # wait for the adapter's AI moves and the publisher too, not only discord.py's handlers
+        if "uno-adapter" not in self.emulator.settle_task_prefixes:
+            self.emulator.settle_task_prefixes = (*self.emulator.settle_task_prefixes, "uno-adapter")
+
+    @property
+    def session(self) -> Any:
+        return self.bot.manager.sessions.get(self.channel.id)
+
+    def public_message(self) -> Message:
+        """The lobby/table message of the session."""
+        mid = self.session.ui["message"]
+        return self.emulator.message(int(mid))
+
+    def user_of(self, seat: int) -> User | None:
+        uid = self.session.seats[seat].user_id
+        return next((u for u in self.users if u.id == uid), None)
+
+    async def open_hand(self, user: User) -> Message:
+        res = await self.emulator.click(user, self.public_message(), label="Show my hand")
+        (hand,) = res.ephemeral_messages
+        return hand
+
+    async def take_turn(self, user: User, hand: Message) -> Message:
+        """One decision from ``user``'s ephemeral hand (play, draw, keep, challenge…). Returns the hand message."""
+        buttons = {
+            b.custom_id.split(":")[2]: b for b in hand.buttons() if b.custom_id and b.custom_id.startswith("uno:h:")
+        }
+        selects = [s for s in hand.selects() if s.custom_id and s.custom_id.startswith("uno:hs:play")]
+        if "declare" in buttons or any(b.custom_id.startswith("uno:h:declare") for b in hand.buttons()):
+            declare = [b for b in hand.buttons() if b.custom_id.startswith("uno:h:declare")]
+            await self.emulator.click(user, hand, self.rng.choice(declare).custom_id)
+            return hand
+        if "challenge" in buttons:
+            verb = "challenge" if self.rng.random() < 0.5 else "accept"
+            await self.emulator.click(user, hand, buttons[verb].custom_id)
+            return hand
+        if selects and self.rng.random() < 0.9:
+            select = selects[0]
+            option = self.rng.choice(select.options)
+            await self.emulator.select(user, hand, select.custom_id, [option.value])
+            return await self.finish_pickers(user, hand)
+        if "draw" in buttons:
+            await self.emulator.click(user, hand, buttons["draw"].custom_id)
+        elif "keep" in buttons:
+            await self.emulator.click(user, hand, buttons["keep"].custom_id)
+        elif "refresh" in buttons:
+            await self.emulator.click(user, hand, buttons["refresh"].custom_id)
+        return hand
+
+    async def finish_pickers(self, user: User, hand: Message) -> Message:
+        for _ in range(3):
+            targets = [s for s in hand.selects() if s.custom_id and s.custom_id.startswith("uno:hs:target")]
+            if targets:
+                option = self.rng.choice(targets[0].options)
+                await self.emulator.select(user, hand, targets[0].custom_id, [option.value])
+                continue
+            colours = [b for b in hand.buttons() if b.custom_id and b.custom_id.startswith("uno:h:colour")]
+            if colours:
+                await self.emulator.click(user, hand, self.rng.choice(colours).custom_id)
+                continue
+            break
+        return hand
