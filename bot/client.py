@@ -16,6 +16,7 @@ from discord.ext import commands
 from bot.adapter import AdapterError, SessionManager
 from bot.adapter.clock import Clock
 from bot.adapter.manager import Limits
+from bot.adapter.runtime import tune_gc
 from bot.config import Settings
 from bot.engine.errors import RuleError
 from bot.i18n import language_for, t
@@ -109,6 +110,7 @@ class UnoBot(commands.Bot):
             await self.tree.sync(guild=guild)
         else:
             await self.tree.sync()
+        tune_gc()
         log.info("ready to play: %d live session(s)", len(self.manager.sessions))
 
     async def close(self) -> None:

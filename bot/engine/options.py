@@ -6,7 +6,7 @@ with :class:`OptionError` until they are implemented.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields
+from dataclasses import dataclass, fields
 from typing import Any
 
 
@@ -84,8 +84,7 @@ class Options:
 
     def to_dict(self) -> dict[str, Any]:
         """Only the options that differ from their defaults (JSON-able)."""
-        default = Options()
-        return {k: v for k, v in asdict(self).items() if getattr(default, k) != v}
+        return {name: value for name, default in _DEFAULTS.items() if (value := getattr(self, name)) != default}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Options:
@@ -95,3 +94,6 @@ class Options:
         if unknown:
             raise OptionError(f"unknown option(s): {', '.join(sorted(unknown))}")
         return cls(**data)
+
+
+_DEFAULTS: dict[str, Any] = {f.name: f.default for f in fields(Options)}

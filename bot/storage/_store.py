@@ -126,6 +126,14 @@ _UPSERT_GAME = (
     "updated_at = excluded.updated_at"
 )
 
+_UPSERT_GAMES = (
+    "INSERT INTO live_games (channel_id, guild_id, mode, status, version, snapshot, updated_at) "
+    "VALUES {values} ON CONFLICT (channel_id) DO UPDATE SET guild_id = excluded.guild_id, "
+    "mode = excluded.mode, status = excluded.status, version = excluded.version, snapshot = excluded.snapshot, "
+    "updated_at = excluded.updated_at"
+)
+_SAVE_CHUNK = 400  # rows per statement: 7 parameters each, far below SQLite's limit
+
 _UPSERT_TOTALS = """
 INSERT INTO player_totals
     (guild_id, mode, user_id, display_name, last_match_id, wins, played, abandoned, rounds_won, points, win_rate)
@@ -201,6 +209,8 @@ class Store:
         self._checkpoint_task: asyncio.Task[None] | None = None
         self._commits_since_checkpoint = 0
         self._last_checkpoint = time.monotonic()
+        self._pending_saves: list[tuple[tuple[Any, ...], asyncio.Future[None]]] = []
+        self._saver: asyncio.Task[None] | None = None
         self.path = path
 
     # --- lifecycle ------------------------------------------------------------------------------------------------
@@ -237,6 +247,8 @@ class Store:
 
     async def close(self) -> None:
         """Wait for the running calls to finish, then close. The store cannot be used afterwards."""
+        if self._saver is not None:
+            await self._saver
         async with self._lock:  # reads already queued on the reader run before its close
             if self._checkpoint_task is not None:
                 await self._checkpoint_task
@@ -379,13 +391,43 @@ class Store:
     # --- live games -----------------------------------------------------------------------------------------------
 
     async def save_game(self, game: LiveGame) -> None:
-        """Insert or replace the live game of ``game.channel_id``, in one transaction (the last call wins).
+        """Insert or replace the live game of ``game.channel_id``; returns once it is committed (the last call wins).
 
+        Group commit: the saves of many games arriving together share one transaction, so a busy bot pays for one
+        commit per batch instead of one per action; each caller still returns only after its row is committed.
         Raises :class:`InvalidInputError` for a bad field or a snapshot that is not a JSON-able dict.
         """
         row = check_live_game(game)
-        async with self._writing() as db:
-            await db.execute(_UPSERT_GAME, row)  # one statement = one transaction in autocommit mode
+        loop = asyncio.get_running_loop()
+        done: asyncio.Future[None] = loop.create_future()
+        self._pending_saves.append((row, done))
+        if self._saver is None or self._saver.done():
+            self._saver = loop.create_task(self._flush_saves(), name="uno-storage-save")
+        await done
+
+    async def _flush_saves(self) -> None:
+        """Commit the queued saves in batches, in arrival order, until none are left."""
+        while self._pending_saves:
+            batch, self._pending_saves = self._pending_saves, []
+            # One multi-row statement per chunk: the writer thread binds a whole batch under one hold of the GIL instead
+            # of asking for it row by row (a busy event loop makes each of those asks wait a switch interval).
+            latest = {row[0]: row for row, _ in batch}  # one row per channel: the last save wins
+            rows = list(latest.values())
+            try:
+                for i in range(0, len(rows), _SAVE_CHUNK):
+                    chunk = rows[i : i + _SAVE_CHUNK]
+                    values = ", ".join(["(?, ?, ?, ?, ?, ?, ?)"] * len(chunk))
+                    # one statement = one transaction in autocommit mode: a single trip to the writer thread
+                    async with self._writing() as db:
+                        await db.execute(_UPSERT_GAMES.format(values=values), [v for row in chunk for v in row])
+            except Exception as exc:
+                for _, fut in batch:
+                    if not fut.done():
+                        fut.set_exception(exc)
+                continue
+            for _, fut in batch:
+                if not fut.done():
+                    fut.set_result(None)
 
     async def delete_game(self, channel_id: int) -> bool:
         """Remove the channel's live game; ``False`` if there was none."""
