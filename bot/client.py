@@ -45,13 +45,18 @@ class UnoTree(app_commands.CommandTree["UnoBot"]):
         await send_ephemeral(interaction, text)
 
 
+#: How texts name the command that opens a game: a clickable ``</uno new:id>`` once the commands are synced (Discord
+#: shows it in each reader's own language), plain ``/uno new`` before.
+COMMANDS = {"new": "/uno new"}
+
+
 def error_text(error: Exception, lang: str) -> str:
     """The catalogue text of an engine or adapter error (``error.<code>``), else a generic one."""
     code = getattr(error, "code", None)
     key = f"error.{code}"
     try:
         details = getattr(error, "details", {}) or {}
-        return t(key, lang, **details)
+        return t(key, lang, command=COMMANDS["new"], **details)
     except KeyError:
         return t("error.not_possible", lang)
 
@@ -107,9 +112,12 @@ class UnoBot(commands.Bot):
         if self.settings.dev_guild_id:
             guild = discord.Object(id=self.settings.dev_guild_id)
             self.tree.copy_global_to(guild=guild)
-            await self.tree.sync(guild=guild)
+            synced = await self.tree.sync(guild=guild)
         else:
-            await self.tree.sync()
+            synced = await self.tree.sync()
+        for command in synced:
+            if command.name == "uno":
+                COMMANDS["new"] = f"</uno new:{command.id}>"
         tune_gc()
         log.info("ready to play: %d live session(s)", len(self.manager.sessions))
 

@@ -13,7 +13,7 @@ from collections import Counter
 from random import Random
 
 from bot.engine.actions import Accept, Action, CallUno, Catch, Challenge, DeclareColour, Draw, Keep, NextRound, Play
-from bot.engine.cards import CHALLENGEABLE_KINDS, Colour, Kind, colours_of
+from bot.engine.cards import CHALLENGEABLE_KINDS, Colour, Kind, Mode, colours_of
 from bot.engine.view import Phase, PlayerView
 
 #: Roughly the share of one colour among the cards in a hand.
@@ -88,7 +88,7 @@ def _score(view: PlayerView, play: Play) -> float:
     score = 0.0
     if face.is_wild:
         score -= 0 if danger or len(hand) <= 2 else 30
-        if face.kind in CHALLENGEABLE_KINDS and not play.flex and _would_bluff(view, play.card):
+        if face.kind in CHALLENGEABLE_KINDS and _would_bluff(view, play.card):
             score -= 100
         if play.colour is not None:
             score += 3 * counts.get(play.colour, 0)
@@ -107,5 +107,17 @@ def _score(view: PlayerView, play: Play) -> float:
 
 
 def _would_bluff(view: PlayerView, card: int) -> bool:
+    """Would playing the wild draw ``card`` be guilty (SPEC G7, X7)? Classic and FLIP: another card of the colour in
+    play. Flex: that, or another wild, or a flex number whose flex colour it is while our Power Card is green. (The
+    flex side of a Flex Wild Draw Four is judged the same way: its target may challenge.)"""
     colour = view.colour_in_play
-    return any(c.id != card and c.face.colour is colour for c in view.hand)
+    flex = view.mode is Mode.FLEX
+    green = view.power is not None and view.me is not None and view.power[view.me]
+    for c in view.hand:
+        if c.id == card:
+            continue
+        if c.face.colour is colour:
+            return True
+        if flex and (c.face.is_wild or (green and c.face.flex_colour is colour)):
+            return True
+    return False

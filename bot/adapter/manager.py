@@ -76,13 +76,16 @@ class Limits:
     round_pause: float = 30.0
     lobby_idle: float = 15 * 60.0
     game_idle: float = 30 * 60.0
+    finished_kept: float = 6 * 3600.0
     sweep_every: float = 60.0
+    retry_after: float = 5.0
 
 
 @dataclass
 class _Runtime:
     timer: TimerHandle | None = None
     ai_timer: TimerHandle | None = None
+    retry: TimerHandle | None = None
     queue: asyncio.Queue[Update] = field(default_factory=asyncio.Queue)
     worker: asyncio.Task[None] | None = None
 
@@ -122,11 +125,15 @@ class SessionManager:
     async def start(self) -> list[Session]:
         """Load every saved session (corrupt ones are set aside by the store), re-arm timers and AI turns."""
         rows = await self.store.load_games(validate=Session.from_dict)
+        now = self.clock.now()
         for row in rows:
             session = Session.from_dict(row.snapshot)
             self.sessions[session.channel_id] = session
             self._runtime[session.channel_id] = _Runtime()
-            self._arm(session, resumed=True)
+            # The bot was away: nobody could play, so the idle clock and the pending decision's timer start afresh.
+            session.last_activity = max(session.last_activity, now)
+            self._deadline(session)
+            self._arm(session)
         self._schedule_sweep()
         log.info("resumed %d session(s)", len(rows))
         return list(self.sessions.values())
@@ -137,7 +144,7 @@ class SessionManager:
         if self._sweeper is not None:
             self._sweeper.cancel()
         for rt in self._runtime.values():
-            for handle in (rt.timer, rt.ai_timer):
+            for handle in (rt.timer, rt.ai_timer, rt.retry):
                 if handle is not None:
                     handle.cancel()
         for session in list(self.sessions.values()):
@@ -416,6 +423,7 @@ class SessionManager:
         session.status = Status.FINISHED
         session.deadline = None
         now = self.clock.now()
+        session.last_activity = now  # finished sessions are kept for Limits.finished_kept from here
         abandoned = abandoned or game.abandoned or game.winner is None
         scores = game.scores
         lowest = game.options.scoring == "lowest"
@@ -563,7 +571,7 @@ class SessionManager:
         if owner is not None and not session.seats[owner].ai:
             session.deadline = self.clock.now() + session.turn_timer
 
-    def _arm(self, session: Session, *, resumed: bool = False) -> None:
+    def _arm(self, session: Session) -> None:
         """(Re-)arm the session's turn timer and AI move after a change (or a resume)."""
         if self._closed:
             return
@@ -599,7 +607,7 @@ class SessionManager:
         rt = self._runtime.get(session.channel_id)
         if rt is None:
             return
-        for name in ("timer", "ai_timer"):
+        for name in ("timer", "ai_timer", "retry"):
             handle = getattr(rt, name)
             if handle is not None:
                 handle.cancel()
@@ -626,7 +634,9 @@ class SessionManager:
                 events = game.apply(action)
                 await self._finish_change(session, before, events, "ai", seat)
             except Exception:
-                log.exception("AI move failed in channel %s", session.channel_id)
+                # The game was restored as it was: try the move again shortly, or the table would wait forever.
+                log.exception("AI move failed in channel %s; retrying", session.channel_id)
+                self._retry(session, lambda: self._ai_move(session, version, seat))
 
     async def _on_timeout(self, session: Session, version: int) -> None:
         async with session.lock:
@@ -653,7 +663,13 @@ class SessionManager:
                     events += game.remove_player(seat)
                 await self._finish_change(session, before, events, "timeout", seat)
             except Exception:
-                log.exception("turn timeout failed in channel %s", session.channel_id)
+                log.exception("turn timeout failed in channel %s; retrying", session.channel_id)
+                self._retry(session, lambda: self._on_timeout(session, version))
+
+    def _retry(self, session: Session, make: Callable[[], Coroutine[Any, Any, Any]]) -> None:
+        """Run a failed AI move or timeout again after :attr:`Limits.retry_after` seconds."""
+        rt = self._runtime.setdefault(session.channel_id, _Runtime())
+        rt.retry = self._later(self.limits.retry_after, make)
 
     @staticmethod
     def _default_action(game: Game, seat: int) -> list[Event]:
@@ -680,16 +696,32 @@ class SessionManager:
         self._sweeper = self.clock.call_later(self.limits.sweep_every, lambda: self._spawn(self._sweep()))
 
     async def _sweep(self) -> None:
-        """Close idle lobbies and games without human activity; finished sessions are forgotten after a while."""
-        now = self.clock.now()
+        """Close idle lobbies and games without human activity; forget finished sessions after a while."""
+        limits = {
+            Status.LOBBY: self.limits.lobby_idle,
+            Status.PLAYING: self.limits.game_idle,
+            Status.FINISHED: self.limits.finished_kept,
+        }
+
+        def expired(session: Session, status: str) -> bool:
+            return (
+                self.sessions.get(session.channel_id) is session
+                and session.status == status
+                and self.clock.now() - session.last_activity > limits[status]
+            )
+
         for session in list(self.sessions.values()):
-            idle = now - session.last_activity
+            status = session.status
+            if status not in limits or not expired(session, status):
+                continue
             try:
-                limit = {Status.LOBBY: self.limits.lobby_idle, Status.PLAYING: self.limits.game_idle}.get(
-                    session.status
-                )
-                if limit is not None and idle > limit:
-                    async with session.lock:
+                async with session.lock:
+                    if not expired(session, status):  # someone acted while we waited for the lock
+                        continue
+                    if status == Status.FINISHED:
+                        self._forget(session)
+                        await self.store.delete_game(session.channel_id)
+                    else:
                         await self._close(session, "idle")
             except Exception:
                 log.exception("closing idle session %s failed", session.channel_id)

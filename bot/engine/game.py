@@ -997,7 +997,14 @@ class Game:
                 return None
             low = min(self.scores[s] for s in seated)
             lowest = [s for s in seated if self.scores[s] == low]
-            return lowest[0] if len(lowest) == 1 else None  # a tie for lowest: another round (ruling)
+            if round_winner in lowest:
+                return round_winner  # ruling: a tie for the lowest total goes to the player who just went out
+            if len(lowest) == 1:
+                return lowest[0]
+            # ruling: otherwise the tied player who won more rounds, then the one who won a round more recently
+            last_won = {s: max((i for i, r in enumerate(self.history) if r.winner == s), default=-1) for s in lowest}
+            wins = {s: sum(1 for r in self.history if r.winner == s) for s in lowest}
+            return max(lowest, key=lambda s: (wins[s], last_won[s], -s))
         if target == 0 or self.scores[round_winner] >= target:
             return round_winner
         return None
@@ -1033,6 +1040,11 @@ class Game:
             self.revealed = None
         events.append(PlayerRemoved(seat, len(returned)))
         self.step += 1
+        if self.power is not None and not any(self.power[s] for s in range(self.players) if self.active[s]):
+            # SPEC X3 ruling: the all-red check runs after every change, a player leaving included
+            for s in range(self.players):
+                self.power[s] = True
+            events.append(PowerCardsChanged(tuple(self.power)))
         if self._seated_count() < 2:
             self.phase = Phase.MATCH_OVER
             self.abandoned = True

@@ -8,6 +8,8 @@ with their traceback.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import functools
 import logging
 import time
@@ -221,10 +223,13 @@ class UnoCog(
         await self.post_lobby(interaction, session)
 
     async def post_lobby(self, interaction: discord.Interaction[Any], session: Session) -> None:
+        """Answer with the lobby message and remember it: every later update edits this one message."""
         screen = screens.lobby_screen(session, session.ui.get("lang", "en"))
-        await interaction.response.send_message(**screen.send_kwargs())
-        message = await interaction.original_response()
-        await self.manager.update_ui(session.channel_id, message=message.id)
+        callback = await interaction.response.send_message(**screen.send_kwargs())
+        message_id = callback.message_id
+        if message_id is None:
+            message_id = (await interaction.original_response()).id
+        await self.manager.update_ui(session.channel_id, message=message_id)
 
     @app_commands.command(
         name=_l("join", "cmd.join.name"), description=_l("Join the game in this channel", "cmd.join.desc")
@@ -290,7 +295,7 @@ class UnoCog(
         for i, seat in enumerate(session.seats):
             if seat.left:
                 continue
-            label = f"{i + 1}. {seat.name}"
+            label = f"{i + 1}. {screens.seat_name(session, i, await self.lang(interaction))}"
             if current.lower() in label.lower():
                 out.append(Choice(name=label[:100], value=str(i + 1)))
         return out[:25]
@@ -541,22 +546,21 @@ class UnoCog(
 
     async def play_again(self, interaction: discord.Interaction[Any], channel: int, lang: str) -> None:
         old = self.manager.sessions.get(channel)
-        if old is None or old.status != Status.FINISHED:
-            if old is None:
-                await interaction.response.send_message(t("error.no_game", lang), ephemeral=True)
-            else:
-                await interaction.response.send_message(t("error.game_exists", lang), ephemeral=True)
+        if old is not None and old.status != Status.FINISHED:
+            await interaction.response.send_message(t("error.game_exists", lang), ephemeral=True)
             return
+        settings = await self.bot.guild_settings(interaction.guild_id)
+        public_lang = await self.bot.public_language(interaction.guild_id, str(interaction.guild_locale or ""))
         try:
             session = await self.manager.open_lobby(
                 channel_id=channel,
                 guild_id=interaction.guild_id,
                 host_id=interaction.user.id,
                 host_name=self.display_name(interaction.user),
-                mode=old.mode,
-                options=old.options,
-                turn_timer=old.turn_timer,
-                ui={"lang": old.ui.get("lang", "en")},
+                mode=old.mode if old else settings.default_mode,
+                options=old.options if old else None,
+                turn_timer=old.turn_timer if old else settings.turn_timer,
+                ui={"lang": old.ui.get("lang", public_lang) if old else public_lang},
             )
         except (AdapterError, RuleError) as exc:
             await self.error(interaction, exc, lang)
@@ -611,6 +615,12 @@ class UnoCog(
             return
         await self.send_hand(interaction, session, view, lang)
 
+    async def hand_png(self, session: Session, view: PlayerView) -> bytes | None:
+        """The hand image in a worker thread (None in text-only servers)."""
+        if not await self.images(session.guild_id):
+            return None
+        return await asyncio.to_thread(screens.hand_png, view)
+
     async def send_hand(
         self,
         interaction: discord.Interaction[Any],
@@ -620,11 +630,39 @@ class UnoCog(
         *,
         note: str | None = None,
     ) -> None:
-        screen = screens.hand_screen(session, view, lang, note=note, images=await self.images(session.guild_id))
+        """Answer with a new ephemeral hand. With card images the answer is deferred first (the image takes a few
+        milliseconds to draw) and the hand follows."""
+        images = await self.images(session.guild_id)
+        if images and not interaction.response.is_done():
+            await interaction.response.defer(ephemeral=True, thinking=True)
+        png = await asyncio.to_thread(screens.hand_png, view) if images else None
+        screen = screens.hand_screen(session, view, lang, note=note, png=png)
         if interaction.response.is_done():
             await interaction.followup.send(ephemeral=True, **screen.send_kwargs())
         else:
             await interaction.response.send_message(ephemeral=True, **screen.send_kwargs())
+        self.remember_hand(interaction, session, view, lang)
+
+    async def show_hand(
+        self,
+        interaction: discord.Interaction[Any],
+        session: Session,
+        view: PlayerView,
+        lang: str,
+        *,
+        page: int = 0,
+        note: str | None = None,
+    ) -> None:
+        """Update the ephemeral hand the component is on (deferring first when an image is drawn)."""
+        images = await self.images(session.guild_id)
+        if images and not interaction.response.is_done():
+            await interaction.response.defer()
+        png = await asyncio.to_thread(screens.hand_png, view) if images else None
+        screen = screens.hand_screen(session, view, lang, page=page, note=note, png=png)
+        if interaction.response.is_done():
+            await interaction.edit_original_response(**screen.edit_kwargs())
+        else:
+            await interaction.response.edit_message(**screen.edit_kwargs())
         self.remember_hand(interaction, session, view, lang)
 
     def remember_hand(
@@ -651,16 +689,12 @@ class UnoCog(
         except (AdapterError, RuleError) as exc:
             await self.error(interaction, exc, lang)
             return
-        images = await self.images(session.guild_id)
         if verb in ("refresh", "back") or (verb == "page" and arg.lstrip("-").isdigit()):
             page = int(arg) if verb == "page" or (verb == "refresh" and arg.isdigit()) else 0
-            await self.edit_hand(interaction, screens.hand_screen(session, view, lang, page=page, images=images))
-            self.remember_hand(interaction, session, view, lang)
+            await self.show_hand(interaction, session, view, lang, page=page)
             return
         if ids.hand_fingerprint(view) != fp:
-            note = t("hand.stale", lang)
-            await self.edit_hand(interaction, screens.hand_screen(session, view, lang, note=note, images=images))
-            self.remember_hand(interaction, session, view, lang)
+            await self.show_hand(interaction, session, view, lang, note=t("hand.stale", lang))
             return
         options = ids.play_options(view)
         build: Callable[[PlayerView], Action] | None = None
@@ -709,7 +743,7 @@ class UnoCog(
             view = self.manager.view(channel, user) if channel in self.manager.sessions else view
             note = t("hand.stale", lang) if getattr(error, "code", "") == "stale" else error_text(error, lang)
             if session.status == Status.PLAYING and view.me is not None:
-                await self.edit_hand(interaction, screens.hand_screen(session, view, lang, note=note, images=images))
+                await self.show_hand(interaction, session, view, lang, note=note)
             else:
                 await self.error(interaction, error, lang)
             return
@@ -719,12 +753,34 @@ class UnoCog(
                 interaction, Screen(content=t("hand.game_over", lang), view=discord.ui.View(timeout=None))
             )
             return
-        view = self.manager.view(channel, user)
-        await self.edit_hand(interaction, screens.hand_screen(session, view, lang, images=images))
-        self.remember_hand(interaction, session, view, lang)
+        await self.show_hand(interaction, session, self.manager.view(channel, user), lang)
 
     async def edit_hand(self, interaction: discord.Interaction[Any], screen: Screen) -> None:
-        await interaction.response.edit_message(**screen.edit_kwargs())
+        if interaction.response.is_done():
+            await interaction.edit_original_response(**screen.edit_kwargs())
+        else:
+            await interaction.response.edit_message(**screen.edit_kwargs())
+
+    @commands.Cog.listener()
+    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+        """A click on a component that vanished as it was clicked (the message was just updated) matches nothing in
+        discord.py and would show "This interaction failed": answer it with a short note instead."""
+        if interaction.type is not discord.InteractionType.component or interaction.message is None:
+            return
+        data: Any = interaction.data or {}
+        custom_id = str(data.get("custom_id", ""))
+        if not custom_id.startswith("uno:"):
+            return
+        present = {
+            getattr(child, "custom_id", None)
+            for row in interaction.message.components
+            for child in getattr(row, "children", [row])
+        }
+        if custom_id in present:
+            return
+        if not interaction.response.is_done():
+            with contextlib.suppress(discord.HTTPException):
+                await interaction.response.send_message(t("hand.changed", await self.lang(interaction)), ephemeral=True)
 
     # ------------------------------------------------------------------------------------------------------------
     # Publisher: keep the public messages up to date
@@ -737,13 +793,13 @@ class UnoCog(
         log_lines = self.logs.setdefault(session.channel_id, deque(maxlen=8))
 
         def name(seat: int) -> str:
-            return discord.utils.escape_markdown(session.seats[seat].name)
+            return screens.player_name(session, seat, lang)
 
         if session.game is not None and update.events:
             log_lines.extend(event_lines(update.events, name, lang))
-        images = await self.images(session.guild_id)
         if kind == "lobby":
-            await self.edit_public(session, screens.lobby_screen(session, lang))
+            if session.ui.get("message") is not None:  # the first lobby message is the answer to the command
+                await self.edit_public(session, screens.lobby_screen(session, lang))
         elif kind.startswith("closed"):
             reason = kind.partition(":")[2]
             await self.edit_public(session, screens.closed_screen(session, lang, reason))
@@ -754,7 +810,11 @@ class UnoCog(
             if kind == "started":
                 log_lines.clear()
                 log_lines.extend(event_lines(update.events, name, lang))
-            await self.edit_public(session, screens.table_screen(session, lang, list(log_lines), images=images))
+            png = None
+            if await self.images(session.guild_id):
+                scene = screens.table_scene(session, session.game.view(None), lang)
+                png = await asyncio.to_thread(screens.table_png, scene)
+            await self.edit_public(session, screens.table_screen(session, lang, list(log_lines), png=png))
             for event in update.events:
                 if isinstance(event, RoundEnded):
                     await channel.send(**screens.round_summary(session, event, lang).send_kwargs())
@@ -794,7 +854,7 @@ class UnoCog(
         new_fp = ids.hand_fingerprint(view)
         if new_fp == fp:
             return
-        screen = screens.hand_screen(session, view, lang, images=await self.images(session.guild_id))
+        screen = screens.hand_screen(session, view, lang, png=await self.hand_png(session, view))
         try:
             await interaction.edit_original_response(**screen.edit_kwargs())
             self.hands[(session.channel_id, user)] = (interaction, new_fp, when, lang)

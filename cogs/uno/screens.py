@@ -12,7 +12,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import discord
-from bot.render import SeatView, TableScene, colour_emoji, render_hand, render_table
 
 from bot.adapter.session import Session, Status
 from bot.engine.actions import Accept, CallUno, Challenge, DeclareColour, Draw, Keep
@@ -20,9 +19,10 @@ from bot.engine.cards import Mode, colours_of
 from bot.engine.events import RoundEnded
 from bot.engine.view import Phase, PlayerView
 from bot.i18n import t, tn
+from bot.render import SeatView, TableScene, colour_emoji, render_hand, render_table
 
 from . import ids
-from .text import card_name, cards_line, colour_name
+from .text import card_name, cards_line, colour_name, short_card
 from .views import DecisionButton, HandButton, HandSelect, LobbyButton, TableButton
 
 PAGE_SIZE = 25
@@ -56,13 +56,23 @@ def _view(*items: discord.ui.Item[Any]) -> discord.ui.View:
     return view
 
 
-def player_name(session: Session, seat: int) -> str:
-    return discord.utils.escape_markdown(session.seats[seat].name)
+def seat_name(session: Session, seat: int, lang: str) -> str:
+    """A seat's display name, as plain text: the player's name, or "AI 2" in the reader's language."""
+    s = session.seats[seat]
+    if s.ai:
+        number = s.name.rsplit(" ", 1)[-1]
+        return t("seat.ai", lang, n=number if number.isdigit() else seat + 1)
+    return s.name
 
 
-def mention(session: Session, seat: int) -> str:
+def player_name(session: Session, seat: int, lang: str = "en") -> str:
+    """:func:`seat_name` escaped for markdown."""
+    return discord.utils.escape_markdown(seat_name(session, seat, lang))
+
+
+def mention(session: Session, seat: int, lang: str = "en") -> str:
     user = session.seats[seat].user_id
-    return f"<@{user}>" if user is not None else f"**{player_name(session, seat)}**"
+    return f"<@{user}>" if user is not None else f"**{player_name(session, seat, lang)}**"
 
 
 def game_name(mode: Mode, lang: str) -> str:
@@ -85,7 +95,7 @@ def lobby_screen(session: Session, lang: str) -> Screen:
     host = next((s for s in session.seats if s.user_id == session.host_id), None)
     embed.description = t("lobby.host", lang, host=f"<@{session.host_id}>" if host else "—")
     players = "\n".join(
-        f"{i + 1}. {'🤖 ' if s.ai else ''}{discord.utils.escape_markdown(s.name)}" for i, s in enumerate(session.seats)
+        f"{i + 1}. {'🤖 ' if s.ai else ''}{player_name(session, i, lang)}" for i, s in enumerate(session.seats)
     )
     embed.add_field(
         name=t("lobby.players", lang, n=len(session.seats), max=session.max_players), value=players or "—", inline=False
@@ -138,8 +148,14 @@ def options_text(session: Session, lang: str) -> str:
 # Table
 
 
-def table_screen(session: Session, lang: str, log: list[str], *, images: bool) -> Screen:
-    """The public table: public view only (no hand, no other faces of any hand)."""
+def table_png(scene: TableScene) -> bytes:
+    """The table image of a :func:`table_scene` (public view only). CPU-bound: the bot runs it in a worker thread;
+    the scene is built first, on the event loop, so the thread never reads a game that is changing."""
+    return render_table(scene)
+
+
+def table_screen(session: Session, lang: str, log: list[str], *, png: bytes | None = None) -> Screen:
+    """The public table: public view only (no hand, no other faces of any hand). ``png``: the table image, if any."""
     game = session.game
     assert game is not None
     view = game.view(None)
@@ -166,12 +182,12 @@ def table_screen(session: Session, lang: str, log: list[str], *, images: bool) -
     target = view.target_score
     embed.set_footer(text=t("table.footer", lang, target=target) if target else t("opt.line.single_round", lang))
     files: list[discord.File] = []
-    if images:
-        files.append(_png(render_table(table_scene(session, view)), "table.png"))
+    if png is not None:
+        files.append(_png(png, "table.png"))
         embed.set_image(url="attachment://table.png")
     content = None
     if view.pending is not None and session.seats[view.pending].user_id is not None:
-        content = t("table.ping", lang, player=mention(session, view.pending))
+        content = t("table.ping", lang, player=mention(session, view.pending, lang))
     return Screen(content=content, embed=embed, view=table_components(session, view, lang), files=files)
 
 
@@ -183,16 +199,16 @@ def status_line(session: Session, view: PlayerView, lang: str) -> str:
         return t("table.round_over", lang)
     assert p is not None
     if view.phase is Phase.CHALLENGE:
-        return t("table.challenge_pending", lang, player=mention(session, p), card=card_name(view.top, lang))
+        return t("table.challenge_pending", lang, player=mention(session, p, lang), card=card_name(view.top, lang))
     if view.phase is Phase.DECLARE_COLOUR:
-        return t("table.declare_pending", lang, player=mention(session, p))
-    return t("table.turn", lang, player=mention(session, p))
+        return t("table.declare_pending", lang, player=mention(session, p, lang))
+    return t("table.turn", lang, player=mention(session, p, lang))
 
 
 def players_text(session: Session, view: PlayerView, lang: str) -> str:
     lines = []
     for seat, s in enumerate(session.seats):
-        name = discord.utils.escape_markdown(s.name)
+        name = player_name(session, seat, lang)
         if not view.active[seat]:
             lines.append(f"~~{name}~~ · {t('table.left', lang)}")
             continue
@@ -207,10 +223,10 @@ def players_text(session: Session, view: PlayerView, lang: str) -> str:
     return "\n".join(lines)[:1024]
 
 
-def table_scene(session: Session, view: PlayerView) -> TableScene:
+def table_scene(session: Session, view: PlayerView, lang: str = "en") -> TableScene:
     seats = tuple(
         SeatView(
-            name=s.name,
+            name=seat_name(session, i, lang),
             cards=view.hand_counts[i],
             power=view.power[i] if view.power is not None else None,
         )
@@ -271,6 +287,22 @@ def table_components(session: Session, view: PlayerView, lang: str) -> discord.u
 # Hand (ephemeral)
 
 
+def hand_png(view: PlayerView) -> bytes | None:
+    """The player's hand as an image, playable cards raised (None for an empty hand). CPU-bound: run it in a worker
+    thread."""
+    if not view.hand:
+        return None
+    me = view.me
+    assert me is not None
+    playable = {o.card for o in ids.play_options(view)}
+    return render_hand(
+        [c.face for c in view.hand],
+        playable=[i for i, c in enumerate(view.hand) if c.id in playable],
+        side=view.side,
+        power=view.power[me] if view.power is not None else None,
+    )
+
+
 def hand_screen(
     session: Session,
     view: PlayerView,
@@ -278,7 +310,7 @@ def hand_screen(
     *,
     page: int = 0,
     note: str | None = None,
-    images: bool = True,
+    png: bytes | None = None,
 ) -> Screen:
     """The player's own hand with its controls (SPEC G4, G7, G8, X4, F10)."""
     me = view.me
@@ -307,33 +339,46 @@ def hand_screen(
             inline=False,
         )
     if view.other_faces is not None:
-        backs = []
-        for seat, faces in enumerate(view.other_faces):
-            if faces is None:
-                continue
-            backs.append(f"**{player_name(session, seat)}**: {cards_line(faces, lang)}")
+        # SPEC F10: every opponent's other faces, in their order, compactly so that ten hands always fit
+        backs = [
+            f"**{player_name(session, seat, lang)}**: {' '.join(short_card(f) for f in faces) or '—'}"
+            for seat, faces in enumerate(view.other_faces)
+            if faces is not None
+        ]
         if view.draw_top_other is not None:
             backs.append(t("hand.draw_top", lang, card=card_name(view.draw_top_other, lang)))
-        embed.add_field(name=t("hand.others", lang), value="\n".join(backs)[:1024] or "—", inline=False)
+        for i, chunk in enumerate(_fields(backs)):
+            embed.add_field(name=t("hand.others", lang) if i == 0 else "\u200b", value=chunk, inline=False)
     if view.revealed is not None:
         owner, faces = view.revealed
         embed.add_field(
             name=t("hand.revealed_title", lang),
-            value=t("hand.revealed", lang, player=player_name(session, owner), cards=cards_line(faces, lang))[:1024],
+            value=t("hand.revealed", lang, player=player_name(session, owner, lang), cards=cards_line(faces, lang))[
+                :1024
+            ],
             inline=False,
         )
     files: list[discord.File] = []
-    if images and view.hand:
-        positions = [i for i, c in enumerate(view.hand) if c.id in playable_ids]
-        png = render_hand(
-            [c.face for c in view.hand],
-            playable=positions,
-            side=view.side,
-            power=view.power[me] if view.power is not None else None,
-        )
+    if png is not None:
         files.append(_png(png, "hand.png"))
         embed.set_image(url="attachment://hand.png")
     return Screen(embed=embed, view=hand_components(session, view, lang, fp, options, page), files=files)
+
+
+def _fields(lines: list[str], limit: int = 1024) -> list[str]:
+    """Group lines into embed field values of at most ``limit`` characters (a line never split)."""
+    chunks: list[str] = []
+    current = ""
+    for line in lines:
+        line = line[:limit]
+        if current and len(current) + 1 + len(line) > limit:
+            chunks.append(current)
+            current = line
+        else:
+            current = f"{current}\n{line}" if current else line
+    if current:
+        chunks.append(current)
+    return chunks or ["—"]
 
 
 def hand_status(session: Session, view: PlayerView, lang: str) -> str:
@@ -344,13 +389,16 @@ def hand_status(session: Session, view: PlayerView, lang: str) -> str:
         return t("table.round_over", lang)
     if view.pending != me:
         assert view.pending is not None
-        return t("hand.waiting", lang, player=player_name(session, view.pending))
+        return t("hand.waiting", lang, player=player_name(session, view.pending, lang))
     if view.phase is Phase.PLAY_DRAWN and view.drawn is not None:
         return t("hand.play_drawn", lang, card=card_name(view.drawn.face, lang))
     if view.phase is Phase.CHALLENGE:
         assert view.challenge_player is not None
         return t(
-            "hand.challenge", lang, player=player_name(session, view.challenge_player), card=card_name(view.top, lang)
+            "hand.challenge",
+            lang,
+            player=player_name(session, view.challenge_player, lang),
+            card=card_name(view.top, lang),
         )
     if view.phase is Phase.DECLARE_COLOUR:
         return t("hand.declare", lang)
@@ -359,7 +407,7 @@ def hand_status(session: Session, view: PlayerView, lang: str) -> str:
 
 def option_label(view: PlayerView, option: ids.PlayOption, lang: str) -> str:
     face = next(c.face for c in view.hand if c.id == option.card)
-    label = card_name(face, lang)
+    label = card_name(face, lang, flex=not option.flex)
     if option.flex:
         flex = face.flex_colour
         label = (
@@ -440,7 +488,7 @@ def colour_picker(session: Session, view: PlayerView, lang: str, index: int, tar
         title=t("hand.pick_colour", lang, card=card_name(face, lang)), colour=MODE_COLOUR[session.mode]
     )
     if target is not None:
-        embed.description = t("hand.target_chosen", lang, player=player_name(session, target))
+        embed.description = t("hand.target_chosen", lang, player=player_name(session, target, lang))
     suffix = f".{target}" if target is not None else ""
     items: list[discord.ui.Item[Any]] = [
         HandButton(
@@ -471,7 +519,7 @@ def target_picker(session: Session, view: PlayerView, lang: str, index: int) -> 
     me = view.me
     choices = [
         discord.SelectOption(
-            label=f"{session.seats[s].name} · {tn('table.cards', view.hand_counts[s], lang)}"[:100], value=str(s)
+            label=f"{seat_name(session, s, lang)} · {tn('table.cards', view.hand_counts[s], lang)}"[:100], value=str(s)
         )
         for s in range(view.players)
         if s != me and view.active[s]
@@ -491,18 +539,21 @@ def round_summary(session: Session, ended: RoundEnded, lang: str) -> Screen:
     w = ended.winner
     embed = discord.Embed(
         title=t(
-            "round.title", lang, round=len(session.game.history) if session.game else 0, player=player_name(session, w)
+            "round.title",
+            lang,
+            round=len(session.game.history) if session.game else 0,
+            player=player_name(session, w, lang),
         ),
         colour=MODE_COLOUR[session.mode],
     )
     lines = []
-    for seat, s in enumerate(session.seats):
+    for seat in range(len(session.seats)):
         left = cards_line(ended.hands[seat], lang) if ended.hands[seat] else "—"
         lines.append(
             t(
                 "round.line",
                 lang,
-                player=discord.utils.escape_markdown(s.name),
+                player=player_name(session, seat, lang),
                 points=ended.points[seat],
                 total=ended.scores[seat],
             )
@@ -518,7 +569,7 @@ def match_summary(session: Session, lang: str) -> Screen:
     scores = result.get("scores") or [0] * len(session.seats)
     winner = result.get("winner")
     if result.get("status") == "completed" and winner is not None:
-        embed.title = t("match.title", lang, player=player_name(session, winner))
+        embed.title = t("match.title", lang, player=player_name(session, winner, lang))
         embed.description = t("match.recorded", lang)
     else:
         embed.title = t("match.abandoned", lang)
@@ -526,7 +577,7 @@ def match_summary(session: Session, lang: str) -> Screen:
     embed.add_field(
         name=t("match.scores", lang),
         value="\n".join(
-            f"{i + 1}. {'🤖 ' if session.seats[s].ai else ''}{player_name(session, s)} — {scores[s]}"
+            f"{i + 1}. {'🤖 ' if session.seats[s].ai else ''}{player_name(session, s, lang)} — {scores[s]}"
             for i, s in enumerate(order)
         )[:1024],
     )

@@ -8,8 +8,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 
-from bot.render import colour_emoji, colour_mark
-
 from bot.engine.cards import Colour, Face, Kind
 from bot.engine.events import (
     CardKept,
@@ -37,6 +35,7 @@ from bot.engine.events import (
     UnoCaught,
 )
 from bot.i18n import t, tn
+from bot.render import colour_emoji, colour_mark
 
 WILD_EMOJI = "🌈"
 
@@ -47,8 +46,9 @@ def colour_name(colour: Colour, lang: str, *, emoji: bool = True) -> str:
     return f"{colour_emoji(colour)}{colour_mark(colour)} {name}" if emoji else name
 
 
-def card_name(face: Face, lang: str, *, emoji: bool = True) -> str:
-    """A face in words, e.g. ``"🟥▲ Red 5"``, ``"🌈 Wild Draw Four"``, ``"🟥▲ Red 3 (flex: 🟦▲▲▲ Blue)"``."""
+def card_name(face: Face, lang: str, *, emoji: bool = True, flex: bool = True) -> str:
+    """A face in words, e.g. ``"🟥▲ Red 5"``, ``"🌈 Wild Draw Four"``, ``"🟥▲ Red 3 (flex: 🟦▲▲▲ Blue)"``
+    (``flex=False`` leaves out a flex number's flex colour)."""
     prefix = ""
     if emoji:
         prefix = WILD_EMOJI + " " if face.colour is None else f"{colour_emoji(face.colour)}{colour_mark(face.colour)} "
@@ -57,12 +57,44 @@ def card_name(face: Face, lang: str, *, emoji: bool = True) -> str:
     colour = t(f"colour.{face.colour.value}", lang)
     if face.kind is Kind.NUMBER:
         text = t("card.number", lang, colour=colour, number=face.number)
-        if face.flex_colour is not None:
+        if face.flex_colour is not None and flex:
             text = t("card.flex_number", lang, card=text, flex=colour_name(face.flex_colour, lang, emoji=emoji))
         elif face.flip_icon:
             text += " 🔄"
         return prefix + text
     return prefix + t("card.action", lang, colour=colour, kind=t(f"kind.{face.kind.value}", lang))
+
+
+_SHORT = {
+    Kind.SKIP: "⊘",
+    Kind.REVERSE: "⇄",
+    Kind.DRAW_TWO: "+2",
+    Kind.DRAW_ONE: "+1",
+    Kind.DRAW_FIVE: "+5",
+    Kind.FLIP: "↻",
+    Kind.SKIP_EVERYONE: "⊘⊘",
+    Kind.FLEX_DRAW_TWO: "+2*",
+    Kind.FLEX_SKIP: "⊘*",
+    Kind.FLEX_REVERSE: "⇄*",
+    Kind.WILD: "W",
+    Kind.WILD_DRAW_FOUR: "W+4",
+    Kind.WILD_SHUFFLE_HANDS: "W⇆",
+    Kind.WILD_CUSTOMIZABLE: "W✎",
+    Kind.WILD_DRAW_TWO: "W+2",
+    Kind.WILD_DRAW_COLOUR: "W+?",
+    Kind.WILD_ALL_FLIP: "W↻",
+    Kind.FLEX_WILD_DRAW_FOUR: "W+4*",
+    Kind.FLEX_WILD_TARGET_DRAW_TWO: "W+2→",
+    Kind.FLEX_WILD_ALL_DRAW: "W+2∀",
+}
+
+
+def short_card(face: Face) -> str:
+    """A compact face for long lists (the other faces of ten hands must fit one message): ``"🩷●5"``, ``"🌈W+4"``."""
+    if face.colour is None:
+        return WILD_EMOJI + _SHORT[face.kind]
+    symbol = str(face.number) if face.kind is Kind.NUMBER else _SHORT[face.kind]
+    return f"{colour_emoji(face.colour)}{colour_mark(face.colour)}{symbol}"
 
 
 def cards_line(faces: Iterable[Face], lang: str) -> str:

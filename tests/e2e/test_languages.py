@@ -16,6 +16,7 @@ from bot.adapter.session import Status
 from bot.engine.cards import Mode
 from bot.i18n import LANGUAGE_NAMES, t, tn
 from cogs.uno.rules import SECTIONS
+from cogs.uno.screens import seat_name
 from tests.discord_emulator import DiscordEmulator, Message, User
 from tests.discord_emulator.model import Revision
 
@@ -211,7 +212,7 @@ async def test_a_whole_match_in_another_language(
 
     # the round and match summaries, and the final table
     result = table.session.result
-    winner = table.session.seats[result["winner"]].name
+    winner = seat_name(table.session, result["winner"], lang)  # AI seats are named in the reader's language
     public = emulator.public_messages(channel)
     titles = [e.get("title", "") for m in public for e in m.embeds]
     assert {t("round.title", lang, round=r, player=winner) for r in (1, 2)} & set(titles), titles

@@ -70,7 +70,7 @@ async def test_a_whole_match_to_500_through_slash_commands_and_buttons(
     for user in humans:
         assert user.username.title() in lines or user.username in lines
     if winner is not None:
-        assert "**1.**" in lines and "1 wins" in lines.split("\n")[1]
+        assert "**1.**" in lines and "wins 1" in lines.split("\n")[1]
     res = await emulator.slash(alice, channel, "uno stats", game=game)
     (stats,) = res.public_messages
     expected_wins = 1 if winner is alice else 0

@@ -31,6 +31,7 @@ class Table:
     channel: Channel
     users: list[User]
     rng: random.Random = field(default_factory=lambda: random.Random(7))
+    settle: bool = True  # wait for the whole bot to go quiet after each click (False: only for the acknowledgement)
 
     def __post_init__(self) -> None:
         # wait for the adapter's AI moves and the publisher too, not only discord.py's handlers
@@ -51,9 +52,21 @@ class Table:
         return next((u for u in self.users if u.id == uid), None)
 
     async def open_hand(self, user: User) -> Message:
-        res = await self.emulator.click(user, self.public_message(), label="Show my hand")
+        res = await self.emulator.click(user, self.public_message(), label="Show my hand", settle=self.settle)
         (hand,) = res.ephemeral_messages
+        if not self.settle:  # a hand with a card image is deferred first, then filled in
+            await self.emulator.wait_until(lambda: not hand.loading, what="the hand to be filled in")
         return hand
+
+    async def _on_hand(self, user: User, hand: Message, custom_id: str, values: list[str] | None = None) -> None:
+        """Click (or select ``values`` in) ``custom_id`` on the hand; without settling, wait for the hand's update."""
+        revisions = len(hand.history)
+        if values is None:
+            await self.emulator.click(user, hand, custom_id, settle=self.settle)
+        else:
+            await self.emulator.select(user, hand, custom_id, values, settle=self.settle)
+        if not self.settle:
+            await self.emulator.wait_until(lambda: len(hand.history) > revisions, what="the hand to be updated")
 
     async def take_turn(self, user: User, hand: Message) -> Message:
         """One decision from ``user``'s ephemeral hand (play, draw, keep, challenge…). Returns the hand message."""
@@ -63,23 +76,23 @@ class Table:
         selects = [s for s in hand.selects() if s.custom_id and s.custom_id.startswith("uno:hs:play")]
         if "declare" in buttons or any(b.custom_id.startswith("uno:h:declare") for b in hand.buttons()):
             declare = [b for b in hand.buttons() if b.custom_id.startswith("uno:h:declare")]
-            await self.emulator.click(user, hand, self.rng.choice(declare).custom_id)
+            await self._on_hand(user, hand, self.rng.choice(declare).custom_id)
             return hand
         if "challenge" in buttons:
             verb = "challenge" if self.rng.random() < 0.5 else "accept"
-            await self.emulator.click(user, hand, buttons[verb].custom_id)
+            await self._on_hand(user, hand, buttons[verb].custom_id)
             return hand
         if selects and self.rng.random() < 0.9:
             select = selects[0]
             option = self.rng.choice(select.options)
-            await self.emulator.select(user, hand, select.custom_id, [option.value])
+            await self._on_hand(user, hand, select.custom_id, [option.value])
             return await self.finish_pickers(user, hand)
         if "draw" in buttons:
-            await self.emulator.click(user, hand, buttons["draw"].custom_id)
+            await self._on_hand(user, hand, buttons["draw"].custom_id)
         elif "keep" in buttons:
-            await self.emulator.click(user, hand, buttons["keep"].custom_id)
+            await self._on_hand(user, hand, buttons["keep"].custom_id)
         elif "refresh" in buttons:
-            await self.emulator.click(user, hand, buttons["refresh"].custom_id)
+            await self._on_hand(user, hand, buttons["refresh"].custom_id)
         return hand
 
     async def finish_pickers(self, user: User, hand: Message) -> Message:
@@ -87,11 +100,11 @@ class Table:
             targets = [s for s in hand.selects() if s.custom_id and s.custom_id.startswith("uno:hs:target")]
             if targets:
                 option = self.rng.choice(targets[0].options)
-                await self.emulator.select(user, hand, targets[0].custom_id, [option.value])
+                await self._on_hand(user, hand, targets[0].custom_id, [option.value])
                 continue
             colours = [b for b in hand.buttons() if b.custom_id and b.custom_id.startswith("uno:h:colour")]
             if colours:
-                await self.emulator.click(user, hand, self.rng.choice(colours).custom_id)
+                await self._on_hand(user, hand, self.rng.choice(colours).custom_id)
                 continue
             break
         return hand

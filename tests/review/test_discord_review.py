@@ -1,0 +1,70 @@
+"""Review: Discord-layer bugs (what players are shown, duplicate messages). Expected to fail until fixed."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from bot.adapter.session import Seat, Session, Status
+from bot.engine.cards import Mode
+from bot.engine.game import Game
+from bot.engine.options import Options
+from cogs.uno import screens
+from cogs.uno.text import card_name, short_card
+from tests.discord_emulator import DiscordEmulator
+from tests.e2e.uno_driver import Table, make_bot
+
+
+def flip_session(players: int, seed: int = 3) -> Session:
+    game, _ = Game.new("flip", players, seed=seed)
+    return Session(
+        channel_id=1,
+        guild_id=2,
+        mode=Mode.FLIP,
+        options=Options(),
+        host_id=100,
+        seats=[Seat(100 + i, f"Player{i:02d}") for i in range(players)],
+        turn_timer=60,
+        created_at=0,
+        seed=seed,
+        status=Status.PLAYING,
+        game=game,
+    )
+
+
+def test_f10_a_ten_player_flip_hand_shows_every_opponents_other_faces() -> None:
+    session = flip_session(10)  # SPEC G1: FLIP seats 2-10; this is the deal, 7 cards each
+    game = session.game
+    assert game is not None
+    view = game.view(0)
+    screen = screens.hand_screen(session, view, "en")
+    embed = screen.embed
+    assert embed is not None
+    shown = "\n".join(f"{f.name}\n{f.value}" for f in embed.fields) + (embed.description or "")
+    other_faces = view.other_faces
+    assert other_faces is not None
+    for seat, faces in enumerate(other_faces):
+        if faces is None:
+            continue
+        # each opponent's line, complete: name and every other face in order (SPEC F10 "must be shown")
+        line = f"**Player{seat:02d}**: " + " ".join(short_card(f) for f in faces)
+        assert line in shown, f"seat {seat}'s other faces are cut off"
+    assert view.draw_top_other is not None
+    assert card_name(view.draw_top_other, "en") in shown.split("What you see of the others' hands")[-1]
+
+
+async def test_uno_new_posts_one_lobby_message(emulator: DiscordEmulator, bot_starter: Any, tmp_path: Path) -> None:
+    guild = emulator.add_guild("UNO Club", locale="en-US", channels=("general", "uno"))
+    alice = emulator.add_user("alice", locale="en-US", guild=guild)
+    bob = emulator.add_user("bob", locale="en-US", guild=guild)
+    channel = guild.channel("uno")
+    bot = await bot_starter(make_bot(emulator, tmp_path / "uno.sqlite3", guild))
+    await emulator.slash(alice, channel, "uno new", game="classic")
+    await emulator.settle()
+    table = Table(emulator, bot, channel, [alice, bob])
+    await emulator.click(bob, table.public_message(), label="Join")
+    await emulator.settle()
+    lobbies = [m for m in emulator.public_messages(channel) if any(b.label == "Join" for b in m.buttons())]
+    # The interaction response and the publisher's "lobby" update both post a lobby: the second is never edited
+    # again (it keeps saying "1 player") while its buttons still act on the game.
+    assert len(lobbies) == 1, [m.text.splitlines()[:3] for m in lobbies]
