@@ -46,7 +46,7 @@ Result = tuple[int, int, float, float]  # steps, rounds, cpu seconds, wall secon
 
 
 def best_of(repeat: int, run: Callable[[int], tuple[int, int]]) -> Result:
-    """Run ``run(i)`` ``repeat`` times; keep the fastest (by CPU time)."""
+    """Run ``run(i)`` ``repeat`` times (the same workload); keep the fastest (by CPU time)."""
     best: Result | None = None
     for i in range(repeat):
         c0, w0 = time.process_time(), time.perf_counter()
@@ -155,13 +155,13 @@ def main() -> int:
     print("Our engine, full rules, default options; random_step(draw_rate=0.0, uno_rate=0, catch_rate=0):")
     print("  (the mover plays uniformly at random when they can, else draws, as in RLCard)")
     for mode in args.modes.split(","):
-        r = best_of(rep, lambda i, mode=mode: ours(mode, p, n, args.seed + i, 0.0))
+        r = best_of(rep, lambda i, mode=mode: ours(mode, p, n, args.seed, 0.0))
         results[mode] = r
         print(line(mode, r))
     info = args.info_rounds if args.info_rounds is not None else max(1, n // 10)
     print(f"For information, draw_rate=None (uniform over every legal move, voluntary draws too; {info:,} rounds):")
     for mode in args.modes.split(","):
-        r = best_of(rep, lambda i, mode=mode: ours(mode, p, info, args.seed + i, None))
+        r = best_of(rep, lambda i, mode=mode: ours(mode, p, info, args.seed, None))
         print(line(mode, r))
     try:
         if args.no_rlcard:
@@ -174,9 +174,9 @@ def main() -> int:
 
         version = importlib.metadata.version("rlcard")
         print(f"RLCard {version} UNO (classic, {p} players, one round per game, uniform random legal actions):")
-        core = best_of(rep, lambda i: rlcard_core(p, n, args.seed + i))
+        core = best_of(rep, lambda i: rlcard_core(p, n, args.seed))
         print(line("(a) game core UnoGame", core))
-        env = best_of(rep, lambda i: rlcard_env(p, n, args.seed + i))
+        env = best_of(rep, lambda i: rlcard_env(p, n, args.seed))
         print(line("(b) env API rlcard.make + RandomAgent + run()", env))
         if "classic" in results:
             c = results["classic"]

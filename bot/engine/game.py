@@ -59,7 +59,7 @@ from .events import (
     UnoCalled,
     UnoCaught,
 )
-from .legal import COLOUR_INDEX, LegalActions, SideTables
+from .legal import COLOUR_INDEX, LegalActions, SideTables, seat_action
 from .options import Options
 from .rng import Rng
 from .view import HandCard, Phase, PlayerView, RoundRecord
@@ -117,6 +117,8 @@ _WILD_PENALTY: dict[Kind, tuple[int | None, int | None]] = {
 _REDRAW_AT_OPENING = frozenset({Kind.WILD_DRAW_FOUR, Kind.WILD_DRAW_TWO, Kind.WILD_DRAW_COLOUR})
 _TARGETED = frozenset({Kind.FLEX_WILD_TARGET_DRAW_TWO, Kind.FLEX_WILD_DRAW_FOUR})
 _PLAYING = frozenset({Phase.PLAY, Phase.PLAY_DRAWN, Phase.DECLARE_COLOUR, Phase.CHALLENGE})
+# Phases bound once for the hot paths: reading a member off an Enum class is slow in Python 3.11.
+_PLAY, _PLAY_DRAWN, _ROUND_OVER, _MATCH_OVER = Phase.PLAY, Phase.PLAY_DRAWN, Phase.ROUND_OVER, Phase.MATCH_OVER
 
 
 def points_of(mode: Mode, face: Face) -> int:
@@ -446,50 +448,66 @@ class Game:
         """Every action ``player`` may take now (SPEC G4, G7, G8, F8), as a lazy sequence: plays with each
         colour/target/flex/UNO variant, draw, keep, declare, challenge, accept, UNO call, catch, next round. Empty for a
         seat not playing. A false catch (SPEC G8) is accepted by :meth:`apply` but not listed: it never helps."""
+        phase = self.phase
+        if phase is _MATCH_OVER or type(player) is not int or not 0 <= player < self.players:
+            return LegalActions(0, [], (), (), False, [], 0, 0)
+        if not self.active[player]:
+            return LegalActions(player, [], (), (), False, [], 0, 0)
+        if phase is _ROUND_OVER:
+            return LegalActions(player, [], (), (), False, [seat_action(NextRound, player)], 0, 1)
         simple: list[Action] = []
-        plays: list[tuple[int, bool, bool, bool]] = []
+        plays: list[tuple[int, bool, bool, bool]] = []  # (card, flex side, wild, targeted)
         colours: tuple[Colour, ...] = ()
         targets: tuple[int, ...] = ()
         uno = False
-        if self.phase is Phase.MATCH_OVER or type(player) is not int or not 0 <= player < self.players:
-            return LegalActions(0, plays, colours, targets, uno, simple)
-        if not self.active[player]:
-            return LegalActions(player, plays, colours, targets, uno, simple)
-        if self.phase is Phase.ROUND_OVER:
-            return LegalActions(player, plays, colours, targets, uno, [NextRound(player)])
+        size = 0  # the number of play actions: a wild counts once per colour, a targeted play once per target
         hand = self.hands[player]
         if player == self.current:
-            phase = self.phase
-            if phase is Phase.PLAY or phase is Phase.PLAY_DRAWN:
+            if phase is _PLAY or phase is _PLAY_DRAWN:
                 t = self.tables
                 tc, tk = self._top_keys()
                 green = self.power is not None and self.power[player]
                 block = self.options.block_illegal_wild_draw
                 wild, colour, key = t.wild, t.colour, t.key
-                cards = hand if phase is Phase.PLAY else (self.drawn,)
+                colours = t.colours
+                n_colours = len(colours)
+                if phase is _PLAY:
+                    cards = hand
+                else:
+                    assert self.drawn is not None
+                    cards = [self.drawn]
                 for card in cards:
-                    assert card is not None
                     if block:
                         if self._playable(player, card, False):
                             plays.append((card, False, wild[card], False))
-                    elif wild[card] or colour[card] == tc or key[card] == tk:
-                        plays.append((card, False, wild[card], False))
+                            size += n_colours if wild[card] else 1
+                    elif wild[card]:
+                        plays.append((card, False, True, False))
+                        size += n_colours
+                    elif colour[card] == tc or key[card] == tk:
+                        plays.append((card, False, False, False))
+                        size += 1
                     if green and t.flex_side[card] and self._playable(player, card, True):
-                        plays.append((card, True, wild[card], t.targeted[card]))
-                colours = colours_of(self.side)
-                targets = tuple(s for s in range(self.players) if s != player and self.active[s])
-                uno = len(hand) == 2
-                simple.append(Draw(player) if phase is Phase.PLAY else Keep(player))
+                        targeted = t.targeted[card]
+                        if targeted and not targets:
+                            targets = tuple(s for s in range(self.players) if s != player and self.active[s])
+                        plays.append((card, True, wild[card], targeted))
+                        size += (n_colours if wild[card] else 1) * (len(targets) if targeted else 1)
+                if len(hand) == 2:
+                    uno = True
+                    size *= 2
+                simple.append(seat_action(Draw, player) if phase is _PLAY else seat_action(Keep, player))
             elif phase is Phase.DECLARE_COLOUR:
                 simple.extend(DeclareColour(player, c) for c in colours_of(self.side))
             elif phase is Phase.CHALLENGE:
-                simple.append(Challenge(player))
-                simple.append(Accept(player))
+                simple.append(seat_action(Challenge, player))
+                simple.append(seat_action(Accept, player))
+        decisions = len(simple)
         if len(hand) == 1 and not self.uno[player]:
-            simple.append(CallUno(player))
+            simple.append(seat_action(CallUno, player))
         if self.catchable is not None and self.catchable != player:
             simple.append(Catch(player, self.catchable))
-        return LegalActions(player, plays, colours, targets, uno, simple)
+        return LegalActions(player, plays, colours, targets, uno, simple, size, decisions)
 
     def is_legal(self, action: Action) -> bool:
         """Whether :meth:`apply` would accept ``action`` (false catches included)."""
@@ -1287,7 +1305,7 @@ class Game:
 def _tables(deck: Deck, side: Side) -> SideTables:
     tables = deck.cache.get(side)
     if tables is None:
-        tables = deck.cache[side] = SideTables(deck.faces(side))
+        tables = deck.cache[side] = SideTables(deck.faces(side), colours_of(side))
     assert isinstance(tables, SideTables)
     return tables
 
