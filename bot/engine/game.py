@@ -119,6 +119,10 @@ _TARGETED = frozenset({Kind.FLEX_WILD_TARGET_DRAW_TWO, Kind.FLEX_WILD_DRAW_FOUR}
 _PLAYING = frozenset({Phase.PLAY, Phase.PLAY_DRAWN, Phase.DECLARE_COLOUR, Phase.CHALLENGE})
 # Phases bound once for the hot paths: reading a member off an Enum class is slow in Python 3.11.
 _PLAY, _PLAY_DRAWN, _ROUND_OVER, _MATCH_OVER = Phase.PLAY, Phase.PLAY_DRAWN, Phase.ROUND_OVER, Phase.MATCH_OVER
+_PLAY_PHASES, _PLAY_ONLY, _DRAWN_ONLY = (_PLAY, _PLAY_DRAWN), (_PLAY,), (_PLAY_DRAWN,)
+_NUMBER, _WILD_ALL_FLIP = Kind.NUMBER, Kind.WILD_ALL_FLIP
+_SKIPS = frozenset({Kind.SKIP, Kind.FLEX_SKIP})
+_REVERSES = frozenset({Kind.REVERSE, Kind.FLEX_REVERSE})
 
 
 def points_of(mode: Mode, face: Face) -> int:
@@ -468,7 +472,7 @@ class Game:
                 tc, tk = self._top_keys()
                 green = self.power is not None and self.power[player]
                 block = self.options.block_illegal_wild_draw
-                wild, colour, key = t.wild, t.colour, t.key
+                wild, colour, key, flex_side = t.wild, t.colour, t.key, t.flex_side
                 colours = t.colours
                 n_colours = len(colours)
                 if phase is _PLAY:
@@ -487,12 +491,18 @@ class Game:
                     elif colour[card] == tc or key[card] == tk:
                         plays.append((card, False, False, False))
                         size += 1
-                    if green and t.flex_side[card] and self._playable(player, card, True):
-                        targeted = t.targeted[card]
-                        if targeted and not targets:
-                            targets = tuple(s for s in range(self.players) if s != player and self.active[s])
-                        plays.append((card, True, wild[card], targeted))
-                        size += (n_colours if wild[card] else 1) * (len(targets) if targeted else 1)
+                    if green and flex_side[card]:
+                        # the flex side (SPEC X3, X4); without block, _playable(player, card, True) inlined
+                        if block:
+                            ok = self._playable(player, card, True)
+                        else:
+                            ok = wild[card] or colour[card] == tc or key[card] == tk or t.flex_colour[card] == tc
+                        if ok:
+                            targeted = t.targeted[card]
+                            if targeted and not targets:
+                                targets = tuple(s for s in range(self.players) if s != player and self.active[s])
+                            plays.append((card, True, wild[card], targeted))
+                            size += (n_colours if wild[card] else 1) * (len(targets) if targeted else 1)
                 if len(hand) == 2:
                     uno = True
                     size *= 2
@@ -536,7 +546,7 @@ class Game:
         entry = _HANDLERS.get(kind)
         if entry is None:
             raise E.UnknownAction(f"not an action: {action!r}")
-        if self.phase is Phase.MATCH_OVER:
+        if self.phase is _MATCH_OVER:
             raise E.MatchOver("the match is over")
         check, do = entry
         self._check_seat(action.player)  # type: ignore[attr-defined]
@@ -545,7 +555,7 @@ class Game:
 
     def _check_turn(self, player: int, phases: tuple[Phase, ...]) -> None:
         if self.phase not in phases:
-            if self.phase is Phase.ROUND_OVER:
+            if self.phase is _ROUND_OVER:
                 raise E.WrongPhase("the round is over")
             if player != self.current:
                 raise E.NotYourTurn(f"it is seat {self.current}'s decision")
@@ -565,11 +575,11 @@ class Game:
 
     def _check_play(self, a: Play) -> None:
         p = a.player
-        self._check_turn(p, (Phase.PLAY, Phase.PLAY_DRAWN))
+        self._check_turn(p, _PLAY_PHASES)
         hand = self.hands[p]
         if type(a.card) is not int or a.card not in hand:
             raise E.CardNotInHand(f"card {a.card!r} is not in seat {p}'s hand")
-        if self.phase is Phase.PLAY_DRAWN and a.card != self.drawn:
+        if self.phase is _PLAY_DRAWN and a.card != self.drawn:
             raise E.OnlyDrawnCard("only the card just drawn may be played")
         face = self.faces[a.card]
         if a.flex is not False and a.flex is not True:
@@ -580,7 +590,7 @@ class Game:
             raise E.FlexSideUnavailable("your Power Card is red")
         if not self._playable(p, a.card, a.flex):
             raise E.CardNotPlayable(f"{format_face(face)} cannot be played on {format_face(self.top)}")
-        if face.is_wild:
+        if self.tables.wild[a.card]:
             if a.colour is None:
                 raise E.ColourRequired("a wild needs a declared colour")
             if not isinstance(a.colour, Colour) or a.colour not in colours_of(self.side):
@@ -603,14 +613,15 @@ class Game:
         p, card, flex = a.player, a.card, a.flex
         face = self.faces[card]
         hand = self.hands[p]
-        restricted = self._restricted(card, flex)
+        restricted = self.tables.restricted[card] and self._restricted(card, flex)
         guilty = restricted and self._holds_colour(p, self.colour_in_play(), card)
         hand.remove(card)
         self.discard.append(card)
-        self.declared = a.colour if face.is_wild else None
+        self.declared = a.colour if self.tables.wild[card] else None
         self.drawn = None
         self.revealed = None
-        self._close_catch_window(p)
+        if self.catchable is not None:
+            self._close_catch_window(p)
         events.append(CardPlayed(p, face, flex, a.colour, a.target))
         if len(hand) == 1:
             if a.uno:
@@ -628,7 +639,7 @@ class Game:
         if went_out:
             self._end_round(p, events)
         elif nxt is not None:
-            self.phase = Phase.PLAY
+            self.phase = _PLAY
             self.current = nxt
 
     def _power_after_play(self, p: int, face: Face, flex: bool, events: list[Event]) -> None:
@@ -636,15 +647,19 @@ class Game:
         all green."""
         power = self.power
         assert power is not None
-        before = list(power)
+        before = power[:]
         if flex:
             power[p] = False
         if face.flip_icon:
             power[p] = not power[p]
-        if face.kind is Kind.WILD_ALL_FLIP:
+        if face.kind is _WILD_ALL_FLIP:
             for s in range(self.players):
                 power[s] = not power[s]
-        if not any(power[s] for s in range(self.players) if self.active[s]):
+        active = self.active
+        for s in range(self.players):
+            if power[s] and active[s]:
+                break
+        else:  # all red (seated players) → all green
             for s in range(self.players):
                 power[s] = True
         if power != before:
@@ -667,7 +682,6 @@ class Game:
         """
         kind = face.kind
         n = self._next(p)
-        two = self._seated_count() == 2
         if flex:
             if kind is Kind.FLEX_DRAW_TWO:  # every other player draws 1; nobody is skipped
                 for seat in self._others_in_turn_order(p):
@@ -699,18 +713,18 @@ class Game:
                 self._draw(target, 4, "penalty", events)
                 return n
             return n  # a flex number: the next player matches its regular colour (SPEC X4)
-        if kind is Kind.NUMBER:
+        if kind is _NUMBER:
             return n
-        if kind in (Kind.SKIP, Kind.FLEX_SKIP):
+        if kind in _SKIPS:
             if not went_out:
                 events.append(TurnSkipped(n))
             return self._next(n)
-        if kind in (Kind.REVERSE, Kind.FLEX_REVERSE):
+        if kind in _REVERSES:
             if went_out:
                 return None
             self.direction = -self.direction
             events.append(DirectionChanged(self.direction))
-            if two:  # SPEC G10: Reverse acts as Skip
+            if self._seated_count() == 2:  # SPEC G10: Reverse acts as Skip
                 events.append(TurnSkipped(n))
                 return p
             return self._next(p)
@@ -800,26 +814,27 @@ class Game:
     # --- Draw, keep -------------------------------------------------------------------------------------------------
 
     def _check_draw(self, a: Draw) -> None:
-        self._check_turn(a.player, (Phase.PLAY,))
+        self._check_turn(a.player, _PLAY_ONLY)
 
     def _do_draw(self, a: Draw, events: list[Event]) -> None:
         p = a.player
-        self._close_catch_window(p)
+        if self.catchable is not None:
+            self._close_catch_window(p)
         self.revealed = None
         got = self._draw(p, 1, "draw", events)
         if got and self._can_play_any_side(p, got[0]):
-            self.phase = Phase.PLAY_DRAWN
+            self.phase = _PLAY_DRAWN
             self.drawn = got[0]
         else:
             self.current = self._next(p)
 
     def _check_keep(self, a: Keep) -> None:
-        self._check_turn(a.player, (Phase.PLAY_DRAWN,))
+        self._check_turn(a.player, _DRAWN_ONLY)
 
     def _do_keep(self, a: Keep, events: list[Event]) -> None:
         events.append(CardKept(a.player))
         self.drawn = None
-        self.phase = Phase.PLAY
+        self.phase = _PLAY
         self.current = self._next(a.player)
 
     def _draw(self, seat: int, count: int, reason: str, events: list[Event]) -> list[int]:
@@ -861,7 +876,8 @@ class Game:
         self.hands[seat].extend(cards)
         events.append(CardsDrawn(seat, len(cards), reason))
         if cards:
-            events.append(CardsReceived(seat, tuple(self.faces[c] for c in cards)))
+            faces = self.faces
+            events.append(CardsReceived(seat, tuple([faces[c] for c in cards])))
         self._hand_changed(seat)
 
     def _reshuffle(self, events: list[Event]) -> bool:
