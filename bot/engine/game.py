@@ -431,10 +431,10 @@ class Game:
         """SPEC G3 (colour, number or symbol; wilds always) and, for the flex side, SPEC X3/X4 (green Power Card; a
         flex number also matches by its flex colour)."""
         t = self.tables
+        if flex and (self.power is None or not self.power[player] or not t.flex_side[card]):
+            return False
         tc, tk = self._top_keys()
         if flex:
-            if self.power is None or not self.power[player] or not t.flex_side[card]:
-                return False
             ok = t.wild[card] or t.colour[card] == tc or t.key[card] == tk or t.flex_colour[card] == tc
         else:
             ok = t.wild[card] or t.colour[card] == tc or t.key[card] == tk
