@@ -9,7 +9,7 @@ is the model).
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from typing import Any, TypeVar, cast, overload
+from typing import Any, TypeVar, overload
 
 from .actions import Accept, Action, CallUno, Challenge, Draw, Keep, NextRound, Play
 from .cards import CHALLENGEABLE_KINDS, Colour, Face, Kind
@@ -71,12 +71,12 @@ def seat_action(kind: type[SeatAction], player: int) -> SeatAction:
     """``kind(player)`` for an action that only names its player (draw, keep, challenge…), shared like
     :func:`play_action`."""
     key = (kind, player)
-    action = _SEAT_ACTIONS.get(key)
+    action: SeatAction | None = _SEAT_ACTIONS.get(key)
     if action is None:
         if len(_SEAT_ACTIONS) >= _CACHE_LIMIT:
             _SEAT_ACTIONS.clear()
         action = _SEAT_ACTIONS[key] = kind(player)
-    return cast(SeatAction, action)
+    return action
 
 
 class LegalActions(Sequence[Action]):
