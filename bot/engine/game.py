@@ -59,7 +59,17 @@ from .events import (
     UnoCalled,
     UnoCaught,
 )
-from .legal import COLOUR_INDEX, LegalActions, SideTables, seat_action
+from .legal import (
+    ACCEPTS,
+    CHALLENGES,
+    COLOUR_INDEX,
+    DRAWS,
+    KEEPS,
+    NEXT_ROUNDS,
+    UNO_CALLS,
+    LegalActions,
+    SideTables,
+)
 from .options import Options
 from .rng import Rng
 from .view import HandCard, Phase, PlayerView, RoundRecord
@@ -458,7 +468,7 @@ class Game:
         if not self.active[player]:
             return LegalActions(player, [], (), (), False, [], 0, 0)
         if phase is _ROUND_OVER:
-            return LegalActions(player, [], (), (), False, [seat_action(NextRound, player)], 0, 1)
+            return LegalActions(player, [], (), (), False, [NEXT_ROUNDS[player]], 0, 1)
         simple: list[Action] = []
         plays: list[tuple[int, bool, bool, bool]] = []  # (card, flex side, wild, targeted)
         colours: tuple[Colour, ...] = ()
@@ -469,10 +479,14 @@ class Game:
         if player == self.current:
             if phase is _PLAY or phase is _PLAY_DRAWN:
                 t = self.tables
-                tc, tk = self._top_keys()
+                wild, colour, key, flex_side = t.wild, t.colour, t.key, t.flex_side
+                top = self.discard[-1]  # tc, tk = self._top_keys(), inlined
+                if wild[top]:
+                    tc, tk = (COLOUR_INDEX[self.declared] if self.declared is not None else -2), -2
+                else:
+                    tc, tk = colour[top], key[top]
                 green = self.power is not None and self.power[player]
                 block = self.options.block_illegal_wild_draw
-                wild, colour, key, flex_side = t.wild, t.colour, t.key, t.flex_side
                 colours = t.colours
                 n_colours = len(colours)
                 if phase is _PLAY:
@@ -506,15 +520,15 @@ class Game:
                 if len(hand) == 2:
                     uno = True
                     size *= 2
-                simple.append(seat_action(Draw, player) if phase is _PLAY else seat_action(Keep, player))
+                simple.append(DRAWS[player] if phase is _PLAY else KEEPS[player])
             elif phase is Phase.DECLARE_COLOUR:
                 simple.extend(DeclareColour(player, c) for c in colours_of(self.side))
             elif phase is Phase.CHALLENGE:
-                simple.append(seat_action(Challenge, player))
-                simple.append(seat_action(Accept, player))
+                simple.append(CHALLENGES[player])
+                simple.append(ACCEPTS[player])
         decisions = len(simple)
         if len(hand) == 1 and not self.uno[player]:
-            simple.append(seat_action(CallUno, player))
+            simple.append(UNO_CALLS[player])
         if self.catchable is not None and self.catchable != player:
             simple.append(Catch(player, self.catchable))
         return LegalActions(player, plays, colours, targets, uno, simple, size, decisions)
@@ -549,7 +563,9 @@ class Game:
         if self.phase is _MATCH_OVER:
             raise E.MatchOver("the match is over")
         check, do = entry
-        self._check_seat(action.player)  # type: ignore[attr-defined]
+        player = action.player  # type: ignore[attr-defined]
+        if type(player) is not int or not 0 <= player < self.players or not self.active[player]:
+            raise E.NotSeated(f"seat {player!r} is not playing in this match")  # as _check_seat
         check(self, action)
         return do
 
@@ -575,7 +591,8 @@ class Game:
 
     def _check_play(self, a: Play) -> None:
         p = a.player
-        self._check_turn(p, _PLAY_PHASES)
+        if p != self.current or self.phase not in _PLAY_PHASES:
+            self._check_turn(p, _PLAY_PHASES)  # raises
         hand = self.hands[p]
         if type(a.card) is not int or a.card not in hand:
             raise E.CardNotInHand(f"card {a.card!r} is not in seat {p}'s hand")
@@ -814,7 +831,8 @@ class Game:
     # --- Draw, keep -------------------------------------------------------------------------------------------------
 
     def _check_draw(self, a: Draw) -> None:
-        self._check_turn(a.player, _PLAY_ONLY)
+        if a.player != self.current or self.phase is not _PLAY:
+            self._check_turn(a.player, _PLAY_ONLY)  # raises
 
     def _do_draw(self, a: Draw, events: list[Event]) -> None:
         p = a.player

@@ -8,8 +8,8 @@ is the model).
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
-from typing import Any, TypeVar, overload
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, overload
 
 from .actions import Accept, Action, CallUno, Challenge, Draw, Keep, NextRound, Play
 from .cards import CHALLENGEABLE_KINDS, Colour, Face, Kind
@@ -42,41 +42,30 @@ class SideTables:
         self.restricted = tuple(f.kind in CHALLENGEABLE_KINDS for f in faces)
 
 
-SeatAction = TypeVar("SeatAction", Draw, Keep, Challenge, Accept, CallUno, NextRound)
-_CACHE_LIMIT = 100_000  # far more than games use: only a bound against misuse
-_PLAYS: dict[tuple[int, int, Colour | None, int | None, bool, bool], Play] = {}
-_SEAT_ACTIONS: dict[tuple[type, int], Any] = {}
+class _Shared(dict[Any, Any]):
+    """Shared action objects, built on first use by ``make(key)``: actions are immutable values, and building a frozen
+    dataclass costs more than finding it again (the engine lists the same few hundred actions over and over)."""
+
+    def __init__(self, make: Callable[[Any], Any]) -> None:
+        super().__init__()
+        self._make = make
+
+    def __missing__(self, key: Any) -> Any:
+        if len(self) >= 100_000:  # far more than games use: only a bound against misuse
+            self.clear()
+        value = self[key] = self._make(key)
+        return value
 
 
-def play_action(
-    player: int,
-    card: int,
-    colour: Colour | None = None,
-    target: int | None = None,
-    flex: bool = False,
-    uno: bool = False,
-) -> Play:
-    """``Play(...)``, shared: actions are immutable values, and building a frozen dataclass costs more than finding it
-    again (the engine lists the same few hundred plays over and over)."""
-    key = (player, card, colour, target, flex, uno)
-    action = _PLAYS.get(key)
-    if action is None:
-        if len(_PLAYS) >= _CACHE_LIMIT:
-            _PLAYS.clear()
-        action = _PLAYS[key] = Play(player, card, colour, target, flex, uno)
-    return action
-
-
-def seat_action(kind: type[SeatAction], player: int) -> SeatAction:
-    """``kind(player)`` for an action that only names its player (draw, keep, challenge…), shared like
-    :func:`play_action`."""
-    key = (kind, player)
-    action: SeatAction | None = _SEAT_ACTIONS.get(key)
-    if action is None:
-        if len(_SEAT_ACTIONS) >= _CACHE_LIMIT:
-            _SEAT_ACTIONS.clear()
-        action = _SEAT_ACTIONS[key] = kind(player)
-    return action
+#: ``PLAYS[(player, card, colour, target, flex, uno)]`` is ``Play(player, card, colour, target, flex, uno)``.
+PLAYS: dict[tuple[int, int, Colour | None, int | None, bool, bool], Play] = _Shared(lambda key: Play(*key))
+#: ``DRAWS[player]`` is ``Draw(player)``; and so on for the actions that only name their player.
+DRAWS: dict[int, Draw] = _Shared(Draw)
+KEEPS: dict[int, Keep] = _Shared(Keep)
+CHALLENGES: dict[int, Challenge] = _Shared(Challenge)
+ACCEPTS: dict[int, Accept] = _Shared(Accept)
+UNO_CALLS: dict[int, CallUno] = _Shared(CallUno)
+NEXT_ROUNDS: dict[int, NextRound] = _Shared(NextRound)
 
 
 class LegalActions(Sequence[Action]):
@@ -135,14 +124,14 @@ class LegalActions(Sequence[Action]):
             return self._simple[index - size]
         if self._plain:
             card, flex, wild, targeted = self._plays[index]
-            return play_action(
+            return PLAYS[
                 self._player,
                 card,
                 self._colours[0] if wild else None,
                 self._targets[0] if targeted else None,
                 flex,
                 False,
-            )
+            ]
         n_colours, n_targets, n_uno = len(self._colours), len(self._targets), 2 if self._uno else 1
         for card, flex, wild, targeted in self._plays:
             nc = n_colours if wild else 1
@@ -151,14 +140,14 @@ class LegalActions(Sequence[Action]):
             if index < m:
                 ci, rest = divmod(index, nt * n_uno)
                 ti, ui = divmod(rest, n_uno)
-                return play_action(
+                return PLAYS[
                     self._player,
                     card,
                     self._colours[ci] if wild else None,
                     self._targets[ti] if targeted else None,
                     flex,
                     ui == 1,
-                )
+                ]
             index -= m
         raise AssertionError("unreachable")  # pragma: no cover
 
