@@ -452,9 +452,6 @@ class Game:
             ok = not self._holds_colour(player, self.colour_in_play(), card)
         return ok
 
-    def _can_play_any_side(self, player: int, card: int) -> bool:
-        return self._playable(player, card, False) or self._playable(player, card, True)
-
     # ------------------------------------------------------------------------------------------------------------
     # Legal actions
 
@@ -840,7 +837,7 @@ class Game:
             self._close_catch_window(p)
         self.revealed = None
         got = self._draw(p, 1, "draw", events)
-        if got and self._can_play_any_side(p, got[0]):
+        if got and (self._playable(p, got[0], False) or self._playable(p, got[0], True)):
             self.phase = _PLAY_DRAWN
             self.drawn = got[0]
         else:
@@ -896,7 +893,10 @@ class Game:
         if cards:
             faces = self.faces
             events.append(CardsReceived(seat, tuple([faces[c] for c in cards])))
-        self._hand_changed(seat)
+        if len(self.hands[seat]) != 1:  # SPEC G8: a call of UNO, or a catch window, lasts while one card is held
+            self.uno[seat] = False
+            if self.catchable == seat:
+                self.catchable = None
 
     def _reshuffle(self, events: list[Event]) -> bool:
         """SPEC G5: the discard pile except its top becomes the new draw pile. False when nothing is left to use."""
@@ -910,12 +910,6 @@ class Game:
         return True
 
     # --- UNO call and catch (SPEC G8) ------------------------------------------------------------------------------
-
-    def _hand_changed(self, seat: int) -> None:
-        if len(self.hands[seat]) != 1:
-            self.uno[seat] = False
-            if self.catchable == seat:
-                self.catchable = None
 
     def _close_catch_window(self, mover: int) -> None:
         """SPEC G8 ruling: the window closes at the first move of anyone other than the one-card player."""
