@@ -20,7 +20,8 @@ with ``init_game()`` / ``get_legal_actions()`` / ``step()`` and a uniform choice
 the environment API (``rlcard.make("uno", ...)``, ``RandomAgent`` s, ``env.run()``), steps counted as actions taken.
 An RLCard game is one round.
 
-Times are the best of ``--repeat`` runs of CPU time of this process (the machine may be shared; wall time is shown too).
+Times are the best of ``--repeat`` runs, interleaved, of CPU time of this process (the machine may be shared; wall time
+is shown too).
 """
 
 from __future__ import annotations
@@ -32,7 +33,6 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -45,16 +45,17 @@ from bot.engine.view import Phase
 Result = tuple[int, int, float, float]  # steps, rounds, cpu seconds, wall seconds
 
 
-def best_of(repeat: int, run: Callable[[int], tuple[int, int]]) -> Result:
-    """Run ``run(i)`` ``repeat`` times (the same workload); keep the fastest (by CPU time)."""
-    best: Result | None = None
-    for i in range(repeat):
-        c0, w0 = time.process_time(), time.perf_counter()
-        steps, rounds = run(i)
-        cpu, wall = time.process_time() - c0, time.perf_counter() - w0
-        if best is None or cpu < best[2]:
-            best = (steps, rounds, cpu, wall)
-    assert best is not None
+def measure(repeat: int, jobs: dict[str, Callable[[], tuple[int, int]]]) -> dict[str, Result]:
+    """Run every job ``repeat`` times, interleaved (a round of all jobs, then the next round) so that a busy spell of a
+    shared machine does not favour one of them; keep each job's fastest run (by CPU time)."""
+    best: dict[str, Result] = {}
+    for _ in range(repeat):
+        for name, run in jobs.items():
+            c0, w0 = time.process_time(), time.perf_counter()
+            steps, rounds = run()
+            cpu, wall = time.process_time() - c0, time.perf_counter() - w0
+            if name not in best or cpu < best[name][2]:
+                best[name] = (steps, rounds, cpu, wall)
     return best
 
 
@@ -141,7 +142,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--rounds", type=int, default=2000, help="rounds per measurement (default 2000)")
     parser.add_argument("--players", type=int, default=4, help="players (default 4)")
-    parser.add_argument("--repeat", type=int, default=3, help="runs per measurement; the fastest is kept (default 3)")
+    parser.add_argument("--repeat", type=int, default=5, help="runs per measurement; the fastest is kept (default 5)")
     parser.add_argument(
         "--info-rounds", type=int, default=None, help="rounds for the draw_rate=None line (default: --rounds / 10)"
     )
@@ -149,34 +150,44 @@ def main() -> int:
     parser.add_argument("--modes", default="classic,flip,flex")
     parser.add_argument("--no-rlcard", action="store_true", help="skip RLCard even when installed")
     args = parser.parse_args()
-    n, p, rep = args.rounds, args.players, args.repeat
-    print(f"Python {sys.version.split()[0]}; {n:,} rounds, {p} players, best of {rep} (CPU time)")
-    results: dict[str, Any] = {}
-    print("Our engine, full rules, default options; random_step(draw_rate=0.0, uno_rate=0, catch_rate=0):")
-    print("  (the mover plays uniformly at random when they can, else draws, as in RLCard)")
-    for mode in args.modes.split(","):
-        r = best_of(rep, lambda i, mode=mode: ours(mode, p, n, args.seed, 0.0))
-        results[mode] = r
-        print(line(mode, r))
+    n, p, rep, seed = args.rounds, args.players, args.repeat, args.seed
+    modes = args.modes.split(",")
     info = args.info_rounds if args.info_rounds is not None else max(1, n // 10)
-    print(f"For information, draw_rate=None (uniform over every legal move, voluntary draws too; {info:,} rounds):")
-    for mode in args.modes.split(","):
-        r = best_of(rep, lambda i, mode=mode: ours(mode, p, info, args.seed, None))
-        print(line(mode, r))
+    jobs: dict[str, Callable[[], tuple[int, int]]] = {}
+    for mode in modes:
+        jobs[mode] = lambda mode=mode: ours(mode, p, n, seed, 0.0)
+    for mode in modes:
+        jobs[f"{mode} any"] = lambda mode=mode: ours(mode, p, info, seed, None)
+    rlcard_version = None
     try:
         if args.no_rlcard:
             raise ImportError("--no-rlcard")
-        import rlcard  # noqa: F401
-    except ImportError as exc:
-        print(f"RLCard skipped ({exc}): `.venv/bin/pip install rlcard` to compare (not a project dependency).")
-    else:
         import importlib.metadata
 
-        version = importlib.metadata.version("rlcard")
-        print(f"RLCard {version} UNO (classic, {p} players, one round per game, uniform random legal actions):")
-        core = best_of(rep, lambda i: rlcard_core(p, n, args.seed))
+        import rlcard  # noqa: F401
+
+        rlcard_version = importlib.metadata.version("rlcard")
+        jobs["rlcard core"] = lambda: rlcard_core(p, n, seed)
+        jobs["rlcard env"] = lambda: rlcard_env(p, n, seed)
+    except ImportError as exc:
+        rlcard_skipped = (
+            f"RLCard skipped ({exc}): `.venv/bin/pip install rlcard` to compare (not a project dependency)."
+        )
+    print(f"Python {sys.version.split()[0]}; {n:,} rounds, {p} players; best of {rep} interleaved runs (CPU time)")
+    results = measure(rep, jobs)
+    print("Our engine, full rules, default options; random_step(draw_rate=0.0, uno_rate=0, catch_rate=0):")
+    print("  (the mover plays uniformly at random when they can, else draws, as in RLCard)")
+    for mode in modes:
+        print(line(mode, results[mode]))
+    print(f"For information, draw_rate=None (uniform over every legal move, voluntary draws too; {info:,} rounds):")
+    for mode in modes:
+        print(line(mode, results[f"{mode} any"]))
+    if rlcard_version is None:
+        print(rlcard_skipped)
+    else:
+        print(f"RLCard {rlcard_version} UNO (classic, {p} players, one round per game, uniform random legal actions):")
+        core, env = results["rlcard core"], results["rlcard env"]
         print(line("(a) game core UnoGame", core))
-        env = best_of(rep, lambda i: rlcard_env(p, n, args.seed))
         print(line("(b) env API rlcard.make + RandomAgent + run()", env))
         if "classic" in results:
             c = results["classic"]
