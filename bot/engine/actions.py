@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .cards import Colour
+from .frozen import fast_frozen_init
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,3 +83,7 @@ class NextRound:
 
 
 Action = Play | Draw | Keep | DeclareColour | Challenge | Accept | CallUno | Catch | NextRound
+
+for _cls in (Play, Draw, Keep, DeclareColour, Challenge, Accept, CallUno, Catch, NextRound):
+    fast_frozen_init(_cls)  # see bot.engine.frozen
+del _cls

@@ -10,6 +10,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from .cards import Colour, Face, Side
+from .frozen import fast_frozen_init
 
 
 @dataclass(frozen=True, slots=True)
@@ -222,3 +223,9 @@ class PlayerRemoved(Event):
 @dataclass(frozen=True, slots=True)
 class MatchAbandoned(Event):
     """Fewer than two players remain: the match ends without a winner."""
+
+
+for _cls in list(globals().values()):
+    if isinstance(_cls, type) and issubclass(_cls, Event):
+        fast_frozen_init(_cls)  # events are built at every step: see bot.engine.frozen
+del _cls

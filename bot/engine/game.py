@@ -59,7 +59,17 @@ from .events import (
     UnoCalled,
     UnoCaught,
 )
-from .legal import COLOUR_INDEX, LegalActions, SideTables
+from .legal import (
+    ACCEPTS,
+    CHALLENGES,
+    COLOUR_INDEX,
+    DRAWS,
+    KEEPS,
+    NEXT_ROUNDS,
+    UNO_CALLS,
+    LegalActions,
+    SideTables,
+)
 from .options import Options
 from .rng import Rng
 from .view import HandCard, Phase, PlayerView, RoundRecord
@@ -117,6 +127,12 @@ _WILD_PENALTY: dict[Kind, tuple[int | None, int | None]] = {
 _REDRAW_AT_OPENING = frozenset({Kind.WILD_DRAW_FOUR, Kind.WILD_DRAW_TWO, Kind.WILD_DRAW_COLOUR})
 _TARGETED = frozenset({Kind.FLEX_WILD_TARGET_DRAW_TWO, Kind.FLEX_WILD_DRAW_FOUR})
 _PLAYING = frozenset({Phase.PLAY, Phase.PLAY_DRAWN, Phase.DECLARE_COLOUR, Phase.CHALLENGE})
+# Phases bound once for the hot paths: reading a member off an Enum class is slow in Python 3.11.
+_PLAY, _PLAY_DRAWN, _ROUND_OVER, _MATCH_OVER = Phase.PLAY, Phase.PLAY_DRAWN, Phase.ROUND_OVER, Phase.MATCH_OVER
+_PLAY_PHASES, _PLAY_ONLY, _DRAWN_ONLY = (_PLAY, _PLAY_DRAWN), (_PLAY,), (_PLAY_DRAWN,)
+_NUMBER, _WILD_ALL_FLIP = Kind.NUMBER, Kind.WILD_ALL_FLIP
+_SKIPS = frozenset({Kind.SKIP, Kind.FLEX_SKIP})
+_REVERSES = frozenset({Kind.REVERSE, Kind.FLEX_REVERSE})
 
 
 def points_of(mode: Mode, face: Face) -> int:
@@ -425,19 +441,16 @@ class Game:
         """SPEC G3 (colour, number or symbol; wilds always) and, for the flex side, SPEC X3/X4 (green Power Card; a
         flex number also matches by its flex colour)."""
         t = self.tables
+        if flex and (self.power is None or not self.power[player] or not t.flex_side[card]):
+            return False
         tc, tk = self._top_keys()
         if flex:
-            if self.power is None or not self.power[player] or not t.flex_side[card]:
-                return False
             ok = t.wild[card] or t.colour[card] == tc or t.key[card] == tk or t.flex_colour[card] == tc
         else:
             ok = t.wild[card] or t.colour[card] == tc or t.key[card] == tk
         if ok and self.options.block_illegal_wild_draw and self._restricted(card, flex):
             ok = not self._holds_colour(player, self.colour_in_play(), card)
         return ok
-
-    def _can_play_any_side(self, player: int, card: int) -> bool:
-        return self._playable(player, card, False) or self._playable(player, card, True)
 
     # ------------------------------------------------------------------------------------------------------------
     # Legal actions
@@ -446,50 +459,76 @@ class Game:
         """Every action ``player`` may take now (SPEC G4, G7, G8, F8), as a lazy sequence: plays with each
         colour/target/flex/UNO variant, draw, keep, declare, challenge, accept, UNO call, catch, next round. Empty for a
         seat not playing. A false catch (SPEC G8) is accepted by :meth:`apply` but not listed: it never helps."""
+        phase = self.phase
+        if phase is _MATCH_OVER or type(player) is not int or not 0 <= player < self.players:
+            return LegalActions(0, [], (), (), False, [], 0, 0)
+        if not self.active[player]:
+            return LegalActions(player, [], (), (), False, [], 0, 0)
+        if phase is _ROUND_OVER:
+            return LegalActions(player, [], (), (), False, [NEXT_ROUNDS[player]], 0, 1)
         simple: list[Action] = []
-        plays: list[tuple[int, bool, bool, bool]] = []
+        plays: list[tuple[int, bool, bool, bool]] = []  # (card, flex side, wild, targeted)
         colours: tuple[Colour, ...] = ()
         targets: tuple[int, ...] = ()
         uno = False
-        if self.phase is Phase.MATCH_OVER or type(player) is not int or not 0 <= player < self.players:
-            return LegalActions(0, plays, colours, targets, uno, simple)
-        if not self.active[player]:
-            return LegalActions(player, plays, colours, targets, uno, simple)
-        if self.phase is Phase.ROUND_OVER:
-            return LegalActions(player, plays, colours, targets, uno, [NextRound(player)])
+        size = 0  # the number of play actions: a wild counts once per colour, a targeted play once per target
         hand = self.hands[player]
         if player == self.current:
-            phase = self.phase
-            if phase is Phase.PLAY or phase is Phase.PLAY_DRAWN:
+            if phase is _PLAY or phase is _PLAY_DRAWN:
                 t = self.tables
-                tc, tk = self._top_keys()
+                wild, colour, key, flex_side = t.wild, t.colour, t.key, t.flex_side
+                top = self.discard[-1]  # tc, tk = self._top_keys(), inlined
+                if wild[top]:
+                    tc, tk = (COLOUR_INDEX[self.declared] if self.declared is not None else -2), -2
+                else:
+                    tc, tk = colour[top], key[top]
                 green = self.power is not None and self.power[player]
                 block = self.options.block_illegal_wild_draw
-                wild, colour, key = t.wild, t.colour, t.key
-                cards = hand if phase is Phase.PLAY else (self.drawn,)
+                colours = t.colours
+                n_colours = len(colours)
+                if phase is _PLAY:
+                    cards = hand
+                else:
+                    assert self.drawn is not None
+                    cards = [self.drawn]
                 for card in cards:
-                    assert card is not None
                     if block:
                         if self._playable(player, card, False):
                             plays.append((card, False, wild[card], False))
-                    elif wild[card] or colour[card] == tc or key[card] == tk:
-                        plays.append((card, False, wild[card], False))
-                    if green and t.flex_side[card] and self._playable(player, card, True):
-                        plays.append((card, True, wild[card], t.targeted[card]))
-                colours = colours_of(self.side)
-                targets = tuple(s for s in range(self.players) if s != player and self.active[s])
-                uno = len(hand) == 2
-                simple.append(Draw(player) if phase is Phase.PLAY else Keep(player))
+                            size += n_colours if wild[card] else 1
+                    elif wild[card]:
+                        plays.append((card, False, True, False))
+                        size += n_colours
+                    elif colour[card] == tc or key[card] == tk:
+                        plays.append((card, False, False, False))
+                        size += 1
+                    if green and flex_side[card]:
+                        # the flex side (SPEC X3, X4); without block, _playable(player, card, True) inlined
+                        if block:
+                            ok = self._playable(player, card, True)
+                        else:
+                            ok = wild[card] or colour[card] == tc or key[card] == tk or t.flex_colour[card] == tc
+                        if ok:
+                            targeted = t.targeted[card]
+                            if targeted and not targets:
+                                targets = tuple(s for s in range(self.players) if s != player and self.active[s])
+                            plays.append((card, True, wild[card], targeted))
+                            size += (n_colours if wild[card] else 1) * (len(targets) if targeted else 1)
+                if len(hand) == 2:
+                    uno = True
+                    size *= 2
+                simple.append(DRAWS[player] if phase is _PLAY else KEEPS[player])
             elif phase is Phase.DECLARE_COLOUR:
                 simple.extend(DeclareColour(player, c) for c in colours_of(self.side))
             elif phase is Phase.CHALLENGE:
-                simple.append(Challenge(player))
-                simple.append(Accept(player))
+                simple.append(CHALLENGES[player])
+                simple.append(ACCEPTS[player])
+        decisions = len(simple)
         if len(hand) == 1 and not self.uno[player]:
-            simple.append(CallUno(player))
+            simple.append(UNO_CALLS[player])
         if self.catchable is not None and self.catchable != player:
             simple.append(Catch(player, self.catchable))
-        return LegalActions(player, plays, colours, targets, uno, simple)
+        return LegalActions(player, plays, colours, targets, uno, simple, size, decisions)
 
     def is_legal(self, action: Action) -> bool:
         """Whether :meth:`apply` would accept ``action`` (false catches included)."""
@@ -518,16 +557,18 @@ class Game:
         entry = _HANDLERS.get(kind)
         if entry is None:
             raise E.UnknownAction(f"not an action: {action!r}")
-        if self.phase is Phase.MATCH_OVER:
+        if self.phase is _MATCH_OVER:
             raise E.MatchOver("the match is over")
         check, do = entry
-        self._check_seat(action.player)  # type: ignore[attr-defined]
+        player = action.player  # type: ignore[attr-defined]
+        if type(player) is not int or not 0 <= player < self.players or not self.active[player]:
+            raise E.NotSeated(f"seat {player!r} is not playing in this match")  # as _check_seat
         check(self, action)
         return do
 
     def _check_turn(self, player: int, phases: tuple[Phase, ...]) -> None:
         if self.phase not in phases:
-            if self.phase is Phase.ROUND_OVER:
+            if self.phase is _ROUND_OVER:
                 raise E.WrongPhase("the round is over")
             if player != self.current:
                 raise E.NotYourTurn(f"it is seat {self.current}'s decision")
@@ -547,11 +588,12 @@ class Game:
 
     def _check_play(self, a: Play) -> None:
         p = a.player
-        self._check_turn(p, (Phase.PLAY, Phase.PLAY_DRAWN))
+        if p != self.current or self.phase not in _PLAY_PHASES:
+            self._check_turn(p, _PLAY_PHASES)  # raises
         hand = self.hands[p]
         if type(a.card) is not int or a.card not in hand:
             raise E.CardNotInHand(f"card {a.card!r} is not in seat {p}'s hand")
-        if self.phase is Phase.PLAY_DRAWN and a.card != self.drawn:
+        if self.phase is _PLAY_DRAWN and a.card != self.drawn:
             raise E.OnlyDrawnCard("only the card just drawn may be played")
         face = self.faces[a.card]
         if a.flex is not False and a.flex is not True:
@@ -562,7 +604,7 @@ class Game:
             raise E.FlexSideUnavailable("your Power Card is red")
         if not self._playable(p, a.card, a.flex):
             raise E.CardNotPlayable(f"{format_face(face)} cannot be played on {format_face(self.top)}")
-        if face.is_wild:
+        if self.tables.wild[a.card]:
             if a.colour is None:
                 raise E.ColourRequired("a wild needs a declared colour")
             if not isinstance(a.colour, Colour) or a.colour not in colours_of(self.side):
@@ -585,14 +627,15 @@ class Game:
         p, card, flex = a.player, a.card, a.flex
         face = self.faces[card]
         hand = self.hands[p]
-        restricted = self._restricted(card, flex)
+        restricted = self.tables.restricted[card] and self._restricted(card, flex)
         guilty = restricted and self._holds_colour(p, self.colour_in_play(), card)
         hand.remove(card)
         self.discard.append(card)
-        self.declared = a.colour if face.is_wild else None
+        self.declared = a.colour if self.tables.wild[card] else None
         self.drawn = None
         self.revealed = None
-        self._close_catch_window(p)
+        if self.catchable is not None:
+            self._close_catch_window(p)
         events.append(CardPlayed(p, face, flex, a.colour, a.target))
         if len(hand) == 1:
             if a.uno:
@@ -610,7 +653,7 @@ class Game:
         if went_out:
             self._end_round(p, events)
         elif nxt is not None:
-            self.phase = Phase.PLAY
+            self.phase = _PLAY
             self.current = nxt
 
     def _power_after_play(self, p: int, face: Face, flex: bool, events: list[Event]) -> None:
@@ -618,15 +661,19 @@ class Game:
         all green."""
         power = self.power
         assert power is not None
-        before = list(power)
+        before = power[:]
         if flex:
             power[p] = False
         if face.flip_icon:
             power[p] = not power[p]
-        if face.kind is Kind.WILD_ALL_FLIP:
+        if face.kind is _WILD_ALL_FLIP:
             for s in range(self.players):
                 power[s] = not power[s]
-        if not any(power[s] for s in range(self.players) if self.active[s]):
+        active = self.active
+        for s in range(self.players):
+            if power[s] and active[s]:
+                break
+        else:  # all red (seated players) → all green
             for s in range(self.players):
                 power[s] = True
         if power != before:
@@ -649,7 +696,6 @@ class Game:
         """
         kind = face.kind
         n = self._next(p)
-        two = self._seated_count() == 2
         if flex:
             if kind is Kind.FLEX_DRAW_TWO:  # every other player draws 1; nobody is skipped
                 for seat in self._others_in_turn_order(p):
@@ -681,18 +727,18 @@ class Game:
                 self._draw(target, 4, "penalty", events)
                 return n
             return n  # a flex number: the next player matches its regular colour (SPEC X4)
-        if kind is Kind.NUMBER:
+        if kind is _NUMBER:
             return n
-        if kind in (Kind.SKIP, Kind.FLEX_SKIP):
+        if kind in _SKIPS:
             if not went_out:
                 events.append(TurnSkipped(n))
             return self._next(n)
-        if kind in (Kind.REVERSE, Kind.FLEX_REVERSE):
+        if kind in _REVERSES:
             if went_out:
                 return None
             self.direction = -self.direction
             events.append(DirectionChanged(self.direction))
-            if two:  # SPEC G10: Reverse acts as Skip
+            if self._seated_count() == 2:  # SPEC G10: Reverse acts as Skip
                 events.append(TurnSkipped(n))
                 return p
             return self._next(p)
@@ -782,26 +828,28 @@ class Game:
     # --- Draw, keep -------------------------------------------------------------------------------------------------
 
     def _check_draw(self, a: Draw) -> None:
-        self._check_turn(a.player, (Phase.PLAY,))
+        if a.player != self.current or self.phase is not _PLAY:
+            self._check_turn(a.player, _PLAY_ONLY)  # raises
 
     def _do_draw(self, a: Draw, events: list[Event]) -> None:
         p = a.player
-        self._close_catch_window(p)
+        if self.catchable is not None:
+            self._close_catch_window(p)
         self.revealed = None
         got = self._draw(p, 1, "draw", events)
-        if got and self._can_play_any_side(p, got[0]):
-            self.phase = Phase.PLAY_DRAWN
+        if got and (self._playable(p, got[0], False) or self._playable(p, got[0], True)):
+            self.phase = _PLAY_DRAWN
             self.drawn = got[0]
         else:
             self.current = self._next(p)
 
     def _check_keep(self, a: Keep) -> None:
-        self._check_turn(a.player, (Phase.PLAY_DRAWN,))
+        self._check_turn(a.player, _DRAWN_ONLY)
 
     def _do_keep(self, a: Keep, events: list[Event]) -> None:
         events.append(CardKept(a.player))
         self.drawn = None
-        self.phase = Phase.PLAY
+        self.phase = _PLAY
         self.current = self._next(a.player)
 
     def _draw(self, seat: int, count: int, reason: str, events: list[Event]) -> list[int]:
@@ -843,8 +891,12 @@ class Game:
         self.hands[seat].extend(cards)
         events.append(CardsDrawn(seat, len(cards), reason))
         if cards:
-            events.append(CardsReceived(seat, tuple(self.faces[c] for c in cards)))
-        self._hand_changed(seat)
+            faces = self.faces
+            events.append(CardsReceived(seat, tuple([faces[c] for c in cards])))
+        if len(self.hands[seat]) != 1:  # SPEC G8: a call of UNO, or a catch window, lasts while one card is held
+            self.uno[seat] = False
+            if self.catchable == seat:
+                self.catchable = None
 
     def _reshuffle(self, events: list[Event]) -> bool:
         """SPEC G5: the discard pile except its top becomes the new draw pile. False when nothing is left to use."""
@@ -858,12 +910,6 @@ class Game:
         return True
 
     # --- UNO call and catch (SPEC G8) ------------------------------------------------------------------------------
-
-    def _hand_changed(self, seat: int) -> None:
-        if len(self.hands[seat]) != 1:
-            self.uno[seat] = False
-            if self.catchable == seat:
-                self.catchable = None
 
     def _close_catch_window(self, mover: int) -> None:
         """SPEC G8 ruling: the window closes at the first move of anyone other than the one-card player."""
@@ -1299,7 +1345,7 @@ class Game:
 def _tables(deck: Deck, side: Side) -> SideTables:
     tables = deck.cache.get(side)
     if tables is None:
-        tables = deck.cache[side] = SideTables(deck.faces(side))
+        tables = deck.cache[side] = SideTables(deck.faces(side), colours_of(side))
     assert isinstance(tables, SideTables)
     return tables
 

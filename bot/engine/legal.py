@@ -8,10 +8,10 @@ is the model).
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
-from typing import overload
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, overload
 
-from .actions import Action, CallUno, Catch, Play
+from .actions import Accept, Action, CallUno, Challenge, Draw, Keep, NextRound, Play
 from .cards import CHALLENGEABLE_KINDS, Colour, Face, Kind
 
 #: Colour ↔ small integer, for the tables.
@@ -23,11 +23,13 @@ TARGETED_KINDS = frozenset({Kind.FLEX_WILD_TARGET_DRAW_TWO, Kind.FLEX_WILD_DRAW_
 class SideTables:
     """Per card id, on one side: ``colour`` index (-1 for wilds), match ``key`` (numbers ``100 + n``, actions their
     symbol code, wilds -1), ``wild``, ``flex_side`` (has a flex side), ``flex_colour`` index (-1 if none),
-    ``targeted`` (flex side needs a target), ``restricted`` (a challengeable wild draw, SPEC G7)."""
+    ``targeted`` (flex side needs a target), ``restricted`` (a challengeable wild draw, SPEC G7); and the side's
+    ``colours``, which a wild may declare."""
 
-    __slots__ = ("colour", "flex_colour", "flex_side", "key", "restricted", "targeted", "wild")
+    __slots__ = ("colour", "colours", "flex_colour", "flex_side", "key", "restricted", "targeted", "wild")
 
-    def __init__(self, faces: Sequence[Face]) -> None:
+    def __init__(self, faces: Sequence[Face], colours: tuple[Colour, ...]) -> None:
+        self.colours = colours
         self.colour = tuple(COLOUR_INDEX[f.colour] if f.colour is not None else -1 for f in faces)
         self.key = tuple(
             -1 if f.is_wild else 100 + (f.number or 0) if f.kind is Kind.NUMBER else _SYMBOL_CODE[f.symbol]
@@ -40,13 +42,43 @@ class SideTables:
         self.restricted = tuple(f.kind in CHALLENGEABLE_KINDS for f in faces)
 
 
+class _Shared(dict[Any, Any]):
+    """Shared action objects, built on first use by ``make(key)``: actions are immutable values, and building a frozen
+    dataclass costs more than finding it again (the engine lists the same few hundred actions over and over)."""
+
+    def __init__(self, make: Callable[[Any], Any]) -> None:
+        super().__init__()
+        self._make = make
+
+    def __missing__(self, key: Any) -> Any:
+        if len(self) >= 100_000:  # far more than games use: only a bound against misuse
+            self.clear()
+        value = self[key] = self._make(key)
+        return value
+
+
+#: ``PLAYS[(player, card, colour, target, flex, uno)]`` is ``Play(player, card, colour, target, flex, uno)``.
+PLAYS: dict[tuple[int, int, Colour | None, int | None, bool, bool], Play] = _Shared(lambda key: Play(*key))
+#: ``DRAWS[player]`` is ``Draw(player)``; and so on for the actions that only name their player.
+DRAWS: dict[int, Draw] = _Shared(Draw)
+KEEPS: dict[int, Keep] = _Shared(Keep)
+CHALLENGES: dict[int, Challenge] = _Shared(Challenge)
+ACCEPTS: dict[int, Accept] = _Shared(Accept)
+UNO_CALLS: dict[int, CallUno] = _Shared(CallUno)
+NEXT_ROUNDS: dict[int, NextRound] = _Shared(NextRound)
+
+
 class LegalActions(Sequence[Action]):
     """A player's legal actions, in a fixed order: plays (each card's regular side then flex side; for each, every
     declared colour × target × UNO variant), then the other decisions (draw, keep, declare, challenge, accept, next
     round), then UNO calls and catches. ``plays`` counts the plays (the first ``plays`` items), ``moves`` everything but
-    UNO calls and catches."""
+    UNO calls and catches.
 
-    __slots__ = ("_colours", "_player", "_plays", "_simple", "_size", "_targets", "_uno", "moves", "plays")
+    Built by :meth:`~bot.engine.game.Game.legal_actions`, which gives the plays as ``(card, flex, wild, targeted)`` with
+    their count ``size`` (every wild play stands for one action per colour, every targeted play one per target, each of
+    those twice when ``uno``) and the other actions in ``simple``, of which the first ``decisions`` are moves."""
+
+    __slots__ = ("_colours", "_len", "_plain", "_player", "_plays", "_simple", "_targets", "_uno", "moves", "plays")
 
     def __init__(
         self,
@@ -56,6 +88,8 @@ class LegalActions(Sequence[Action]):
         targets: tuple[int, ...],
         uno: bool,
         simple: list[Action],
+        size: int,
+        decisions: int,
     ) -> None:
         self._player = player
         self._plays = plays  # (card, flex, wild, targeted)
@@ -63,15 +97,13 @@ class LegalActions(Sequence[Action]):
         self._targets = targets
         self._uno = uno
         self._simple = simple
-        size = 0
-        n_colours, n_targets, n_uno = len(colours), len(targets), 2 if uno else 1
-        for _, _, wild, targeted in plays:
-            size += (n_colours if wild else 1) * (n_targets if targeted else 1) * n_uno
-        self._size = self.plays = size
-        self.moves = size + sum(1 for a in simple if not isinstance(a, CallUno | Catch))
+        self._plain = size == len(plays)  # one action per play: index i is plays[i]
+        self.plays = size
+        self.moves = size + decisions
+        self._len = size + len(simple)
 
     def __len__(self) -> int:
-        return self._size + len(self._simple)
+        return self._len
 
     @overload
     def __getitem__(self, index: int) -> Action: ...
@@ -82,13 +114,24 @@ class LegalActions(Sequence[Action]):
     def __getitem__(self, index: int | slice) -> Action | Sequence[Action]:
         if isinstance(index, slice):
             return list(self)[index]
-        n = len(self)
+        n = self._len
         if index < 0:
             index += n
         if not 0 <= index < n:
             raise IndexError("legal action index out of range")
-        if index >= self._size:
-            return self._simple[index - self._size]
+        size = self.plays
+        if index >= size:
+            return self._simple[index - size]
+        if self._plain:
+            card, flex, wild, targeted = self._plays[index]
+            return PLAYS[
+                self._player,
+                card,
+                self._colours[0] if wild else None,
+                self._targets[0] if targeted else None,
+                flex,
+                False,
+            ]
         n_colours, n_targets, n_uno = len(self._colours), len(self._targets), 2 if self._uno else 1
         for card, flex, wild, targeted in self._plays:
             nc = n_colours if wild else 1
@@ -97,14 +140,14 @@ class LegalActions(Sequence[Action]):
             if index < m:
                 ci, rest = divmod(index, nt * n_uno)
                 ti, ui = divmod(rest, n_uno)
-                return Play(
+                return PLAYS[
                     self._player,
                     card,
                     self._colours[ci] if wild else None,
                     self._targets[ti] if targeted else None,
                     flex,
                     ui == 1,
-                )
+                ]
             index -= m
         raise AssertionError("unreachable")  # pragma: no cover
 

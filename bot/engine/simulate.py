@@ -26,6 +26,9 @@ class SimResult:
     rounds: int
 
 
+_ROUND_OVER = Phase.ROUND_OVER  # bound once: reading a member off an Enum class is slow in Python 3.11
+
+
 def random_step(
     game: Game, agent: Random, *, uno_rate: float = 0.5, catch_rate: float = 0.5, draw_rate: float | None = 0.05
 ) -> list[Event]:
@@ -36,7 +39,7 @@ def random_step(
     the legal actions, chosen uniformly like the others). UNO calls happen with probability ``uno_rate`` (a one-card
     player calls before anything else) and catches with ``catch_rate``. A finished round is dealt on by its winner.
     """
-    if game.phase is Phase.ROUND_OVER:
+    if game.phase is _ROUND_OVER:
         return game.apply(NextRound(game.current))
     if game.catchable is not None and agent.random() < catch_rate:
         catchers = [s for s in range(game.players) if game.active[s] and s != game.catchable]

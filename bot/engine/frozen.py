@@ -1,0 +1,42 @@
+"""Cheaper construction of the engine's frozen value types (events, actions), which the engine builds at every step.
+
+For a ``@dataclass(frozen=True, slots=True)`` class, Python 3.11 writes an ``__init__`` that calls
+``object.__setattr__(self, name, value)`` for every field. :func:`fast_frozen_init` replaces it with one that stores
+each field through its slot descriptor, which costs about half as much. Nothing else changes: same signature and
+defaults, same fields, equality, hash and repr, and the instances stay frozen (assigning a field still raises
+:class:`dataclasses.FrozenInstanceError`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+
+def fast_frozen_init(cls: type) -> None:
+    """Give the frozen, slotted dataclass ``cls`` the faster ``__init__`` (module docstring). Only plain fields with
+    plain defaults: anything else (``__post_init__``, factories, keyword-only or ``init=False`` fields) is refused."""
+    params = getattr(cls, "__dataclass_params__", None)
+    if params is None or not params.frozen or "__slots__" not in cls.__dict__ or hasattr(cls, "__post_init__"):
+        raise TypeError(f"{cls.__name__} is not a frozen, slotted dataclass without __post_init__")
+    fields = dataclasses.fields(cls)
+    namespace: dict[str, Any] = {}
+    args: list[str] = []
+    body: list[str] = []
+    for f in fields:
+        if not f.init or f.kw_only or f.default_factory is not dataclasses.MISSING:
+            raise TypeError(f"{cls.__name__}.{f.name}: only plain fields are supported")
+        namespace[f"_set_{f.name}"] = getattr(cls, f.name).__set__  # the slot's descriptor (may be a base class's)
+        if f.default is dataclasses.MISSING:
+            args.append(f.name)
+        else:
+            namespace[f"_default_{f.name}"] = f.default
+            args.append(f"{f.name}=_default_{f.name}")
+        body.append(f"    _set_{f.name}(self, {f.name})")
+    source = f"def __init__(self, {', '.join(args)}):\n" + ("\n".join(body) or "    pass") + "\n"
+    exec(source, namespace)
+    init = namespace["__init__"]
+    init.__annotations__ = dict(cls.__dict__["__init__"].__annotations__)
+    init.__qualname__ = f"{cls.__qualname__}.__init__"
+    init.__module__ = cls.__module__
+    cls.__init__ = init  # type: ignore[misc]
