@@ -1,19 +1,23 @@
 """Bot benchmark (run by hand, not a test): many concurrent games through the loopback Discord emulator.
 
-    .venv/bin/python benchmarks/bot.py [--games 200] [--turns 30] [--text-only]
+    .venv/bin/python benchmarks/bot.py [--games 200] [--turns 30] [--text-only] [--think SECONDS]
 
-The real discord.py client runs the bot against ``tests/discord_emulator`` in this process. Each game has two simulated
-players who open their ephemeral hand and play from it (selects, colour pickers, draw/keep buttons) as fast as the bot
-answers, all games at once. Prints interactions/s and p50/p99 of the time from INTERACTION_CREATE (sent by the
-emulator) to the bot's callback (received by the emulator), i.e. how long a click waits for its answer.
+The bot runs as it does in production, ``python -m bot`` in its own process, pointed at the emulator with
+``DISCORD_API_BASE`` / ``DISCORD_GATEWAY_URL``; the emulator and the simulated players run in this process. Each game
+has two players who read only what Discord shows them (the table message, their ephemeral hand) and play from their
+hand (selects, colour pickers, draw/keep buttons) as soon as it is their turn, or after ``--think`` seconds, all games
+at once. Prints interactions/s and p50/p99 of the time from INTERACTION_CREATE (sent by the emulator) to the bot's
+callback (received by the emulator): how long a click waits for its answer.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import logging
+import os
 import random
+import re
+import signal
 import statistics
 import sys
 import tempfile
@@ -21,11 +25,31 @@ import time
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
 
-from bot.render import warm_cache
-from tests.discord_emulator import DiscordEmulator, start_bot, stop_bot
-from tests.e2e.uno_driver import Table, make_bot
+from tests.discord_emulator import DiscordEmulator, Message, User  # noqa: E402
+from tests.e2e.uno_driver import Table  # noqa: E402
+
+MENTION = re.compile(r"^<@(\d+)>")
+POLL = 0.01  # how often the simulated players look at their messages (s)
+HAND_CONTROLS = ("uno:hs:play", "uno:h:draw", "uno:h:keep", "uno:h:challenge", "uno:h:declare")
+
+
+class RemoteTable(Table):
+    """The e2e driver, reading only Discord messages (the bot runs in another process)."""
+
+    message: Message
+
+    def public_message(self) -> Message:
+        return self.emulator.message(self.message.id)
+
+    def pending_user(self) -> User | None:
+        """Whose decision it is, from the table message's mention (None: no human to wait for)."""
+        match = MENTION.match(self.public_message().content or "")
+        if match is None:
+            return None
+        return next((u for u in self.users if u.id == int(match.group(1))), None)
 
 
 def quantile(values: list[float], q: float) -> float:
@@ -33,89 +57,127 @@ def quantile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-async def run(games: int, turns: int, text_only: bool) -> None:
-    logging.basicConfig(level=logging.WARNING)
+async def run(games: int, turns: int, text_only: bool, think: float) -> None:
     emu = DiscordEmulator()
     await emu.start()
-    with emu.configure_discord(), tempfile.TemporaryDirectory() as tmp:
+    with tempfile.TemporaryDirectory() as tmp:
         guild = emu.add_guild("Bench", channels=tuple(f"uno-{i}" for i in range(games)))
         admin = emu.add_user("admin", guild=guild, manage_guild=True)
         players = [(emu.add_user(f"a{i}", guild=guild), emu.add_user(f"b{i}", guild=guild)) for i in range(games)]
-        bot = make_bot(emu, Path(tmp) / "bench.sqlite3", guild, ai_delay=3600.0)
-        await start_bot(emu, bot)
+        env = {
+            **os.environ,
+            "PYTHONPATH": str(ROOT),
+            "DISCORD_TOKEN": emu.token,
+            "DISCORD_API_BASE": emu.api_base,
+            "DISCORD_GATEWAY_URL": emu.gateway_url,
+            "UNO_DATABASE": str(Path(tmp) / "bench.sqlite3"),
+            "DEV_GUILD_ID": str(guild.id),
+            "LOG_LEVEL": "WARNING",
+        }
+        profile = os.environ.get("BENCH_PROFILE")  # a path: run the bot under cProfile and write its stats there
+        command = ["-m", "cProfile", "-o", profile, "-m", "bot"] if profile else ["-m", "bot"]
+        bot = await asyncio.create_subprocess_exec(sys.executable, *command, cwd=tmp, env=env)
         try:
-            await _bench(emu, bot, guild, admin, players, games, turns, text_only)
+            await emu.wait_until(lambda: bool(emu.commands(guild)), timeout=60, what="commands synced")
+            await emu.wait_until(lambda: emu.gateway.identifies >= 1, timeout=60, what="the bot connected")
+            await asyncio.sleep(2.5)  # discord.py waits for its guilds before READY
+            await bench(emu, guild, admin, players, turns, text_only, think)
         finally:
-            await stop_bot(bot)
+            bot.send_signal(signal.SIGTERM)
+            await bot.wait()
     await emu.stop()
 
 
-async def _bench(
-    emu: DiscordEmulator, bot: Any, guild: Any, admin: Any, players: list[Any], games: int, turns: int, text_only: bool
+async def bench(
+    emu: DiscordEmulator,
+    guild: Any,
+    admin: User,
+    players: list[tuple[User, User]],
+    turns: int,
+    text_only: bool,
+    think: float,
 ) -> None:
-    if True:
-        if not text_only:
-            started = time.perf_counter()
-            drawn = warm_cache()  # a running bot has drawn every face after its first few games
-            print(f"card image cache warmed: {drawn} faces in {time.perf_counter() - started:.1f} s")
-        if text_only:
-            await emu.slash(admin, guild.channel("uno-0"), "uno settings", card_images=False)
-        setup_started = time.perf_counter()
-        tables = []
-        for i, (a, b) in enumerate(players):
-            channel = guild.channel(f"uno-{i}")
-            await emu.slash(a, channel, "uno new", game=("classic", "flip", "flex")[i % 3], settle=False)
-            table = Table(emu, bot, channel, [a, b], random.Random(i), settle=False)
-            await emu.wait_until(lambda t=table: t.session is not None and "message" in t.session.ui, what="lobby")
-            await emu.click(b, table.public_message(), label="Join", settle=False)
-            await emu.click(a, table.public_message(), label="Start", settle=False)
-            tables.append(table)
-        for table in tables:
-            await emu.wait_until(
-                lambda t=table: any(b.label == "Show my hand" for b in t.public_message().buttons()), what="the table"
-            )
-        print(f"{games} games opened and started in {time.perf_counter() - setup_started:.1f} s")
-        first = len(emu.interactions)
-
-        async def play(table: Table) -> None:
-            hands = {}
-            for _ in range(turns):
-                session = table.session
-                if session is None or session.game is None or session.status != "playing":
-                    return
-                seat = session.game.pending
-                if seat is None:
-                    return
-                user = table.user_of(seat)
-                assert user is not None
-                if user.id not in hands:
-                    hands[user.id] = await table.open_hand(user)
-                await table.take_turn(user, hands[user.id])
-
-        started = time.perf_counter()
-        await asyncio.gather(*(play(t) for t in tables))
-        elapsed = time.perf_counter() - started
-        records = list(emu.interactions.values())[first:]
-        latencies = [r.acked_at - r.dispatched_at for r in records if r.acked_at is not None]
-        print(
-            f"{len(latencies)} interactions in {elapsed:.1f} s: {len(latencies) / elapsed:,.0f} interactions/s "
-            f"({'text only' if text_only else 'with card images'})"
+    if text_only:
+        await emu.slash(admin, guild.channel("uno-0"), "uno settings", card_images=False, settle=False)
+    started = time.perf_counter()
+    tables: list[RemoteTable] = []
+    for i, (a, b) in enumerate(players):
+        channel = guild.channel(f"uno-{i}")
+        res = await emu.slash(a, channel, "uno new", game=("classic", "flip", "flex")[i % 3], settle=False)
+        table = RemoteTable(emu, None, channel, [a, b], random.Random(i), settle=False, poll=POLL)  # type: ignore[arg-type]
+        table.message = res.public_messages[0]
+        await emu.click(b, table.public_message(), label="Join", settle=False)
+        await emu.click(a, table.public_message(), label="Start", settle=False)
+        tables.append(table)
+    for table in tables:
+        await emu.wait_until(
+            lambda t=table: any(b.label == "Show my hand" for b in t.public_message().buttons()), what="the table"
         )
-        print(
-            f"INTERACTION_CREATE -> callback: p50 {statistics.median(latencies) * 1000:.1f} ms, "
-            f"p99 {quantile(latencies, 0.99) * 1000:.1f} ms, max {max(latencies) * 1000:.1f} ms"
+    print(f"{len(tables)} games opened and started in {time.perf_counter() - started:.1f} s")
+    first = len(emu.interactions)
+
+    def ready(hand: Message) -> bool:
+        controls = [*hand.buttons(), *hand.selects()]
+        return not hand.loading and any(c.custom_id and c.custom_id.startswith(HAND_CONTROLS) for c in controls)
+
+    async def play(table: RemoteTable) -> None:
+        hands: dict[int, Message] = {}
+        for _ in range(turns):
+            try:
+                await emu.wait_until(
+                    lambda: table.pending_user() is not None, timeout=5.0, what="a player's turn", interval=POLL
+                )
+            except AssertionError:
+                return  # the round or the match is over
+            if think:
+                await asyncio.sleep(think * table.rng.uniform(0.5, 1.5))  # players are not in step
+            user = table.pending_user()
+            if user is None:
+                return
+            if user.id not in hands:
+                hands[user.id] = await table.open_hand(user)
+            hand = hands[user.id]
+            try:
+                await emu.wait_until(lambda h=hand: ready(h), timeout=2.0, what="the hand's controls", interval=POLL)
+            except AssertionError:
+                hands[user.id] = hand = await table.open_hand(user)
+            await table.take_turn(user, hand)
+
+    started = time.perf_counter()
+    await asyncio.gather(*(play(t) for t in tables))
+    elapsed = time.perf_counter() - started
+    records = list(emu.interactions.values())[first:]
+    latencies = [r.acked_at - r.dispatched_at for r in records if r.acked_at is not None]
+    print(
+        f"{len(latencies)} interactions in {elapsed:.1f} s: {len(latencies) / elapsed:,.0f} interactions/s "
+        f"({'text only' if text_only else 'with card images'}, think {think:g} s)"
+    )
+    print(
+        f"INTERACTION_CREATE -> callback: p50 {statistics.median(latencies) * 1000:.1f} ms, "
+        f"p99 {quantile(latencies, 0.99) * 1000:.1f} ms, max {max(latencies) * 1000:.1f} ms"
+    )
+    if os.environ.get("BENCH_ROUTES"):
+        from collections import Counter
+
+        routes = Counter(
+            f"{method} {re.sub(r'[0-9]{5,}|[A-Za-z0-9_-]{40,}', '*', path)}" for _, method, path, _ in emu.requests
         )
-        unanswered = sum(1 for r in records if r.acked_at is None)
-        print(f"unanswered: {unanswered}; unknown routes: {len(emu.unknown_routes)}")
+        for route, count in routes.most_common(12):
+            print(f"  {count:6d}  {route}")
+    unanswered = sum(1 for r in records if r.acked_at is None)
+    print(f"unanswered: {unanswered}; unknown routes: {len(emu.unknown_routes)}")
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--turns", type=int, default=30, help="decisions per game")
     parser.add_argument("--text-only", action="store_true", help="no card images (the server setting)")
+    parser.add_argument(
+        "--think", type=float, default=0.0, help="mean seconds a player waits before a decision (uniform ±50%%)"
+    )
     args = parser.parse_args()
-    asyncio.run(run(args.games, args.turns, args.text_only))
+    asyncio.run(run(args.games, args.turns, args.text_only, args.think))
 
 
 if __name__ == "__main__":

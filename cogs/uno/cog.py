@@ -8,7 +8,6 @@ with their traceback.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import functools
 import logging
@@ -33,6 +32,7 @@ from bot.i18n import LANGUAGE_NAMES, LANGUAGES, t
 from bot.storage import InvalidInputError
 
 from . import ids, screens
+from .painter import Painter
 from .rules import rules_embed
 from .screens import Screen
 from .text import event_lines
@@ -94,8 +94,12 @@ class UnoCog(
         self.bot = bot
         self.logs: dict[int, deque[str]] = {}
         self.hands: dict[tuple[int, int], tuple[discord.Interaction[Any], str, float, str]] = {}
+        self.painter = Painter()
         bot.manager.subscribe(self.on_update)
         super().__init__()
+
+    async def cog_unload(self) -> None:
+        self.painter.close()
 
     # ------------------------------------------------------------------------------------------------------------
     # Helpers
@@ -616,10 +620,11 @@ class UnoCog(
         await self.send_hand(interaction, session, view, lang)
 
     async def hand_png(self, session: Session, view: PlayerView) -> bytes | None:
-        """The hand image in a worker thread (None in text-only servers)."""
+        """The hand image, drawn by the painter process (None in text-only servers and for an empty hand)."""
         if not await self.images(session.guild_id):
             return None
-        return await asyncio.to_thread(screens.hand_png, view)
+        args = screens.hand_image_args(view)
+        return await self.painter.hand(*args) if args is not None else None
 
     async def send_hand(
         self,
@@ -635,7 +640,7 @@ class UnoCog(
         images = await self.images(session.guild_id)
         if images and not interaction.response.is_done():
             await interaction.response.defer(ephemeral=True, thinking=True)
-        png = await asyncio.to_thread(screens.hand_png, view) if images else None
+        png = await self.hand_png(session, view) if images else None
         screen = screens.hand_screen(session, view, lang, note=note, png=png)
         if interaction.response.is_done():
             await interaction.followup.send(ephemeral=True, **screen.send_kwargs())
@@ -657,7 +662,7 @@ class UnoCog(
         images = await self.images(session.guild_id)
         if images and not interaction.response.is_done():
             await interaction.response.defer()
-        png = await asyncio.to_thread(screens.hand_png, view) if images else None
+        png = await self.hand_png(session, view) if images else None
         screen = screens.hand_screen(session, view, lang, page=page, note=note, png=png)
         if interaction.response.is_done():
             await interaction.edit_original_response(**screen.edit_kwargs())
@@ -813,7 +818,7 @@ class UnoCog(
             png = None
             if await self.images(session.guild_id):
                 scene = screens.table_scene(session, session.game.view(None), lang)
-                png = await asyncio.to_thread(screens.table_png, scene)
+                png = await self.painter.table(scene)
             await self.edit_public(session, screens.table_screen(session, lang, list(log_lines), png=png))
             for event in update.events:
                 if isinstance(event, RoundEnded):

@@ -15,11 +15,11 @@ import discord
 
 from bot.adapter.session import Session, Status
 from bot.engine.actions import Accept, CallUno, Challenge, DeclareColour, Draw, Keep
-from bot.engine.cards import Mode, colours_of
+from bot.engine.cards import Face, Mode, Side, colours_of
 from bot.engine.events import RoundEnded
 from bot.engine.view import Phase, PlayerView
 from bot.i18n import t, tn
-from bot.render import SeatView, TableScene, colour_emoji, render_hand, render_table
+from bot.render import SeatView, TableScene, colour_emoji
 
 from . import ids
 from .text import card_name, cards_line, colour_name, short_card
@@ -146,12 +146,6 @@ def options_text(session: Session, lang: str) -> str:
 
 # --------------------------------------------------------------------------------------------------------------------
 # Table
-
-
-def table_png(scene: TableScene) -> bytes:
-    """The table image of a :func:`table_scene` (public view only). CPU-bound: the bot runs it in a worker thread;
-    the scene is built first, on the event loop, so the thread never reads a game that is changing."""
-    return render_table(scene)
 
 
 def table_screen(session: Session, lang: str, log: list[str], *, png: bytes | None = None) -> Screen:
@@ -287,19 +281,19 @@ def table_components(session: Session, view: PlayerView, lang: str) -> discord.u
 # Hand (ephemeral)
 
 
-def hand_png(view: PlayerView) -> bytes | None:
-    """The player's hand as an image, playable cards raised (None for an empty hand). CPU-bound: run it in a worker
-    thread."""
+def hand_image_args(view: PlayerView) -> tuple[list[Face], list[int], Side, bool | None] | None:
+    """What :func:`bot.render.render_hand` needs to draw the player's hand (faces, positions of the playable cards,
+    side, Power Card), or None for an empty hand."""
     if not view.hand:
         return None
     me = view.me
     assert me is not None
     playable = {o.card for o in ids.play_options(view)}
-    return render_hand(
+    return (
         [c.face for c in view.hand],
-        playable=[i for i, c in enumerate(view.hand) if c.id in playable],
-        side=view.side,
-        power=view.power[me] if view.power is not None else None,
+        [i for i, c in enumerate(view.hand) if c.id in playable],
+        view.side,
+        view.power[me] if view.power is not None else None,
     )
 
 

@@ -697,16 +697,18 @@ class DiscordEmulator:
                 )
             await asyncio.sleep(quiet if self._inflight == 0 and not busy_tasks else 0.001)
 
-    async def wait_until(self, predicate: Callable[[], object], *, timeout: float = 5.0, what: str = "") -> None:
-        """Poll ``predicate`` (every ms) until it is true, e.g. until the bot has processed a gateway event
-        that no REST call follows (``settle`` cannot see those). ``AssertionError`` after ``timeout`` s.
+    async def wait_until(
+        self, predicate: Callable[[], object], *, timeout: float = 5.0, what: str = "", interval: float = 0.001
+    ) -> None:
+        """Poll ``predicate`` (every ``interval`` s) until it is true, e.g. until the bot has processed a gateway
+        event that no REST call follows (``settle`` cannot see those). ``AssertionError`` after ``timeout`` s.
         """
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
         while not predicate():
             if loop.time() > deadline:
                 raise AssertionError(f"condition not met within {timeout}s {what}".rstrip())
-            await asyncio.sleep(0.001)
+            await asyncio.sleep(interval)
 
     # ------------------------------------------------------------ queries
 

@@ -32,6 +32,7 @@ class Table:
     users: list[User]
     rng: random.Random = field(default_factory=lambda: random.Random(7))
     settle: bool = True  # wait for the whole bot to go quiet after each click (False: only for the acknowledgement)
+    poll: float = 0.001  # without settling: how often to look for the bot's update of a message
 
     def __post_init__(self) -> None:
         # wait for the adapter's AI moves and the publisher too, not only discord.py's handlers
@@ -55,7 +56,9 @@ class Table:
         res = await self.emulator.click(user, self.public_message(), label="Show my hand", settle=self.settle)
         (hand,) = res.ephemeral_messages
         if not self.settle:  # a hand with a card image is deferred first, then filled in
-            await self.emulator.wait_until(lambda: not hand.loading, what="the hand to be filled in")
+            await self.emulator.wait_until(
+                lambda: not hand.loading, what="the hand to be filled in", interval=self.poll
+            )
         return hand
 
     async def _on_hand(self, user: User, hand: Message, custom_id: str, values: list[str] | None = None) -> None:
@@ -66,7 +69,9 @@ class Table:
         else:
             await self.emulator.select(user, hand, custom_id, values, settle=self.settle)
         if not self.settle:
-            await self.emulator.wait_until(lambda: len(hand.history) > revisions, what="the hand to be updated")
+            await self.emulator.wait_until(
+                lambda: len(hand.history) > revisions, what="the hand to be updated", interval=self.poll
+            )
 
     async def take_turn(self, user: User, hand: Message) -> Message:
         """One decision from ``user``'s ephemeral hand (play, draw, keep, challenge…). Returns the hand message."""

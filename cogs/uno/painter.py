@@ -1,0 +1,59 @@
+"""Card images are drawn in a separate process, so that drawing never holds up the event loop that answers clicks.
+
+On a small machine the bot's event loop and Pillow would otherwise share one interpreter lock: a burst of hand and
+table images delays every other interaction. One worker process (spawned, it imports only :mod:`bot.render`) draws
+them instead; each face is drawn once per worker and cached. If the worker cannot be started, images are drawn in a
+thread of this process instead.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import logging
+import multiprocessing
+from collections.abc import Sequence
+
+from bot.engine.cards import Face, Side
+from bot.render import TableScene, render_hand, render_table
+
+log = logging.getLogger(__name__)
+
+
+class Painter:
+    """``await painter.hand(...)`` / ``await painter.table(scene)`` give PNG bytes. ``close()`` stops the worker."""
+
+    def __init__(self, *, workers: int = 1) -> None:
+        self._pool: concurrent.futures.Executor | None = None
+        try:
+            self._pool = concurrent.futures.ProcessPoolExecutor(
+                max_workers=workers, mp_context=multiprocessing.get_context("spawn")
+            )
+        except (OSError, ValueError):  # pragma: no cover - no process support: draw in a thread instead
+            log.warning("card images will be drawn in a thread (no worker process)")
+
+    async def _run(self, fn: object, *args: object) -> bytes:
+        loop = asyncio.get_running_loop()
+        if self._pool is None:
+            return await asyncio.to_thread(fn, *args)  # type: ignore[arg-type]
+        try:
+            return await loop.run_in_executor(self._pool, fn, *args)  # type: ignore[arg-type]
+        except concurrent.futures.process.BrokenProcessPool:
+            log.exception("the image worker died; drawing in a thread from now on")
+            self._pool = None
+            return await asyncio.to_thread(fn, *args)  # type: ignore[arg-type]
+
+    async def hand(self, faces: Sequence[Face], playable: Sequence[int], side: Side, power: bool | None) -> bytes:
+        return await self._run(_hand, tuple(faces), tuple(playable), side, power)
+
+    async def table(self, scene: TableScene) -> bytes:
+        return await self._run(render_table, scene)
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
+
+
+def _hand(faces: tuple[Face, ...], playable: tuple[int, ...], side: Side, power: bool | None) -> bytes:
+    return render_hand(faces, playable=playable, side=side, power=power)
