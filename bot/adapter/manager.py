@@ -618,12 +618,18 @@ class SessionManager:
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
+    def _still(self, session: Session, version: int) -> Game | None:
+        """The session's game if the session is still live, playing, and at ``version`` (else a timer is stale)."""
+        if session.version != version or session.status != Status.PLAYING:
+            return None
+        if self.sessions.get(session.channel_id) is not session:
+            return None
+        return session.game
+
     async def _ai_move(self, session: Session, version: int, seat: int) -> None:
         async with session.lock:
-            game = session.game
-            if session.version != version or game is None or session.status != Status.PLAYING:
-                return
-            if self.sessions.get(session.channel_id) is not session:
+            game = self._still(session, version)
+            if game is None:
                 return
             view = game.view(seat)
             action = ai.choose(view, self._rng)
@@ -640,10 +646,8 @@ class SessionManager:
 
     async def _on_timeout(self, session: Session, version: int) -> None:
         async with session.lock:
-            game = session.game
-            if session.version != version or game is None or session.status != Status.PLAYING:
-                return
-            if self.sessions.get(session.channel_id) is not session:
+            game = self._still(session, version)
+            if game is None:
                 return
             before = session.to_dict()
             try:

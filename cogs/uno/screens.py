@@ -79,6 +79,34 @@ def game_name(mode: Mode, lang: str) -> str:
     return t(f"mode.{mode.value}", lang)
 
 
+def colour_buttons(
+    kind: type[DecisionButton] | type[HandButton],
+    verb: str,
+    channel: int,
+    fp: str,
+    side: Side,
+    lang: str,
+    *,
+    row: int,
+    prefix: str = "",
+    suffix: str = "",
+) -> list[discord.ui.Item[Any]]:
+    """One button per colour of ``side`` (SPEC F5, F6), its arg ``prefix + colour + suffix``."""
+    return [
+        kind(
+            verb,
+            channel,
+            fp,
+            f"{prefix}{colour.value}{suffix}",
+            t(f"colour.{colour.value}", lang),
+            COLOUR_STYLE,
+            emoji=colour_emoji(colour),
+            row=row,
+        )
+        for colour in colours_of(side)
+    ]
+
+
 def _png(data: bytes, name: str) -> discord.File:
     return discord.File(io.BytesIO(data), filename=name)
 
@@ -257,19 +285,7 @@ def table_components(session: Session, view: PlayerView, lang: str) -> discord.u
             DecisionButton("accept", ch, fp, "", t("btn.accept", lang), discord.ButtonStyle.secondary, row=1),
         ]
     if view.phase is Phase.DECLARE_COLOUR:
-        for colour in colours_of(view.side):
-            items.append(
-                DecisionButton(
-                    "colour",
-                    ch,
-                    fp,
-                    colour.value,
-                    t(f"colour.{colour.value}", lang),
-                    COLOUR_STYLE,
-                    emoji=colour_emoji(colour),
-                    row=1,
-                )
-            )
+        items += colour_buttons(DecisionButton, "colour", ch, fp, view.side, lang, row=1)
     if view.phase is Phase.ROUND_OVER:
         items.append(TableButton("next", ch, t("btn.next_round", lang), discord.ButtonStyle.success))
     if session.status == Status.FINISHED or view.phase is Phase.MATCH_OVER:
@@ -440,19 +456,7 @@ def hand_components(
     row1.append(HandButton("refresh", ch, fp, str(page), t("btn.refresh", lang), discord.ButtonStyle.secondary, row=1))
     items += row1
     if any(isinstance(a, DeclareColour) for a in legal):
-        for colour in colours_of(view.side):
-            items.append(
-                HandButton(
-                    "declare",
-                    ch,
-                    fp,
-                    colour.value,
-                    t(f"colour.{colour.value}", lang),
-                    COLOUR_STYLE,
-                    emoji=colour_emoji(colour),
-                    row=2,
-                )
-            )
+        items += colour_buttons(HandButton, "declare", ch, fp, view.side, lang, row=2)
     if pages > 1:
         items.append(
             HandButton("page", ch, fp, str(page - 1), "◀", discord.ButtonStyle.secondary, row=3, disabled=page == 0)
@@ -484,19 +488,7 @@ def colour_picker(session: Session, view: PlayerView, lang: str, index: int, tar
     if target is not None:
         embed.description = t("hand.target_chosen", lang, player=player_name(session, target, lang))
     suffix = f".{target}" if target is not None else ""
-    items: list[discord.ui.Item[Any]] = [
-        HandButton(
-            "colour",
-            ch,
-            fp,
-            f"{index}.{colour.value}{suffix}",
-            t(f"colour.{colour.value}", lang),
-            COLOUR_STYLE,
-            emoji=colour_emoji(colour),
-            row=0,
-        )
-        for colour in colours_of(view.side)
-    ]
+    items = colour_buttons(HandButton, "colour", ch, fp, view.side, lang, row=0, prefix=f"{index}.", suffix=suffix)
     items.append(HandButton("back", ch, fp, "", t("btn.back", lang), discord.ButtonStyle.secondary, row=1))
     return Screen(embed=embed, view=_view(*items))
 
