@@ -16,11 +16,14 @@ import argparse
 import asyncio
 import gc
 import statistics
+import sys
 import tempfile
 import time
 import tracemalloc
 from pathlib import Path
 from random import Random
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # benchmarks/bot.py must not shadow bot/
 
 from bot.adapter import ManualClock, SessionManager, ai
 from bot.adapter.manager import Limits

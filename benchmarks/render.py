@@ -14,11 +14,14 @@ import argparse
 import os
 import random
 import statistics
+import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
 
 from PIL import Image, ImageDraw
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # benchmarks/bot.py must not shadow bot/
 
 from bot.engine.cards import (
     Colour,
