@@ -32,7 +32,7 @@ from tests.discord_emulator import DiscordEmulator, Message, User  # noqa: E402
 from tests.e2e.uno_driver import Table  # noqa: E402
 
 MENTION = re.compile(r"^<@(\d+)>")
-POLL = 0.01  # how often the simulated players look at their messages (s)
+POLL = 0.05  # how often the simulated players look at their messages (s)
 HAND_CONTROLS = ("uno:hs:play", "uno:h:draw", "uno:h:keep", "uno:h:challenge", "uno:h:declare")
 
 

@@ -10,6 +10,7 @@ import contextlib
 import logging
 import signal
 import sys
+from collections.abc import Callable
 
 from bot.config import ConfigError, Settings, apply_endpoints
 
@@ -25,9 +26,18 @@ def main() -> int:
         format="%(asctime)s %(levelname)-7s %(name)s: %(message)s",
     )
     apply_endpoints(settings)
-    with contextlib.suppress(KeyboardInterrupt):
-        asyncio.run(_run(settings))
+    with contextlib.suppress(KeyboardInterrupt), asyncio.Runner(loop_factory=_loop_factory()) as runner:
+        runner.run(_run(settings))
     return 0
+
+
+def _loop_factory() -> Callable[[], asyncio.AbstractEventLoop] | None:
+    """uvloop's faster event loop where it is installed (Linux and macOS), else asyncio's own."""
+    try:
+        import uvloop
+    except ImportError:
+        return None
+    return uvloop.new_event_loop
 
 
 async def _run(settings: Settings) -> None:
