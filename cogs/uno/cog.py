@@ -8,6 +8,7 @@ with their traceback.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import functools
 import logging
@@ -626,6 +627,16 @@ class UnoCog(
         args = screens.hand_image_args(view)
         return await self.painter.hand(*args) if args is not None else None
 
+    async def seen_png(self, session: Session, view: PlayerView, lang: str) -> bytes | None:
+        """UNO FLIP: the table as this player sees it, with the other faces of the opponents' hands (SPEC F10)."""
+        if view.other_faces is None or not await self.images(session.guild_id):
+            return None
+        return await self.painter.table(screens.table_scene(session, view, lang))
+
+    async def hand_images(self, session: Session, view: PlayerView, lang: str) -> tuple[bytes | None, bytes | None]:
+        hand, seen = await asyncio.gather(self.hand_png(session, view), self.seen_png(session, view, lang))
+        return hand, seen
+
     async def send_hand(
         self,
         interaction: discord.Interaction[Any],
@@ -640,8 +651,8 @@ class UnoCog(
         images = await self.images(session.guild_id)
         if images and not interaction.response.is_done():
             await interaction.response.defer(ephemeral=True, thinking=True)
-        png = await self.hand_png(session, view) if images else None
-        screen = screens.hand_screen(session, view, lang, note=note, png=png)
+        png, seen = await self.hand_images(session, view, lang) if images else (None, None)
+        screen = screens.hand_screen(session, view, lang, note=note, png=png, table_png=seen)
         if interaction.response.is_done():
             await interaction.followup.send(ephemeral=True, **screen.send_kwargs())
         else:
@@ -662,8 +673,8 @@ class UnoCog(
         images = await self.images(session.guild_id)
         if images and not interaction.response.is_done():
             await interaction.response.defer()
-        png = await self.hand_png(session, view) if images else None
-        screen = screens.hand_screen(session, view, lang, page=page, note=note, png=png)
+        png, seen = await self.hand_images(session, view, lang) if images else (None, None)
+        screen = screens.hand_screen(session, view, lang, page=page, note=note, png=png, table_png=seen)
         if interaction.response.is_done():
             await interaction.edit_original_response(**screen.edit_kwargs())
         else:
@@ -859,7 +870,8 @@ class UnoCog(
         new_fp = ids.hand_fingerprint(view)
         if new_fp == fp:
             return
-        screen = screens.hand_screen(session, view, lang, png=await self.hand_png(session, view))
+        png, seen = await self.hand_images(session, view, lang)
+        screen = screens.hand_screen(session, view, lang, png=png, table_png=seen)
         try:
             await interaction.edit_original_response(**screen.edit_kwargs())
             self.hands[(session.channel_id, user)] = (interaction, new_fp, when, lang)

@@ -38,15 +38,19 @@ class Screen:
     embed: discord.Embed | None = None
     view: discord.ui.View | None = None
     files: list[discord.File] = field(default_factory=list)
+    extra: list[discord.Embed] = field(default_factory=list)  # further embeds (e.g. a second image)
+
+    def embeds(self) -> list[discord.Embed]:
+        return ([self.embed] if self.embed is not None else []) + self.extra
 
     def send_kwargs(self) -> dict[str, Any]:
-        kwargs: dict[str, Any] = {"content": self.content, "embed": self.embed, "files": self.files}
+        kwargs: dict[str, Any] = {"content": self.content, "embeds": self.embeds(), "files": self.files}
         if self.view is not None:
             kwargs["view"] = self.view
         return kwargs
 
     def edit_kwargs(self) -> dict[str, Any]:
-        return {"content": self.content, "embed": self.embed, "view": self.view, "attachments": self.files}
+        return {"content": self.content, "embeds": self.embeds(), "view": self.view, "attachments": self.files}
 
 
 def _view(*items: discord.ui.Item[Any]) -> discord.ui.View:
@@ -246,13 +250,17 @@ def players_text(session: Session, view: PlayerView, lang: str) -> str:
 
 
 def table_scene(session: Session, view: PlayerView, lang: str = "en") -> TableScene:
+    """What a table image shows to the owner of ``view``: the public table, and in UNO FLIP, for a player's view, the
+    other faces of each opponent's hand (SPEC F10; never their own, never in a public message)."""
+    backs = view.other_faces
     seats = tuple(
         SeatView(
             name=seat_name(session, i, lang),
             cards=view.hand_counts[i],
+            backs=backs[i] if backs is not None and backs[i] is not None and view.active[i] else None,
             power=view.power[i] if view.power is not None else None,
         )
-        for i, s in enumerate(session.seats)
+        for i in range(len(session.seats))
     )
     return TableScene(
         mode=session.mode,
@@ -321,8 +329,10 @@ def hand_screen(
     page: int = 0,
     note: str | None = None,
     png: bytes | None = None,
+    table_png: bytes | None = None,
 ) -> Screen:
-    """The player's own hand with its controls (SPEC G4, G7, G8, X4, F10)."""
+    """The player's own hand with its controls (SPEC G4, G7, G8, X4, F10). ``png``: the hand image; ``table_png``
+    (UNO FLIP): the table as this player sees it, with the other faces of the opponents' hands."""
     me = view.me
     assert me is not None
     fp = ids.hand_fingerprint(view)
@@ -372,7 +382,15 @@ def hand_screen(
     if png is not None:
         files.append(_png(png, "hand.png"))
         embed.set_image(url="attachment://hand.png")
-    return Screen(embed=embed, view=hand_components(session, view, lang, fp, options, page), files=files)
+    extra = []
+    if table_png is not None:
+        files.append(_png(table_png, "seen.png"))
+        extra.append(
+            discord.Embed(title=t("hand.others", lang), colour=MODE_COLOUR[session.mode]).set_image(
+                url="attachment://seen.png"
+            )
+        )
+    return Screen(embed=embed, view=hand_components(session, view, lang, fp, options, page), files=files, extra=extra)
 
 
 def _fields(lines: list[str], limit: int = 1024) -> list[str]:
