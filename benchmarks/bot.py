@@ -70,7 +70,7 @@ async def run(games: int, turns: int, text_only: bool, think: float) -> None:
             "DISCORD_TOKEN": emu.token,
             "DISCORD_API_BASE": emu.api_base,
             "DISCORD_GATEWAY_URL": emu.gateway_url,
-            "UNO_DATABASE": str(Path(tmp) / "bench.sqlite3"),
+            "UNO_DATABASE": os.environ.get("BENCH_DB") or str(Path(tmp) / "bench.sqlite3"),
             "DEV_GUILD_ID": str(guild.id),
             "LOG_LEVEL": "WARNING",
         }
@@ -164,6 +164,18 @@ async def bench(
         )
         for route, count in routes.most_common(12):
             print(f"  {count:6d}  {route}")
+    if os.environ.get("BENCH_KINDS"):
+        from collections import defaultdict
+
+        kinds: dict[str, list[float]] = defaultdict(list)
+        for r in records:
+            if r.acked_at is not None:
+                kinds[":".join(r.name.split(":")[:3])].append(r.acked_at - r.dispatched_at)
+        for kind, values in sorted(kinds.items(), key=lambda kv: -len(kv[1])):
+            print(
+                f"  {kind:24s} n={len(values):5d} p50 {statistics.median(values) * 1000:6.1f} ms "
+                f"p99 {quantile(values, 0.99) * 1000:6.1f} ms"
+            )
     unanswered = sum(1 for r in records if r.acked_at is None)
     print(f"unanswered: {unanswered}; unknown routes: {len(emu.unknown_routes)}")
 

@@ -128,6 +128,7 @@ class SessionManager:
         now = self.clock.now()
         for row in rows:
             session = Session.from_dict(row.snapshot)
+            session.committed = row.snapshot
             self.sessions[session.channel_id] = session
             self._runtime[session.channel_id] = _Runtime()
             # The bot was away: nobody could play, so the idle clock and the pending decision's timer start afresh.
@@ -303,13 +304,12 @@ class SessionManager:
                     min=session.min_players,
                     max=session.max_players,
                 )
-            before = session.to_dict()
             game, events = Game.new(session.mode, len(session.seats), seed=session.seed, options=session.options)
             session.game = game
             session.status = Status.PLAYING
             session.started_at = self.clock.now()
             session.last_activity = session.started_at
-            return await self._finish_change(session, before, events, "started", None)
+            return await self._finish_change(session, events, "started", None)
 
     async def end(self, channel_id: int, user_id: int, *, is_admin: bool = False) -> Update:
         """The host (or a server manager) ends the lobby or the match; a match in progress is recorded as abandoned."""
@@ -348,11 +348,10 @@ class SessionManager:
             action = build(view)
             if getattr(action, "player", None) != seat:
                 raise E.BadRequest("that action is not yours")
-            before = session.to_dict()
             events = game.apply(action)
             session.seats[seat].timeouts = 0
             session.last_activity = self.clock.now()
-            return await self._finish_change(session, before, events, "action", seat)
+            return await self._finish_change(session, events, "action", seat)
 
     def view(self, channel_id: int, user_id: int | None) -> PlayerView:
         """``user_id``'s view of the game (the public table view for ``None`` or a spectator)."""
@@ -374,16 +373,14 @@ class SessionManager:
     async def _lobby_change(self, channel_id: int, change: Callable[[Session], str], user_id: int) -> Session:
         session = self.get(channel_id)
         async with session.lock:
-            before = session.to_dict()
             kind = change(session)
             session.last_activity = self.clock.now()
-            await self._finish_change(session, before, [], kind, session.seat_of(user_id))
+            await self._finish_change(session, [], kind, session.seat_of(user_id))
         return session
 
-    async def _finish_change(
-        self, session: Session, before: dict[str, Any], events: Sequence[Event], kind: str, actor: int | None
-    ) -> Update:
-        """Bump the version, settle a finished match, commit (restoring ``before`` on failure), re-arm, publish."""
+    async def _finish_change(self, session: Session, events: Sequence[Event], kind: str, actor: int | None) -> Update:
+        """Bump the version, settle a finished match, commit (on failure restore the last committed snapshot and
+        re-raise), re-arm, publish."""
         events = list(events)
         session.version += 1
         game = session.game
@@ -397,11 +394,14 @@ class SessionManager:
         self._deadline(session)
         try:
             if result is not None:
-                await self.store.finish_match(result, replace_with=self._row(session))
+                row = self._row(session)
+                await self.store.finish_match(result, replace_with=row)
+                session.committed = row.snapshot
             else:
                 await self._commit(session)
         except BaseException:
-            self._restore(session, before)
+            if session.committed is not None:
+                self._restore(session, session.committed)
             raise
         self._arm(session)
         return self._publish(session, kind, events, actor)
@@ -464,14 +464,13 @@ class SessionManager:
         )
 
     async def _remove_seat(self, session: Session, seat: int, *, kind: str, actor: int | None) -> Update:
-        before = session.to_dict()
         if session.status == Status.LOBBY:
             removed = session.seats.pop(seat)
             if not session.humans():
                 return await self._close(session, "empty")
             if removed.user_id == session.host_id:
                 session.host_id = session.seats[session.humans()[0]].user_id or session.host_id
-            return await self._finish_change(session, before, [], "lobby", actor)
+            return await self._finish_change(session, [], "lobby", actor)
         if session.status != Status.PLAYING:
             raise E.GameFinished("the match is over")
         game = self._require_game(session)
@@ -480,7 +479,7 @@ class SessionManager:
         humans = session.humans()
         if humans and session.seats[seat].user_id == session.host_id:
             session.host_id = session.seats[humans[0]].user_id or session.host_id
-        return await self._finish_change(session, before, events, kind, actor)
+        return await self._finish_change(session, events, kind, actor)
 
     async def _close(self, session: Session, reason: str) -> Update:
         """Close a lobby (deleted) or a match (recorded as abandoned if it was being played)."""
@@ -499,7 +498,9 @@ class SessionManager:
         return update
 
     async def _commit(self, session: Session) -> None:
-        await self.store.save_game(self._row(session))
+        row = self._row(session)
+        await self.store.save_game(row)
+        session.committed = row.snapshot
 
     def _row(self, session: Session) -> LiveGame:
         return LiveGame(
@@ -635,10 +636,9 @@ class SessionManager:
             action = ai.choose(view, self._rng)
             if action is None:
                 return
-            before = session.to_dict()
             try:
                 events = game.apply(action)
-                await self._finish_change(session, before, events, "ai", seat)
+                await self._finish_change(session, events, "ai", seat)
             except Exception:
                 # The game was restored as it was: try the move again shortly, or the table would wait forever.
                 log.exception("AI move failed in channel %s; retrying", session.channel_id)
@@ -649,12 +649,11 @@ class SessionManager:
             game = self._still(session, version)
             if game is None:
                 return
-            before = session.to_dict()
             try:
                 if game.phase is Phase.ROUND_OVER:
                     dealer = next(i for i, s in enumerate(session.seats) if not s.left)
                     events = game.apply(NextRound(dealer))
-                    await self._finish_change(session, before, events, "action", None)
+                    await self._finish_change(session, events, "action", None)
                     return
                 owner = game.pending
                 if owner is None:
@@ -665,7 +664,7 @@ class SessionManager:
                 if session.seats[seat].timeouts >= self.limits.max_timeouts and game.phase is not Phase.MATCH_OVER:
                     session.seats[seat].left = True
                     events += game.remove_player(seat)
-                await self._finish_change(session, before, events, "timeout", seat)
+                await self._finish_change(session, events, "timeout", seat)
             except Exception:
                 log.exception("turn timeout failed in channel %s; retrying", session.channel_id)
                 self._retry(session, lambda: self._on_timeout(session, version))

@@ -68,6 +68,8 @@ class Session:
     ui: dict[str, Any] = field(default_factory=dict)
     result: dict[str, Any] | None = None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock, compare=False, repr=False)
+    #: The snapshot last committed to the store: what a failed change is rolled back to.
+    committed: dict[str, Any] | None = field(default=None, compare=False, repr=False)
 
     # --- seats -------------------------------------------------------------------------------------------------------
 
@@ -116,8 +118,8 @@ class Session:
             "started": self.started_at,
             "activity": self.last_activity,
             "deadline": self.deadline,
-            "ui": self.ui,
-            "result": self.result,
+            "ui": dict(self.ui),
+            "result": dict(self.result) if self.result is not None else None,
         }
 
     @classmethod
