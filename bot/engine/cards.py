@@ -36,7 +36,6 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Protocol
 
 
 class Mode(StrEnum):
@@ -299,12 +298,6 @@ def parse_faces(text: str) -> list[Face]:
 # Decks
 
 
-class Shuffler(Protocol):
-    """What deck building needs of a random generator (the engine's seeded :class:`bot.engine.rng.Rng`)."""
-
-    def shuffle(self, items: list[int]) -> None: ...
-
-
 def _coloured(kind: Kind, colour: Colour, copies: int) -> list[Face]:
     return [Face(kind, colour)] * copies
 
@@ -486,19 +479,6 @@ def check_flip_pairs(pairs: Sequence[tuple[Face, Face]]) -> None:
     for light, dark in pairs:
         if light.is_wild and dark.is_wild:
             raise DeckError(f"FLIP card {format_face(light)}|{format_face(dark)} is wild on both sides (SPEC F2)")
-
-
-def random_flip_pairs(rng: Shuffler) -> list[tuple[Face, Face]]:
-    """A random bijection of F1's light faces onto its dark faces with no card wild on both sides (SPEC F2 option
-    ``flip_pairing = "random"``). Deterministic for a given generator state."""
-    light = flip_light_faces()
-    dark = flip_dark_faces()
-    order = list(range(len(dark)))
-    while True:
-        rng.shuffle(order)
-        pairs = [(light[i], dark[j]) for i, j in enumerate(order)]
-        if not any(a.is_wild and b.is_wild for a, b in pairs):
-            return pairs
 
 
 class Deck:

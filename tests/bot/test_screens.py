@@ -2,28 +2,8 @@
 
 from __future__ import annotations
 
-from bot.adapter.session import Seat, Session, Status
-from bot.engine.cards import Mode
-from bot.engine.game import Game
-from bot.engine.options import Options
 from cogs.uno import screens
-
-
-def flip_session(players: int) -> Session:
-    game, _ = Game.new("flip", players, seed=3)
-    return Session(
-        channel_id=1,
-        guild_id=2,
-        mode=Mode.FLIP,
-        options=Options(),
-        host_id=100,
-        seats=[Seat(100 + i, f"P{i}") for i in range(players)],
-        turn_timer=60,
-        created_at=0.0,
-        seed=3,
-        status=Status.PLAYING,
-        game=game,
-    )
+from tests.bot.sessions import flip_session
 
 
 def test_f10_a_players_table_image_shows_the_opponents_other_faces_but_never_their_own() -> None:

@@ -5,31 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from bot.adapter.session import Seat, Session, Status
-from bot.engine.cards import Mode
-from bot.engine.game import Game
-from bot.engine.options import Options
 from cogs.uno import screens
 from cogs.uno.text import card_name, short_card
+from tests.bot.sessions import flip_session
 from tests.discord_emulator import DiscordEmulator
 from tests.e2e.uno_driver import Table, make_bot
-
-
-def flip_session(players: int, seed: int = 3) -> Session:
-    game, _ = Game.new("flip", players, seed=seed)
-    return Session(
-        channel_id=1,
-        guild_id=2,
-        mode=Mode.FLIP,
-        options=Options(),
-        host_id=100,
-        seats=[Seat(100 + i, f"Player{i:02d}") for i in range(players)],
-        turn_timer=60,
-        created_at=0,
-        seed=seed,
-        status=Status.PLAYING,
-        game=game,
-    )
 
 
 def test_f10_a_ten_player_flip_hand_shows_every_opponents_other_faces() -> None:
