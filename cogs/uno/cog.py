@@ -45,6 +45,10 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 HAND_REFRESH_WINDOW = 14 * 60  # interaction tokens last 15 minutes
+#: How many message updates (drawing an image, editing a table or a hand) run at once. Clicks are acknowledged outside
+#: this limit: when many games move at once the updates queue here instead of in the event loop, where every click
+#: would wait behind them before it could be answered.
+UPDATE_CONCURRENCY = 4
 LEADERBOARD_PAGE = 10
 
 
@@ -96,6 +100,7 @@ class UnoCog(
         self.logs: dict[int, deque[str]] = {}
         self.hands: dict[tuple[int, int], tuple[discord.Interaction[Any], str, float, str]] = {}
         self.painter = Painter()
+        self.updating = asyncio.Semaphore(UPDATE_CONCURRENCY)
         bot.manager.subscribe(self.on_update)
         super().__init__()
 
@@ -502,12 +507,11 @@ class UnoCog(
         if channel != interaction.channel_id:
             await self.error(interaction, AdapterError(), lang)
             return
+        await self.ack(interaction)  # the lobby message itself shows the change: acknowledge before saving it
         try:
             await self.lobby_op(interaction, verb, channel)
         except (AdapterError, RuleError) as exc:
             await self.error(interaction, exc, lang)
-            return
-        await self.ack(interaction)
 
     # ------------------------------------------------------------------------------------------------------------
     # Table buttons
@@ -527,6 +531,7 @@ class UnoCog(
         user = interaction.user.id
         try:
             if verb == "uno":
+                await self.ack(interaction)
                 await self.manager.act(channel, user, lambda v: CallUno(self._me(v)))
             elif verb == "catch":
                 view = self.manager.view(channel, user)
@@ -534,10 +539,12 @@ class UnoCog(
                     await interaction.response.send_message(t("error.nothing_to_catch", lang), ephemeral=True)
                     return
                 target = view.catchable
+                await self.ack(interaction)
                 await self.manager.act(
                     channel, user, lambda v: Catch(self._me(v), target), expect=lambda v: v.catchable == target
                 )
             elif verb == "next":
+                await self.ack(interaction)
                 await self.manager.act(channel, user, lambda v: NextRound(self._me(v)))
         except (AdapterError, RuleError) as exc:
             await self.error(interaction, exc, lang)
@@ -593,6 +600,10 @@ class UnoCog(
                 await self.error(interaction, AdapterError(), lang)
                 return
             build = lambda v: DeclareColour(self._me(v), colour)  # noqa: E731
+        if verb != "challenge":
+            await self.ack(interaction)  # the table shows the outcome: acknowledge before saving the move
+        elif await self.images(interaction.guild_id):
+            await interaction.response.defer(ephemeral=True, thinking=True)  # the challenged hand follows, drawn
         try:
             await self.manager.act(channel, user, build, expect=lambda v: ids.decision_fingerprint(v) == fp)
         except (AdapterError, RuleError) as exc:
@@ -651,12 +662,14 @@ class UnoCog(
         images = await self.images(session.guild_id)
         if images and not interaction.response.is_done():
             await interaction.response.defer(ephemeral=True, thinking=True)
-        png, seen = await self.hand_images(session, view, lang) if images else (None, None)
-        screen = screens.hand_screen(session, view, lang, note=note, png=png, table_png=seen)
-        if interaction.response.is_done():
-            await interaction.followup.send(ephemeral=True, **screen.send_kwargs())
-        else:
+        if not interaction.response.is_done():
+            screen = screens.hand_screen(session, view, lang, note=note)
             await interaction.response.send_message(ephemeral=True, **screen.send_kwargs())
+        else:
+            async with self.updating:
+                png, seen = await self.hand_images(session, view, lang) if images else (None, None)
+                screen = screens.hand_screen(session, view, lang, note=note, png=png, table_png=seen)
+                await interaction.followup.send(ephemeral=True, **screen.send_kwargs())
         self.remember_hand(interaction, session, view, lang)
 
     async def show_hand(
@@ -673,12 +686,14 @@ class UnoCog(
         images = await self.images(session.guild_id)
         if images and not interaction.response.is_done():
             await interaction.response.defer()
-        png, seen = await self.hand_images(session, view, lang) if images else (None, None)
-        screen = screens.hand_screen(session, view, lang, page=page, note=note, png=png, table_png=seen)
-        if interaction.response.is_done():
-            await interaction.edit_original_response(**screen.edit_kwargs())
-        else:
+        if not interaction.response.is_done():
+            screen = screens.hand_screen(session, view, lang, page=page, note=note)
             await interaction.response.edit_message(**screen.edit_kwargs())
+        else:
+            async with self.updating:
+                png, seen = await self.hand_images(session, view, lang) if images else (None, None)
+                screen = screens.hand_screen(session, view, lang, page=page, note=note, png=png, table_png=seen)
+                await interaction.edit_original_response(**screen.edit_kwargs())
         self.remember_hand(interaction, session, view, lang)
 
     def remember_hand(
@@ -751,6 +766,8 @@ class UnoCog(
                 build = lambda v: DeclareColour(self._me(v), colour)  # noqa: E731
             if build is None:
                 raise _bad_request()
+            if await self.images(session.guild_id):
+                await self.ack(interaction)  # the new hand is drawn after the move is saved: acknowledge first
             await self.manager.act(channel, user, build, expect=lambda v: ids.hand_fingerprint(v) == fp)
         except (AdapterError, RuleError, ValueError, IndexError) as exc:
             from bot.client import error_text
@@ -802,6 +819,11 @@ class UnoCog(
     # Publisher: keep the public messages up to date
 
     async def on_update(self, update: Update) -> None:
+        async with self.updating:
+            await self.publish(update)
+
+    async def publish(self, update: Update) -> None:
+        """Bring the public messages (and the hand of the player whose turn it is) up to date after ``update``."""
         session = update.session
         lang = session.ui.get("lang", "en")
         channel = self.bot.get_partial_messageable(session.channel_id, guild_id=session.guild_id)

@@ -2,22 +2,29 @@
 
 On a small machine the bot's event loop and Pillow would otherwise share one interpreter lock: a burst of hand and
 table images delays every other interaction. One worker process (spawned, it imports only :mod:`bot.render`) draws
-them instead; each face is drawn once per worker and cached. If the worker cannot be started, images are drawn in a
-thread of this process instead.
+them instead; each face is drawn once per worker and cached. The worker runs at a lower CPU priority (``nice``
+:data:`WORKER_NICENESS`): when the cores are busy the operating system runs the event loop that answers clicks first,
+and the images take the time left over. If the worker cannot be started, images are drawn in a thread of this process
+instead.
 """
 
 from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextlib
 import logging
 import multiprocessing
+import os
 from collections.abc import Sequence
 
 from bot.engine.cards import Face, Side
 from bot.render import TableScene, render_hand, render_table
 
 log = logging.getLogger(__name__)
+
+#: How much lower than the bot's the image worker's CPU priority is (added to its nice value; 0 disables).
+WORKER_NICENESS = 10
 
 
 class Painter:
@@ -27,7 +34,7 @@ class Painter:
         self._pool: concurrent.futures.Executor | None = None
         try:
             self._pool = concurrent.futures.ProcessPoolExecutor(
-                max_workers=workers, mp_context=multiprocessing.get_context("spawn")
+                max_workers=workers, mp_context=multiprocessing.get_context("spawn"), initializer=_lower_priority
             )
         except (OSError, ValueError):  # pragma: no cover - no process support: draw in a thread instead
             log.warning("card images will be drawn in a thread (no worker process)")
@@ -53,6 +60,12 @@ class Painter:
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None
+
+
+def _lower_priority() -> None:
+    """In the worker: yield the CPU to the bot's event loop when both want it (no effect where ``nice`` is missing)."""
+    with contextlib.suppress(AttributeError, OSError):
+        os.nice(WORKER_NICENESS)
 
 
 def _hand(faces: tuple[Face, ...], playable: tuple[int, ...], side: Side, power: bool | None) -> bytes:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import io
 import time
 from collections.abc import Awaitable, Callable
@@ -375,3 +376,48 @@ async def test_discord_limits_are_enforced(emulator: DiscordEmulator, world: Wor
         await bot.tree.sync(guild=world.guild)
     assert [e.code for e in emulator.error_responses] == [50035, 50035]
     emulator.error_responses.clear()
+
+
+async def test_multipart_bodies_are_read_as_aiohttp_writes_them() -> None:
+    """The emulator's own multipart reader gives what aiohttp's form parser gives, for the bodies discord.py sends."""
+    from unittest import mock
+
+    from aiohttp import web
+    from aiohttp.streams import StreamReader
+    from aiohttp.test_utils import make_mocked_request
+
+    from tests.discord_emulator.rest import multipart_parts, read_body
+
+    png = PNG + b"\r\n--not-a-boundary\r\n\r\n" + bytes(range(256))
+    form = aiohttp.FormData(quote_fields=False)  # as discord.py builds it
+    form.add_field("payload_json", '{"content": "hi", "attachments": [{"id": 0}]}', content_type="application/json")
+    form.add_field("files[0]", png, filename='hand "1".png', content_type="image/png")
+    form.add_field("files[1]", b"", filename="empty.png", content_type="image/png")
+    writer = form()
+    buffer = io.BytesIO()
+
+    class Sink:
+        async def write(self, data: bytes) -> None:
+            buffer.write(data)
+
+    await writer.write(Sink())  # type: ignore[arg-type]
+    body = buffer.getvalue()
+
+    def request() -> web.Request:
+        stream = StreamReader(mock.Mock(_reading_paused=False), 2**16, loop=asyncio.get_running_loop())
+        stream.feed_data(body)
+        stream.feed_eof()
+        return make_mocked_request(
+            "POST", "/", headers={"Content-Type": writer.content_type}, payload=stream, client_max_size=2**24
+        )
+
+    expected = await request().post()
+    payload, files = await read_body(request())
+    assert payload == {"content": "hi", "attachments": [{"id": 0}]}
+    assert {n: (u.filename, u.data, u.content_type) for n, u in files.items()} == {
+        0: (expected["files[0]"].filename, png, "image/png"),  # type: ignore[union-attr]
+        1: ("empty.png", b"", "image/png"),
+    }
+    assert files[0].filename == 'hand "1".png'
+    boundary = writer.content_type.split("boundary=")[1].strip('"')
+    assert [p[0] for p in multipart_parts(body, boundary)] == ["payload_json", "files[0]", "files[1]"]

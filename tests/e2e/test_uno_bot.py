@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 from typing import Any
 
@@ -237,4 +238,40 @@ async def test_a_restart_mid_game_resumes_it_with_its_buttons_working(
     await emulator.settle()
     assert table2.session.version > version
     assert emulator.message(message.id).history  # the table message is edited in place after the action
+    emulator.assert_all_interactions_answered_once(max_latency=3.0)
+
+
+async def test_a_move_is_acknowledged_before_a_slow_save_and_shown_after_it(
+    emulator: DiscordEmulator, world: dict[str, Any], bot_starter: Any, tmp_path: Path
+) -> None:
+    """With card images the answer to a move is drawn after the move is saved: the click is acknowledged first, so a
+    slow disk never turns into "This interaction failed"; the hand is updated once the move is on disk."""
+    bot = await bot_starter(make_bot(emulator, tmp_path / "uno.sqlite3", world["guild"]))
+    table = await start_two_player_game(emulator, world, bot)
+    seat = table.session.game.pending
+    player = table.user_of(seat)
+    hand = await table.open_hand(player)
+    store = bot.manager.store
+    save_game = store.save_game
+    saving = asyncio.Event()
+    release = asyncio.Event()
+
+    async def slow_save(row: Any) -> None:
+        saving.set()
+        await release.wait()
+        await save_game(row)
+
+    store.save_game = slow_save
+    draw = next(b for b in hand.buttons() if b.custom_id.startswith("uno:h:draw"))
+    revisions = len(hand.history)
+    record = await emulator.click(player, hand, draw.custom_id, settle=False)
+    assert record.acknowledged and saving.is_set()  # answered while the save is still waiting
+    assert len(hand.history) == revisions  # nothing shown before it is saved
+    release.set()
+    await emulator.settle()
+    store.save_game = save_game
+    (stored,) = [g for g in await store.load_games() if g.channel_id == table.channel.id]
+    assert stored.version == table.session.version
+    assert len(hand.history) > revisions and "hand.png" in {a.filename for a in hand.attachments}
+    assert len(table.session.game.hands[seat]) == 8  # the drawn card is in the hand
     emulator.assert_all_interactions_answered_once(max_latency=3.0)
