@@ -30,6 +30,7 @@ sys.path.insert(0, str(ROOT))
 
 from bot.adapter.runtime import tune_gc  # noqa: E402
 from tests.discord_emulator import DiscordEmulator, Message, User  # noqa: E402
+from tests.discord_emulator.model import LOADING  # noqa: E402
 from tests.e2e.uno_driver import Table  # noqa: E402
 
 MENTION = re.compile(r"^<@(\d+)>")
@@ -51,6 +52,18 @@ class RemoteTable(Table):
         if match is None:
             return None
         return next((u for u in self.users if u.id == int(match.group(1))), None)
+
+
+def shown_after(emu: DiscordEmulator, record: Any) -> float | None:
+    """Seconds from a click on a hand (or on "Show my hand") to the first finished version of the hand after it."""
+    if not record.name.startswith(("uno:h:", "uno:hs:", "uno:t:hand:")):
+        return None
+    message_id = record.original_id if record.name.startswith("uno:t:hand:") else record.message_id
+    if message_id is None:
+        return None
+    revisions = emu.message(message_id).history
+    at = next((v.at for v in revisions if v.at >= record.dispatched_at and not v.flags & LOADING), None)
+    return None if at is None else at - record.dispatched_at
 
 
 def quantile(values: list[float], q: float) -> float:
@@ -158,6 +171,11 @@ async def bench(
         f"INTERACTION_CREATE -> callback: p50 {statistics.median(latencies) * 1000:.1f} ms, "
         f"p99 {quantile(latencies, 0.99) * 1000:.1f} ms, max {max(latencies) * 1000:.1f} ms"
     )
+    shown = [t for r in records if (t := shown_after(emu, r)) is not None]
+    print(
+        f"INTERACTION_CREATE -> the hand shows the result: p50 {statistics.median(shown) * 1000:.1f} ms, "
+        f"p99 {quantile(shown, 0.99) * 1000:.1f} ms ({len(shown)} clicks on hands)"
+    )
     if os.environ.get("BENCH_ROUTES"):
         from collections import Counter
 
@@ -182,7 +200,7 @@ async def bench(
     if dump:
         import json
 
-        rows = [(r.id, r.name, r.dispatched_at, r.acked_at) for r in records]
+        rows = [(r.id, r.name, r.dispatched_at, r.acked_at, shown_after(emu, r)) for r in records]
         Path(dump).write_text(json.dumps(rows))
     unanswered = sum(1 for r in records if r.acked_at is None)
     print(f"unanswered: {unanswered}; unknown routes: {len(emu.unknown_routes)}")

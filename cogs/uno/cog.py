@@ -45,10 +45,10 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 HAND_REFRESH_WINDOW = 14 * 60  # interaction tokens last 15 minutes
-#: How many message updates (drawing an image, editing a table or a hand) run at once. Clicks are acknowledged outside
-#: this limit: when many games move at once the updates queue here instead of in the event loop, where every click
-#: would wait behind them before it could be answered.
-UPDATE_CONCURRENCY = 4
+#: How many messages may be waiting for their images at once. When many games move together the rest queue here,
+#: before any of their work starts, instead of as ready tasks in the event loop, where every click would wait behind
+#: them before it could be answered. Sending is outside this limit, so a slow network does not slow drawing.
+DRAWING_CONCURRENCY = 2
 LEADERBOARD_PAGE = 10
 
 
@@ -100,7 +100,7 @@ class UnoCog(
         self.logs: dict[int, deque[str]] = {}
         self.hands: dict[tuple[int, int], tuple[discord.Interaction[Any], str, float, str]] = {}
         self.painter = Painter()
-        self.updating = asyncio.Semaphore(UPDATE_CONCURRENCY)
+        self.drawing = asyncio.Semaphore(DRAWING_CONCURRENCY)
         bot.manager.subscribe(self.on_update)
         super().__init__()
 
@@ -645,7 +645,9 @@ class UnoCog(
         return await self.painter.table(screens.table_scene(session, view, lang))
 
     async def hand_images(self, session: Session, view: PlayerView, lang: str) -> tuple[bytes | None, bytes | None]:
-        hand, seen = await asyncio.gather(self.hand_png(session, view), self.seen_png(session, view, lang))
+        """The hand image and, in UNO FLIP, the table as this player sees it (within :data:`DRAWING_CONCURRENCY`)."""
+        async with self.drawing:
+            hand, seen = await asyncio.gather(self.hand_png(session, view), self.seen_png(session, view, lang))
         return hand, seen
 
     async def send_hand(
@@ -663,12 +665,11 @@ class UnoCog(
         if images and not interaction.response.is_done():
             await interaction.response.defer(ephemeral=True, thinking=True)
         if not interaction.response.is_done():
-            screen = screens.hand_screen(session, view, lang, note=note)
-            await interaction.response.send_message(ephemeral=True, **screen.send_kwargs())
+            with screens.hand_screen(session, view, lang, note=note) as screen:
+                await interaction.response.send_message(ephemeral=True, **screen.send_kwargs())
         else:
-            async with self.updating:
-                png, seen = await self.hand_images(session, view, lang) if images else (None, None)
-                screen = screens.hand_screen(session, view, lang, note=note, png=png, table_png=seen)
+            png, seen = await self.hand_images(session, view, lang) if images else (None, None)
+            with screens.hand_screen(session, view, lang, note=note, png=png, table_png=seen) as screen:
                 await interaction.followup.send(ephemeral=True, **screen.send_kwargs())
         self.remember_hand(interaction, session, view, lang)
 
@@ -687,12 +688,11 @@ class UnoCog(
         if images and not interaction.response.is_done():
             await interaction.response.defer()
         if not interaction.response.is_done():
-            screen = screens.hand_screen(session, view, lang, page=page, note=note)
-            await interaction.response.edit_message(**screen.edit_kwargs())
+            with screens.hand_screen(session, view, lang, page=page, note=note) as screen:
+                await interaction.response.edit_message(**screen.edit_kwargs())
         else:
-            async with self.updating:
-                png, seen = await self.hand_images(session, view, lang) if images else (None, None)
-                screen = screens.hand_screen(session, view, lang, page=page, note=note, png=png, table_png=seen)
+            png, seen = await self.hand_images(session, view, lang) if images else (None, None)
+            with screens.hand_screen(session, view, lang, page=page, note=note, png=png, table_png=seen) as screen:
                 await interaction.edit_original_response(**screen.edit_kwargs())
         self.remember_hand(interaction, session, view, lang)
 
@@ -789,10 +789,11 @@ class UnoCog(
         await self.show_hand(interaction, session, self.manager.view(channel, user), lang)
 
     async def edit_hand(self, interaction: discord.Interaction[Any], screen: Screen) -> None:
-        if interaction.response.is_done():
-            await interaction.edit_original_response(**screen.edit_kwargs())
-        else:
-            await interaction.response.edit_message(**screen.edit_kwargs())
+        with screen:
+            if interaction.response.is_done():
+                await interaction.edit_original_response(**screen.edit_kwargs())
+            else:
+                await interaction.response.edit_message(**screen.edit_kwargs())
 
     @commands.Cog.listener()
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
@@ -819,10 +820,6 @@ class UnoCog(
     # Publisher: keep the public messages up to date
 
     async def on_update(self, update: Update) -> None:
-        async with self.updating:
-            await self.publish(update)
-
-    async def publish(self, update: Update) -> None:
         """Bring the public messages (and the hand of the player whose turn it is) up to date after ``update``."""
         session = update.session
         lang = session.ui.get("lang", "en")
@@ -850,8 +847,8 @@ class UnoCog(
                 log_lines.extend(event_lines(update.events, name, lang))
             png = None
             if await self.images(session.guild_id):
-                scene = screens.table_scene(session, session.game.view(None), lang)
-                png = await self.painter.table(scene)
+                async with self.drawing:
+                    png = await self.painter.table(screens.table_scene(session, session.game.view(None), lang))
             await self.edit_public(session, screens.table_screen(session, lang, list(log_lines), png=png))
             for event in update.events:
                 if isinstance(event, RoundEnded):
@@ -863,13 +860,14 @@ class UnoCog(
     async def edit_public(self, session: Session, screen: Screen) -> None:
         message_id = session.ui.get("message")
         channel = self.bot.get_partial_messageable(session.channel_id, guild_id=session.guild_id)
-        if message_id is not None:
-            try:
-                await channel.get_partial_message(int(message_id)).edit(**screen.edit_kwargs())
-                return
-            except discord.NotFound:
-                pass
-        message = await channel.send(**screen.send_kwargs())
+        with screen:
+            if message_id is not None:
+                try:
+                    await channel.get_partial_message(int(message_id)).edit(**screen.edit_kwargs())
+                    return
+                except discord.NotFound:
+                    pass
+            message = await channel.send(**screen.send_kwargs())
         if session.status != Status.FINISHED and session.channel_id in self.manager.sessions:
             await self.manager.update_ui(session.channel_id, message=message.id)
 
@@ -893,9 +891,9 @@ class UnoCog(
         if new_fp == fp:
             return
         png, seen = await self.hand_images(session, view, lang)
-        screen = screens.hand_screen(session, view, lang, png=png, table_png=seen)
         try:
-            await interaction.edit_original_response(**screen.edit_kwargs())
+            with screens.hand_screen(session, view, lang, png=png, table_png=seen) as screen:
+                await interaction.edit_original_response(**screen.edit_kwargs())
             self.hands[(session.channel_id, user)] = (interaction, new_fp, when, lang)
         except discord.HTTPException:
             self.hands.pop((session.channel_id, user), None)

@@ -2,10 +2,10 @@
 
 On a small machine the bot's event loop and Pillow would otherwise share one interpreter lock: a burst of hand and
 table images delays every other interaction. One worker process (spawned, it imports only :mod:`bot.render`) draws
-them instead; each face is drawn once per worker and cached. The worker runs at a lower CPU priority (``nice``
-:data:`WORKER_NICENESS`): when the cores are busy the operating system runs the event loop that answers clicks first,
-and the images take the time left over. If the worker cannot be started, images are drawn in a thread of this process
-instead.
+them instead; each face is drawn once per worker and cached (all of them in the background at start). The worker
+runs at a lower CPU priority (``nice`` :data:`WORKER_NICENESS`): when the cores are busy the operating system runs the
+event loop that answers clicks first, and the images take the time left over. If the worker cannot be started,
+images are drawn in a thread of this process instead.
 """
 
 from __future__ import annotations
@@ -16,10 +16,11 @@ import contextlib
 import logging
 import multiprocessing
 import os
+import threading
 from collections.abc import Sequence
 
 from bot.engine.cards import Face, Side
-from bot.render import TableScene, render_hand, render_table
+from bot.render import TableScene, render_hand, render_table, warm_cache
 
 log = logging.getLogger(__name__)
 
@@ -34,7 +35,7 @@ class Painter:
         self._pool: concurrent.futures.Executor | None = None
         try:
             self._pool = concurrent.futures.ProcessPoolExecutor(
-                max_workers=workers, mp_context=multiprocessing.get_context("spawn"), initializer=_lower_priority
+                max_workers=workers, mp_context=multiprocessing.get_context("spawn"), initializer=_start_worker
             )
         except (OSError, ValueError):  # pragma: no cover - no process support: draw in a thread instead
             log.warning("card images will be drawn in a thread (no worker process)")
@@ -62,10 +63,13 @@ class Painter:
             self._pool = None
 
 
-def _lower_priority() -> None:
-    """In the worker: yield the CPU to the bot's event loop when both want it (no effect where ``nice`` is missing)."""
+def _start_worker() -> None:
+    """In the worker: yield the CPU to the bot's event loop when both want it (no effect where ``nice`` is missing),
+    and draw every card face in a background thread (tens of seconds of CPU), so that the first hands after a start
+    do not each wait for their faces to be drawn; images asked for meanwhile are drawn as usual."""
     with contextlib.suppress(AttributeError, OSError):
         os.nice(WORKER_NICENESS)
+    threading.Thread(target=warm_cache, name="uno-warm-card-cache", daemon=True).start()
 
 
 def _hand(faces: tuple[Face, ...], playable: tuple[int, ...], side: Side, power: bool | None) -> bytes:

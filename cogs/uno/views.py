@@ -4,7 +4,9 @@ cog (``interaction.client.get_cog("Uno")``); nothing else happens here."""
 
 from __future__ import annotations
 
+import contextlib
 import re
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -13,6 +15,23 @@ from . import ids
 
 if TYPE_CHECKING:
     from .cog import UnoCog
+
+
+def release(view: discord.ui.View | None) -> None:
+    """Detach a view's items from it, breaking the view ↔ item reference cycle (see
+    :meth:`cogs.uno.screens.Screen.dispose`)."""
+    if view is not None:
+        view.clear_items()
+
+
+@contextlib.contextmanager
+def _handling(item: discord.ui.Item[Any]) -> Iterator[None]:
+    """Around a callback: afterwards, detach the view discord.py rebuilt from the clicked message (it holds a cycle
+    with its items, left to the cyclic garbage collector otherwise; see :meth:`cogs.uno.screens.Screen.dispose`)."""
+    try:
+        yield
+    finally:
+        release(item.view)
 
 
 def _cog(interaction: discord.Interaction[Any]) -> UnoCog:
@@ -46,7 +65,8 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ids.L
         return cls(match["verb"], int(match["channel"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await _cog(interaction).on_lobby(interaction, self.verb, self.channel)
+        with _handling(self):
+            await _cog(interaction).on_lobby(interaction, self.verb, self.channel)
 
 
 class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ids.TABLE_RE):
@@ -76,7 +96,8 @@ class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ids.T
         return cls(match["verb"], int(match["channel"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await _cog(interaction).on_table(interaction, self.verb, self.channel)
+        with _handling(self):
+            await _cog(interaction).on_table(interaction, self.verb, self.channel)
 
 
 class DecisionButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ids.DECISION_RE):
@@ -106,7 +127,8 @@ class DecisionButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=id
         return cls(match["verb"], int(match["channel"]), match["fp"], match["arg"])
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await _cog(interaction).on_decision(interaction, self.verb, self.channel, self.fp, self.arg)
+        with _handling(self):
+            await _cog(interaction).on_decision(interaction, self.verb, self.channel, self.fp, self.arg)
 
 
 class HandButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ids.HAND_RE):
@@ -142,7 +164,8 @@ class HandButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ids.HA
         return cls(match["verb"], int(match["channel"]), match["fp"], match["arg"])
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await _cog(interaction).on_hand(interaction, self.verb, self.channel, self.fp, self.arg, [])
+        with _handling(self):
+            await _cog(interaction).on_hand(interaction, self.verb, self.channel, self.fp, self.arg, [])
 
 
 class HandSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=ids.HAND_SELECT_RE):
@@ -174,9 +197,10 @@ class HandSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=ids.HA
         return cls(match["verb"], int(match["channel"]), match["fp"], match["arg"])
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        data: Any = interaction.data or {}
-        values = [str(v) for v in data.get("values", [])]
-        await _cog(interaction).on_hand(interaction, self.verb, self.channel, self.fp, self.arg, values)
+        with _handling(self):
+            data: Any = interaction.data or {}
+            values = [str(v) for v in data.get("values", [])]
+            await _cog(interaction).on_hand(interaction, self.verb, self.channel, self.fp, self.arg, values)
 
 
 class LeaderboardButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ids.LEADERBOARD_RE):
@@ -209,7 +233,8 @@ class LeaderboardButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template
         return cls(guild, mode, int(match["page"]), match["dir"])
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await _cog(interaction).on_leaderboard_page(interaction, self.guild, self.mode, self.page)
+        with _handling(self):
+            await _cog(interaction).on_leaderboard_page(interaction, self.guild, self.mode, self.page)
 
 
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import discord
+
 from cogs.uno import screens
+from cogs.uno.screens import Screen
 from tests.bot.sessions import flip_session
 
 
@@ -34,3 +37,28 @@ def test_the_flip_hand_message_carries_the_players_view_of_the_table() -> None:
     screen = screens.hand_screen(session, game.view(0), "en", png=b"hand", table_png=b"seen")
     assert [f.filename for f in screen.files] == ["hand.png", "seen.png"]
     assert [e.image.url for e in screen.embeds()] == ["attachment://hand.png", "attachment://seen.png"]
+
+
+def test_a_sent_screen_is_freed_without_the_cyclic_garbage_collector() -> None:
+    """A disposed screen (view, items, image buffers) is freed by reference counting alone: the collector's pauses
+    grow with cyclic garbage, and every click used to leave some behind."""
+    import gc
+    import io
+    import weakref
+
+    from cogs.uno.views import HandButton
+
+    gc.disable()
+    try:
+        view = discord.ui.View(timeout=None)
+        view.add_item(HandButton("draw", 1, "0" * 8, "", label="Draw"))
+        file = discord.File(io.BytesIO(b"\x89PNG"), filename="hand.png")
+        file.close()  # as discord.py leaves it after sending: the buffer's close bound to the buffer itself
+        screen = Screen(content="hand", view=view, files=[file])
+        refs = [weakref.ref(view), weakref.ref(view.children[0]), weakref.ref(file.fp)]
+        with screen:
+            pass
+        del view, file, screen
+        assert [r() for r in refs] == [None, None, None]
+    finally:
+        gc.enable()
