@@ -1,0 +1,84 @@
+"""Review of the latency commits (early acknowledgement, drawing semaphore, disposed screens, multipart reader)."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+import pytest
+
+from tests.discord_emulator import DiscordEmulator
+from tests.e2e.uno_driver import Table, make_bot
+
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.fixture
+def world(emulator: DiscordEmulator) -> dict[str, Any]:
+    guild = emulator.add_guild("UNO Club", locale="en-US", channels=("general", "uno"))
+    users = [
+        emulator.add_user("alice", locale="en-US", guild=guild),
+        emulator.add_user("bob", locale="en-GB", guild=guild),
+        emulator.add_user("carol", locale="en-US", guild=guild, manage_guild=True),
+    ]
+    return {"guild": guild, "channel": guild.channel("uno"), "users": users}
+
+
+async def start_two_player_game(emulator: DiscordEmulator, world: dict[str, Any], bot: Any) -> Table:
+    alice, bob, _ = world["users"]
+    channel = world["channel"]
+    await emulator.slash(alice, channel, "uno new", game="classic")
+    table = Table(emulator, bot, channel, [alice, bob])
+    await emulator.click(bob, table.public_message(), label="Join")
+    await emulator.click(alice, table.public_message(), label="Start")
+    await emulator.settle()
+    return table
+
+
+async def test_a_table_reposted_after_its_message_vanished_carries_its_whole_image(
+    emulator: DiscordEmulator, world: dict[str, Any], bot_starter: Any, tmp_path: Path
+) -> None:
+    """``edit_public`` sends the same screen twice when the edit answers 404 (the table message was deleted): the
+    second request reuses the ``discord.File`` the first one already read, so the new table's image is empty."""
+    bot = await bot_starter(make_bot(emulator, tmp_path / "uno.sqlite3", world["guild"]))
+    table = await start_two_player_game(emulator, world, bot)
+    old = table.public_message()
+    player = table.user_of(table.session.game.pending)
+    hand = await table.open_hand(player)
+    draw = next(b for b in hand.buttons() if b.custom_id.startswith("uno:h:draw"))
+    fault = emulator.fail_next("PATCH /channels/*/messages/*", 404, times=1)
+    await emulator.click(player, hand, draw.custom_id)  # the publisher redraws the table
+    await emulator.settle()
+    assert fault.fired == 1
+    new = table.public_message()
+    assert new.id != old.id  # posted anew
+    (image,) = [a for a in new.attachments if a.filename == "table.png"]
+    assert image.size > 0 and image.data.startswith(PNG_MAGIC), f"table.png has {image.size} bytes"
+
+
+async def _multipart_body(filename: str) -> tuple[bytes, str]:
+    form = aiohttp.FormData(quote_fields=False)  # as discord.py builds it
+    form.add_field("payload_json", "{}", content_type="application/json")
+    form.add_field("files[0]", io.BytesIO(b"DATA"), filename=filename, content_type="application/octet-stream")
+    writer = form()
+    buffer = io.BytesIO()
+
+    class Sink:
+        async def write(self, data: bytes) -> None:
+            buffer.write(data)
+
+    await writer.write(Sink())  # type: ignore[arg-type]
+    return buffer.getvalue(), writer.content_type.split("boundary=")[1].strip('"')
+
+
+@pytest.mark.parametrize("filename", ["a\\b.png", 'a\\"b.png', "ñandú 🃏.png", 'x; name="y".png'])
+async def test_multipart_filenames_are_read_as_aiohttp_reads_them(filename: str) -> None:
+    """aiohttp escapes ``\\`` as ``\\\\`` in a quoted filename; the emulator's reader kept the escape (``a\\\\b``)."""
+    from tests.discord_emulator.rest import multipart_parts
+
+    body, boundary = await _multipart_body(filename)
+    parts = multipart_parts(body, boundary)
+    assert [(p[0], p[1], p[3]) for p in parts] == [("payload_json", None, b"{}"), ("files[0]", filename, b"DATA")]
