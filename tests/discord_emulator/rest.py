@@ -93,6 +93,7 @@ async def read_body(request: web.Request) -> tuple[Any, dict[int, Upload]]:
 
 _BOUNDARY = re.compile(r'boundary=(?:"([^"]+)"|([^;\s]+))')
 _FILE_FIELD = re.compile(r"files\[(\d+)\]")
+_QUOTED_PAIR = re.compile(r"\\(.)")  # aiohttp escapes both " and \ in a quoted filename
 _DISPOSITION = re.compile(r'(?:^|;)\s*(name|filename)="((?:[^"\\]|\\.)*)"', re.IGNORECASE)
 
 
@@ -113,7 +114,7 @@ def multipart_parts(body: bytes, boundary: str) -> list[tuple[str, str | None, s
             key, _, value = line.partition(":")
             headers[key.strip().lower()] = value.strip()
         disposition = headers.get("content-disposition", "")
-        fields = {k.lower(): v.replace('\\"', '"') for k, v in _DISPOSITION.findall(disposition)}
+        fields = {k.lower(): _QUOTED_PAIR.sub(r"\1", v) for k, v in _DISPOSITION.findall(disposition)}
         if "name" not in fields:
             raise invalid_form([("", "a multipart part without a name")])
         parts.append((fields["name"], fields.get("filename"), headers.get("content-type"), data.removesuffix(b"\r\n")))
