@@ -866,7 +866,8 @@ class UnoCog(
                     await channel.get_partial_message(int(message_id)).edit(**screen.edit_kwargs())
                     return
                 except discord.NotFound:
-                    pass
+                    for file in screen.files:
+                        file.reset()  # the failed edit read the image: send it from its start again
             message = await channel.send(**screen.send_kwargs())
         if session.status != Status.FINISHED and session.channel_id in self.manager.sessions:
             await self.manager.update_ui(session.channel_id, message=message.id)
