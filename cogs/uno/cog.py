@@ -712,6 +712,11 @@ class UnoCog(
     ) -> None:
         lang = await self.lang(interaction)
         user = interaction.user.id
+        if interaction.message is None or not interaction.message.flags.ephemeral:
+            # hand components live on ephemeral hands only: answering a forged one on a public message would edit
+            # that message (the table) into the clicker's hand
+            await self.error(interaction, _bad_request(), lang)
+            return
         try:
             session = self.manager.get(channel)
             view = self.manager.view(channel, user)

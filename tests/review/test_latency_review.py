@@ -82,3 +82,23 @@ async def test_multipart_filenames_are_read_as_aiohttp_reads_them(filename: str)
     body, boundary = await _multipart_body(filename)
     parts = multipart_parts(body, boundary)
     assert [(p[0], p[1], p[3]) for p in parts] == [("payload_json", None, b"{}"), ("files[0]", filename, b"DATA")]
+
+
+async def test_a_forged_hand_button_on_the_table_never_turns_the_table_into_a_hand(
+    emulator: DiscordEmulator, world: dict[str, Any], bot_starter: Any, tmp_path: Path
+) -> None:
+    """A hand custom_id clicked on the public table message (stale or forged): the answer edits "the message the
+    component is on", i.e. the public table becomes the clicker's hand, card image included."""
+    from tests.e2e.test_uno_bot import forge
+
+    bot = await bot_starter(make_bot(emulator, tmp_path / "uno.sqlite3", world["guild"]))
+    table = await start_two_player_game(emulator, world, bot)
+    channel_id = world["channel"].id
+    player = table.user_of(table.session.game.pending)
+    message = table.public_message()
+    forge(message, f"uno:h:refresh:{channel_id}:00000000:0")
+    await emulator.click(player, message, f"uno:h:refresh:{channel_id}:00000000:0")
+    await emulator.settle()
+    shown = emulator.message(message.id)
+    assert "Your hand" not in shown.text and all(a.filename != "hand.png" for a in shown.attachments)
+    emulator.assert_all_interactions_answered_once(max_latency=3.0)
