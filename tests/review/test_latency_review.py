@@ -102,3 +102,97 @@ async def test_a_forged_hand_button_on_the_table_never_turns_the_table_into_a_ha
     shown = emulator.message(message.id)
     assert "Your hand" not in shown.text and all(a.filename != "hand.png" for a in shown.attachments)
     emulator.assert_all_interactions_answered_once(max_latency=3.0)
+
+
+async def test_a_text_only_server_answers_hand_clicks_with_one_message_update(
+    emulator: DiscordEmulator, world: dict[str, Any], bot_starter: Any, tmp_path: Path
+) -> None:
+    """``/uno settings card_images:False``: every click on a hand is answered by editing it at once (type 7), never
+    deferred; the table carries no image; nothing is left unanswered."""
+    from bot.adapter.session import Status
+
+    bot = await bot_starter(make_bot(emulator, tmp_path / "uno.sqlite3", world["guild"]))
+    alice, bob, carol = world["users"]
+    await emulator.slash(carol, world["channel"], "uno settings", card_images=False)
+    table = await start_two_player_game(emulator, world, bot)
+    hands: dict[int, Any] = {}
+    for _ in range(60):
+        session = table.session
+        if session.status != Status.PLAYING or session.game.pending is None:
+            break
+        user = table.user_of(session.game.pending)
+        if user.id not in hands:
+            hands[user.id] = await table.open_hand(user)
+        await table.take_turn(user, hands[user.id])
+        await emulator.settle()
+    on_hands = [r for r in emulator.interactions.values() if r.name.startswith(("uno:h:", "uno:hs:"))]
+    assert len(on_hands) > 20
+    assert {r.response_type for r in on_hands} == {7}, [(r.name, r.response_type) for r in on_hands]
+    assert all(a.filename != "table.png" for a in table.public_message().attachments)
+    assert all(not h.attachments for h in hands.values())
+    emulator.assert_all_interactions_answered_once(max_latency=3.0)
+
+
+async def test_a_painter_failure_after_the_early_ack_is_reported_and_frees_its_drawing_slot(
+    emulator: DiscordEmulator, world: dict[str, Any], bot_starter: Any, tmp_path: Path
+) -> None:
+    bot = await bot_starter(make_bot(emulator, tmp_path / "uno.sqlite3", world["guild"]))
+    table = await start_two_player_game(emulator, world, bot)
+    cog = bot.get_cog("Uno")
+    player = table.user_of(table.session.game.pending)
+    hand = await table.open_hand(player)
+    real = cog.painter.hand
+    failures = 0
+
+    async def broken(*args: Any) -> bytes:
+        nonlocal failures
+        failures += 1
+        raise RuntimeError("painter died")
+
+    cog.painter.hand = broken
+    draw = next(b for b in hand.buttons() if b.custom_id.startswith("uno:h:draw"))
+    res = await emulator.click(player, hand, draw.custom_id)
+    await emulator.settle()
+    cog.painter.hand = real
+    assert failures >= 1 and res.response_type == 6
+    (note,) = [m for m in res.followups if m.ephemeral]
+    assert "went wrong" in note.text.lower() or note.text
+    assert cog.drawing._value == 2  # every slot given back
+    refresh = next(b for b in hand.buttons() if b.custom_id.startswith("uno:h:refresh"))
+    await emulator.click(player, hand, refresh.custom_id)
+    await emulator.settle()
+    assert "hand.png" in {a.filename for a in hand.attachments}
+    emulator.assert_all_interactions_answered_once(max_latency=3.0)
+
+
+async def test_a_text_only_turn_hand_refresh_does_not_wait_for_drawing_slots(
+    emulator: DiscordEmulator, world: dict[str, Any], bot_starter: Any, tmp_path: Path
+) -> None:
+    """``refresh_turn_hand`` calls ``hand_images`` even in a text-only server, and ``hand_images`` takes a
+    ``drawing`` slot before it finds out there is nothing to draw: when other servers' images fill both slots, the
+    next player's hand in a text-only server (and every later update of that game) waits for them."""
+    bot = await bot_starter(make_bot(emulator, tmp_path / "uno.sqlite3", world["guild"]))
+    alice, bob, carol = world["users"]
+    await emulator.slash(carol, world["channel"], "uno settings", card_images=False)
+    table = await start_two_player_game(emulator, world, bot)
+    cog = bot.get_cog("Uno")
+    seat = table.session.game.pending
+    player, other = table.user_of(seat), table.user_of(1 - seat)
+    other_hand = await table.open_hand(other)
+    hand = await table.open_hand(player)
+    revisions = len(other_hand.history)
+    for _ in range(2):  # other servers' images are being drawn
+        await cog.drawing.acquire()
+    try:
+        draw = next(b for b in hand.buttons() if b.custom_id.startswith("uno:h:draw"))
+        await emulator.click(player, hand, draw.custom_id, settle=False)
+        keep = [b for b in hand.buttons() if b.custom_id.startswith("uno:h:keep")]
+        if keep:
+            await emulator.click(player, hand, keep[0].custom_id, settle=False)
+        # the turn passed to the other player: their open hand is brought up to date (no image to wait for)
+        await emulator.wait_until(lambda: len(other_hand.history) > revisions, timeout=2.0, what="other hand")
+    finally:
+        for _ in range(2):
+            cog.drawing.release()
+    await emulator.settle()
+    emulator.assert_all_interactions_answered_once(max_latency=3.0)
