@@ -646,6 +646,8 @@ class UnoCog(
 
     async def hand_images(self, session: Session, view: PlayerView, lang: str) -> tuple[bytes | None, bytes | None]:
         """The hand image and, in UNO FLIP, the table as this player sees it (within :data:`DRAWING_CONCURRENCY`)."""
+        if not await self.images(session.guild_id):
+            return None, None  # nothing to draw: do not queue for a drawing slot
         async with self.drawing:
             hand, seen = await asyncio.gather(self.hand_png(session, view), self.seen_png(session, view, lang))
         return hand, seen
