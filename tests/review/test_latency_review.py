@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import io
 from pathlib import Path
 from typing import Any
@@ -112,7 +111,7 @@ async def test_a_text_only_server_answers_hand_clicks_with_one_message_update(
     from bot.adapter.session import Status
 
     bot = await bot_starter(make_bot(emulator, tmp_path / "uno.sqlite3", world["guild"]))
-    alice, bob, carol = world["users"]
+    carol = world["users"][2]
     await emulator.slash(carol, world["channel"], "uno settings", card_images=False)
     table = await start_two_player_game(emulator, world, bot)
     hands: dict[int, Any] = {}
@@ -172,7 +171,7 @@ async def test_a_text_only_turn_hand_refresh_does_not_wait_for_drawing_slots(
     ``drawing`` slot before it finds out there is nothing to draw: when other servers' images fill both slots, the
     next player's hand in a text-only server (and every later update of that game) waits for them."""
     bot = await bot_starter(make_bot(emulator, tmp_path / "uno.sqlite3", world["guild"]))
-    alice, bob, carol = world["users"]
+    carol = world["users"][2]
     await emulator.slash(carol, world["channel"], "uno settings", card_images=False)
     table = await start_two_player_game(emulator, world, bot)
     cog = bot.get_cog("Uno")
