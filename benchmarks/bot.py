@@ -7,7 +7,12 @@ The bot runs as it does in production, ``python -m bot`` in its own process, poi
 has two players who read only what Discord shows them (the table message, their ephemeral hand) and play from their
 hand (selects, colour pickers, draw/keep buttons) as soon as it is their turn, or after ``--think`` seconds, all games
 at once. Prints interactions/s and p50/p99 of the time from INTERACTION_CREATE (sent by the emulator) to the bot's
-callback (received by the emulator): how long a click waits for its answer.
+callback (received by the emulator): how long a click waits for its answer; and of the time until the hand shows the
+result (a click answered with a bare acknowledgement is shown when the hand is edited after it).
+
+Environment: ``BENCH_KINDS=1`` splits the figures by kind of click, ``BENCH_ROUTES=1`` counts the REST routes called,
+``BENCH_DUMP=file.json`` writes every interaction's name and times, ``BENCH_PROFILE=file`` runs the bot under cProfile,
+``BENCH_DB=path`` puts the database there.
 """
 
 from __future__ import annotations
