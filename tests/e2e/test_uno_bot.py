@@ -11,18 +11,12 @@ import pytest
 from bot.adapter.session import Status
 from tests.discord_emulator import DiscordEmulator
 
-from .uno_driver import Table, make_bot
+from .uno_driver import Table, make_bot, start_two_player_game, uno_world
 
 
 @pytest.fixture
 def world(emulator: DiscordEmulator) -> dict[str, Any]:
-    guild = emulator.add_guild("UNO Club", locale="en-US", channels=("general", "uno"))
-    users = [
-        emulator.add_user("alice", locale="en-US", guild=guild),
-        emulator.add_user("bob", locale="en-GB", guild=guild),
-        emulator.add_user("carol", locale="en-US", guild=guild, manage_guild=True),
-    ]
-    return {"guild": guild, "channel": guild.channel("uno"), "users": users}
+    return uno_world(emulator)
 
 
 @pytest.mark.parametrize("game", ["classic", "flip", "flex"])
@@ -81,19 +75,6 @@ async def test_a_whole_match_to_500_through_slash_commands_and_buttons(
     assert any(b.label == "Play again" for m in emulator.public_messages(channel) for b in m.buttons())
     assert summary is not None
     emulator.assert_all_interactions_answered_once(max_latency=3.0)
-
-
-async def start_two_player_game(
-    emulator: DiscordEmulator, world: dict[str, Any], bot: Any, game: str = "classic"
-) -> Table:
-    alice, bob, _ = world["users"]
-    channel = world["channel"]
-    await emulator.slash(alice, channel, "uno new", game=game)
-    table = Table(emulator, bot, channel, [alice, bob])
-    await emulator.click(bob, table.public_message(), label="Join")
-    await emulator.click(alice, table.public_message(), label="Start")
-    await emulator.settle()
-    return table
 
 
 async def test_hands_are_ephemeral_and_never_public(

@@ -113,3 +113,28 @@ class Table:
                 continue
             break
         return hand
+
+
+def uno_world(emulator: DiscordEmulator) -> dict[str, Any]:
+    """A server "UNO Club" with a channel #uno and three players: alice, bob and carol (carol may manage the server)."""
+    guild = emulator.add_guild("UNO Club", locale="en-US", channels=("general", "uno"))
+    users = [
+        emulator.add_user("alice", locale="en-US", guild=guild),
+        emulator.add_user("bob", locale="en-GB", guild=guild),
+        emulator.add_user("carol", locale="en-US", guild=guild, manage_guild=True),
+    ]
+    return {"guild": guild, "channel": guild.channel("uno"), "users": users}
+
+
+async def start_two_player_game(
+    emulator: DiscordEmulator, world: dict[str, Any], bot: Any, game: str = "classic"
+) -> Table:
+    """alice opens a game in #uno, bob joins, alice starts it; returns the table once the bot is quiet."""
+    alice, bob, _ = world["users"]
+    channel = world["channel"]
+    await emulator.slash(alice, channel, "uno new", game=game)
+    table = Table(emulator, bot, channel, [alice, bob])
+    await emulator.click(bob, table.public_message(), label="Join")
+    await emulator.click(alice, table.public_message(), label="Start")
+    await emulator.settle()
+    return table

@@ -10,31 +10,14 @@ import aiohttp
 import pytest
 
 from tests.discord_emulator import DiscordEmulator
-from tests.e2e.uno_driver import Table, make_bot
+from tests.e2e.uno_driver import make_bot, start_two_player_game, uno_world
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
 
 @pytest.fixture
 def world(emulator: DiscordEmulator) -> dict[str, Any]:
-    guild = emulator.add_guild("UNO Club", locale="en-US", channels=("general", "uno"))
-    users = [
-        emulator.add_user("alice", locale="en-US", guild=guild),
-        emulator.add_user("bob", locale="en-GB", guild=guild),
-        emulator.add_user("carol", locale="en-US", guild=guild, manage_guild=True),
-    ]
-    return {"guild": guild, "channel": guild.channel("uno"), "users": users}
-
-
-async def start_two_player_game(emulator: DiscordEmulator, world: dict[str, Any], bot: Any) -> Table:
-    alice, bob, _ = world["users"]
-    channel = world["channel"]
-    await emulator.slash(alice, channel, "uno new", game="classic")
-    table = Table(emulator, bot, channel, [alice, bob])
-    await emulator.click(bob, table.public_message(), label="Join")
-    await emulator.click(alice, table.public_message(), label="Start")
-    await emulator.settle()
-    return table
+    return uno_world(emulator)
 
 
 async def test_a_table_reposted_after_its_message_vanished_carries_its_whole_image(
