@@ -49,6 +49,8 @@ HAND_REFRESH_WINDOW = 14 * 60  # interaction tokens last 15 minutes
 #: before any of their work starts, instead of as ready tasks in the event loop, where every click would wait behind
 #: them before it could be answered. Sending is outside this limit, so a slow network does not slow drawing.
 DRAWING_CONCURRENCY = 2
+#: How long stopping waits for the images being drawn (s) before it closes the image worker.
+DRAWING_DRAIN = 5.0
 LEADERBOARD_PAGE = 10
 
 
@@ -105,7 +107,15 @@ class UnoCog(
         super().__init__()
 
     async def cog_unload(self) -> None:
+        """Let the images being drawn finish (at most :data:`DRAWING_DRAIN` s), then stop the image worker (closed
+        under a running job, its feeder thread prints a traceback as the bot exits)."""
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._hold_every_drawing_slot(), DRAWING_DRAIN)
         self.painter.close()
+
+    async def _hold_every_drawing_slot(self) -> None:
+        for _ in range(DRAWING_CONCURRENCY):
+            await self.drawing.acquire()
 
     # ------------------------------------------------------------------------------------------------------------
     # Helpers

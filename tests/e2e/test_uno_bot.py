@@ -256,3 +256,22 @@ async def test_a_move_is_acknowledged_before_a_slow_save_and_shown_after_it(
     assert len(hand.history) > revisions and "hand.png" in {a.filename for a in hand.attachments}
     assert len(table.session.game.hands[seat]) == 8  # the drawn card is in the hand
     emulator.assert_all_interactions_answered_once(max_latency=3.0)
+
+
+async def test_stopping_waits_for_the_images_being_drawn_before_closing_the_image_worker(
+    emulator: DiscordEmulator, world: dict[str, Any], bot_starter: Any, tmp_path: Path
+) -> None:
+    from cogs.uno.cog import DRAWING_CONCURRENCY, UnoCog
+
+    bot = await bot_starter(make_bot(emulator, tmp_path / "uno.sqlite3", world["guild"]))
+    cog = bot.get_cog("Uno")
+    assert isinstance(cog, UnoCog)
+    await cog.drawing.acquire()  # an image is being drawn
+    unloading = asyncio.create_task(cog.cog_unload())
+    await asyncio.sleep(0.2)
+    assert not unloading.done() and cog.painter._pool is not None  # the worker stays up for it
+    cog.drawing.release()  # the drawing is done
+    await asyncio.wait_for(unloading, 2)
+    assert cog.painter._pool is None
+    for _ in range(DRAWING_CONCURRENCY):
+        cog.drawing.release()  # as if the cog were fresh again, for the fixture's own shutdown
