@@ -680,7 +680,7 @@ class UnoCog(
             with screens.hand_screen(session, view, lang, note=note) as screen:
                 await interaction.response.send_message(ephemeral=True, **screen.send_kwargs())
         else:
-            png, seen = await self.hand_images(session, view, lang) if images else (None, None)
+            png, seen = await self.hand_images(session, view, lang)
             with screens.hand_screen(session, view, lang, note=note, png=png, table_png=seen) as screen:
                 await interaction.followup.send(ephemeral=True, **screen.send_kwargs())
         self.remember_hand(interaction, session, view, lang)
@@ -703,7 +703,7 @@ class UnoCog(
             with screens.hand_screen(session, view, lang, page=page, note=note) as screen:
                 await interaction.response.edit_message(**screen.edit_kwargs())
         else:
-            png, seen = await self.hand_images(session, view, lang) if images else (None, None)
+            png, seen = await self.hand_images(session, view, lang)
             with screens.hand_screen(session, view, lang, page=page, note=note, png=png, table_png=seen) as screen:
                 await interaction.edit_original_response(**screen.edit_kwargs())
         self.remember_hand(interaction, session, view, lang)
