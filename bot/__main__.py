@@ -13,6 +13,7 @@ import sys
 from collections.abc import Callable
 
 from bot.config import ConfigError, Settings, apply_endpoints
+from bot.shardlog import ShardLogFilter
 
 
 def main() -> int:
@@ -23,8 +24,10 @@ def main() -> int:
         return 2
     logging.basicConfig(
         level=settings.log_level,
-        format="%(asctime)s %(levelname)-7s %(name)s: %(message)s",
+        format="%(asctime)s %(levelname)-7s [shard %(shard)s] %(name)s: %(message)s",
     )
+    for handler in logging.getLogger().handlers:
+        handler.addFilter(ShardLogFilter())
     apply_endpoints(settings)
     with contextlib.suppress(KeyboardInterrupt), asyncio.Runner(loop_factory=_loop_factory()) as runner:
         runner.run(_run(settings))

@@ -21,6 +21,7 @@ from bot.config import Settings
 from bot.engine.errors import RuleError
 from bot.i18n import language_for, t
 from bot.i18n.translator import UnoTranslator
+from bot.shardlog import ShardedBot
 from bot.storage import GuildSettings, Store
 
 log = logging.getLogger(__name__)
@@ -72,7 +73,7 @@ async def send_ephemeral(interaction: discord.Interaction[Any], text: str) -> No
         log.warning("could not send an error message for interaction %s", interaction.id)
 
 
-class UnoBot(commands.Bot):
+class UnoBot(ShardedBot):
     """The UNO bot. ``bot.store`` (SQLite) and ``bot.manager`` (live sessions) exist once ``setup_hook`` ran."""
 
     store: Store
@@ -95,7 +96,7 @@ class UnoBot(commands.Bot):
             intents=intents,
             tree_cls=UnoTree,
             help_command=None,
-            **options,
+            **({"shard_count": settings.shard_count, "shard_ids": settings.shard_id_list()} | options),
         )
         self.settings = settings
         self._clock = clock
