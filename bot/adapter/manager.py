@@ -495,8 +495,7 @@ class SessionManager:
                 self._timers.retry(session, lambda: self._on_timeout(session, version))
 
     def _schedule_sweep(self) -> None:
-        if not self._timers.closed:
-            self._timers.later(self.limits.sweep_every, self._sweep)
+        self._timers.sweep_later(self._sweep)
 
     async def _sweep(self) -> None:
         """Close idle lobbies and games without human activity; forget finished sessions after a while."""

@@ -89,6 +89,7 @@ class Timers:
         self._on_ai = on_ai
         self._handles: dict[int, _Handles] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
+        self._sweeper: TimerHandle | None = None
         self.closed = False
 
     def set_deadline(self, session: Session) -> None:
@@ -133,6 +134,11 @@ class Timers:
         handles = self._handles.setdefault(session.channel_id, _Handles())
         handles.retry = self.later(self.limits.retry_after, make)
 
+    def sweep_later(self, make: Callable[[], Job]) -> None:
+        """Run the idle sweep ``make()`` after :attr:`Limits.sweep_every` seconds (cancelled by :meth:`close`)."""
+        if not self.closed:
+            self._sweeper = self.clock.call_later(self.limits.sweep_every, lambda: self.spawn(make()))
+
     def disarm(self, channel_id: int) -> None:
         handles = self._handles.get(channel_id)
         if handles is not None:
@@ -157,6 +163,8 @@ class Timers:
     def close(self) -> None:
         """Cancel every timer; nothing is armed from now on."""
         self.closed = True
+        if self._sweeper is not None:
+            self._sweeper.cancel()
         for handles in self._handles.values():
             handles.cancel()
 
