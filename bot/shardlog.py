@@ -45,9 +45,12 @@ def set_process_shards(shard_ids: Iterable[int]) -> None:
 
 
 class ShardLogFilter(logging.Filter):
-    """Adds ``record.shard`` (see the module docstring); never drops a record. Attach it to the handlers."""
+    """Adds ``record.shard`` (see the module docstring) unless it has one; never drops a record. Attach it to the
+    handlers (a root logger filter would miss the records of child loggers)."""
 
     def filter(self, record: logging.LogRecord) -> bool:
+        if hasattr(record, "shard"):  # set when it was logged (a held record printed later keeps it)
+            return True
         shard = current_shard.get()
         record.shard = _process_shards if shard is None else str(shard)
         return True

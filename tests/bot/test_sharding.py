@@ -96,10 +96,12 @@ def test_log_records_carry_their_shard_or_the_processs_shards() -> None:
     assert ShardLogFilter().filter(record) and record.shard == "2,3"
     token = current_shard.set(3)
     try:
-        ShardLogFilter().filter(record)
+        other = logging.LogRecord("bot", logging.INFO, __file__, 1, "hello", None, None)
+        ShardLogFilter().filter(other)
+        ShardLogFilter().filter(record)  # a held record printed later keeps the shard of when it was logged
     finally:
         current_shard.reset(token)
-    assert record.shard == "3"
+    assert (other.shard, record.shard) == ("3", "2,3")
 
 
 async def test_a_process_with_shard_count_2_and_shard_ids_1_sees_only_shard_1s_guilds(
