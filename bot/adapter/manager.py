@@ -32,7 +32,7 @@ from . import errors as E
 from .clock import Clock, SystemClock
 from .fanout import FanOut, Subscriber, Update
 from .results import abandon, settle
-from .session import Seat, Session, Status
+from .session import LOG_LINES, Seat, Session, Status
 from .timers import Limits, Timers, default_action
 
 log = logging.getLogger(__name__)
@@ -48,6 +48,12 @@ class Store(Protocol):
     async def load_games(self, validate: Callable[[dict[str, Any]], object] | None = None) -> list[LiveGame]: ...
 
     async def finish_match(self, result: MatchResult, *, replace_with: LiveGame | None = None) -> bool: ...
+
+
+#: ``writer(session, kind, events, actor)``: the lines a committed change adds to the session's last-moves log
+#: (:attr:`Session.log`), written by the Discord layer in the session's language. It is called under the session's
+#: lock right before the commit, so the log is saved with the move it tells of (and survives a restart).
+LogWriter = Callable[[Session, str, Sequence[Event], "int | None"], Sequence[str]]
 
 
 class SessionManager:
@@ -72,6 +78,7 @@ class SessionManager:
         self._rng = rng or Random(secrets.randbits(64))
         self._timers = Timers(self.clock, self.limits, on_timeout=self._on_timeout, on_ai=self._ai_move)
         self._fanout = FanOut()
+        self._log_writer: LogWriter | None = None
 
     # ------------------------------------------------------------------------------------------------------------
     # Life cycle
@@ -114,6 +121,19 @@ class SessionManager:
                 await asyncio.gather(*pending, return_exceptions=True)
             for q in queues:
                 await q.join()
+
+    def set_log_writer(self, writer: LogWriter) -> None:
+        """Have ``writer`` add each committed change's lines to the session's last-moves log (see :data:`LogWriter`)."""
+        self._log_writer = writer
+
+    def republish(self) -> int:
+        """Queue a ``resumed`` update of every live session for the subscribers, in the state it was committed in
+        (at start-up: the public messages may be behind, or the updates queued before a stop were lost). Returns
+        how many were queued."""
+        sessions = list(self.sessions.values())
+        for session in sessions:
+            self._publish(session, "resumed")
+        return len(sessions)
 
     def subscribe(self, callback: Subscriber) -> None:
         """Call ``await callback(update)`` after every committed change, in order per session. A failing subscriber is
@@ -302,12 +322,14 @@ class SessionManager:
         seat = session.seat_of(user_id) if user_id is not None else None
         return game.view(seat)
 
-    async def update_ui(self, channel_id: int, **values: Any) -> None:
-        """Store Discord-layer data (message ids) with the session, committed with the next change."""
+    async def update_ui(self, channel_id: int, *, commit: bool = True, **values: Any) -> None:
+        """Store Discord-layer data (message ids) with the session: committed at once, or (``commit=False``, for
+        data that may be lost in a crash, such as the turn ping's id) with the next change."""
         session = self.get(channel_id)
         async with session.lock:
             session.ui.update(values)
-            await self._commit(session)
+            if commit:
+                await self._commit(session)
 
     # ------------------------------------------------------------------------------------------------------------
     # Internals: changes
@@ -334,6 +356,7 @@ class SessionManager:
                 result = settle(session, self.clock.now())
                 kind = "finished"
         self._timers.set_deadline(session)
+        self._write_log(session, kind, events, actor)
         try:
             if result is not None:
                 row = self._row(session)
@@ -347,6 +370,15 @@ class SessionManager:
             raise
         self._timers.arm(session)
         return self._publish(session, kind, events, actor)
+
+    def _write_log(self, session: Session, kind: str, events: Sequence[Event], actor: int | None) -> None:
+        if self._log_writer is None or session.game is None:
+            return
+        lines = list(self._log_writer(session, kind, events, actor))
+        if kind == "started":
+            session.log = lines[-LOG_LINES:]
+        elif lines:
+            session.log = (session.log + lines)[-LOG_LINES:]
 
     async def _remove_seat(self, session: Session, seat: int, *, kind: str, actor: int | None) -> Update:
         if session.status == Status.LOBBY:
@@ -411,6 +443,7 @@ class SessionManager:
             "deadline",
             "ui",
             "result",
+            "log",
         ):
             setattr(session, name, getattr(restored, name))
 

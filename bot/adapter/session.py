@@ -16,6 +16,8 @@ from bot.engine.game import PLAYER_RANGE, Game
 from bot.engine.options import Options
 
 SESSION_VERSION = 1
+#: How many lines of the last-moves log a session keeps (:attr:`Session.log`).
+LOG_LINES = 8
 
 
 class Status:
@@ -48,6 +50,7 @@ class Session:
     ``version`` counts every change (the bot puts it in its buttons to refuse clicks on out-of-date messages).
     Times are Unix seconds. ``deadline`` is when the pending decision times out (None: no timer running). ``ui`` is
     free for the Discord layer (message ids); the adapter only stores it. ``result`` summarises a finished match.
+    ``log``: the last moves as the Discord layer wrote them (at most :data:`LOG_LINES`, oldest first).
     """
 
     channel_id: int
@@ -67,6 +70,7 @@ class Session:
     deadline: float | None = None
     ui: dict[str, Any] = field(default_factory=dict)
     result: dict[str, Any] | None = None
+    log: list[str] = field(default_factory=list)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock, compare=False, repr=False)
     #: The snapshot last committed to the store: what a failed change is rolled back to.
     committed: dict[str, Any] | None = field(default=None, compare=False, repr=False)

@@ -72,11 +72,21 @@ class UnoCog(
         self.clicks = Clicks(bot, self.images, self.hands)
         self.publisher = Publisher(bot, self.images, self.hands)
         bot.manager.subscribe(self.publisher.on_update)
+        bot.manager.set_log_writer(self.publisher.log_lines)
         super().__init__()
+
+    async def cog_load(self) -> None:
+        """Bring every resumed session's public messages up to their committed state (:meth:`Publisher.repaint`)."""
+        self.bot.manager.republish()
 
     async def cog_unload(self) -> None:
         """Let the images being drawn finish, then stop the image worker (:meth:`Images.close`)."""
+        self.publisher.close()
         await self.images.close()
+
+    @commands.Cog.listener()
+    async def on_message(self, message: discord.Message) -> None:
+        self.publisher.on_message(message)
 
     @property
     def manager(self) -> SessionManager:

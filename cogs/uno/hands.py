@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.engine.view import PlayerView
+from bot.engine.view import Phase, PlayerView
 
 from . import ids, screens
 from .images import Images
@@ -24,15 +24,35 @@ if TYPE_CHECKING:
 HAND_REFRESH_WINDOW = 14 * 60
 
 
+def seen_key(view: PlayerView) -> tuple[object, ...]:
+    """What a player not to move sees change in their hand (issue 10, point 3): their cards (a draw, a penalty, a
+    catch, a swap), the side in play (a Flip), the round, the round or match being over, the challenged hand they
+    were shown, their Power Card, who is still in. Another player's plain move leaves it as it is."""
+    me = view.me
+    return (
+        tuple(c.id for c in view.hand),
+        view.side,
+        view.round,
+        view.phase in (Phase.ROUND_OVER, Phase.MATCH_OVER),
+        view.phase is Phase.MATCH_OVER,
+        view.revealed,
+        view.power[me] if view.power is not None and me is not None else None,
+        view.active,
+    )
+
+
 @dataclass(slots=True)
 class OpenHand:
     """A hand message a player has open: the interaction that can edit it, the fingerprint of the view it shows
-    (:func:`cogs.uno.ids.hand_fingerprint`), when it was opened (``time.monotonic()`` s) and its language."""
+    (:func:`cogs.uno.ids.hand_fingerprint`), when it was opened (``time.monotonic()`` s), its language, what its
+    player saw in it (:func:`seen_key`) and whether it was their decision."""
 
     interaction: discord.Interaction[Any]
     fingerprint: str
     opened: float
     lang: str
+    seen: tuple[object, ...] = ()
+    mine: bool = False
 
 
 class HandRegistry:
@@ -44,9 +64,17 @@ class HandRegistry:
         self._open: dict[tuple[int, int], OpenHand] = {}
 
     def remember(
-        self, channel_id: int, user_id: int, interaction: discord.Interaction[Any], fp: str, lang: str
+        self,
+        channel_id: int,
+        user_id: int,
+        interaction: discord.Interaction[Any],
+        fp: str,
+        lang: str,
+        view: PlayerView | None = None,
     ) -> None:
-        self._open[(channel_id, user_id)] = OpenHand(interaction, fp, self._now(), lang)
+        seen = seen_key(view) if view is not None else ()
+        mine = view is not None and view.me is not None and view.pending == view.me
+        self._open[(channel_id, user_id)] = OpenHand(interaction, fp, self._now(), lang, seen, mine)
 
     def get(self, channel_id: int, user_id: int) -> OpenHand | None:
         """The user's open hand in the channel, if its interaction can still edit it."""
@@ -58,6 +86,10 @@ class HandRegistry:
 
     def forget(self, channel_id: int, user_id: int) -> None:
         self._open.pop((channel_id, user_id), None)
+
+    def users(self, channel_id: int) -> list[int]:
+        """The users with an open hand in the channel (tokens not checked)."""
+        return [user for channel, user in self._open if channel == channel_id]
 
     def __len__(self) -> int:
         return len(self._open)
@@ -124,25 +156,39 @@ class Hands:
             else:
                 await interaction.response.edit_message(**screen.edit_kwargs())
 
-    async def refresh(self, session: Session, user_id: int, view: PlayerView) -> None:
-        """Bring ``user_id``'s open hand (if any, within its token's life) up to ``view``; nothing when it shows it
-        already. A hand that cannot be edited any more is forgotten."""
+    async def refresh(
+        self,
+        session: Session,
+        user_id: int,
+        view: PlayerView,
+        *,
+        note: Callable[[str], str] | None = None,
+    ) -> None:
+        """Bring ``user_id``'s open hand (if any, within its token's life) up to ``view`` when what they see
+        changed: always once it is, or stops being, their decision; otherwise when :func:`seen_key` changed or a
+        ``note(lang)`` is to be shown (what the turn timer did). A hand that cannot be edited any more is forgotten."""
         hand = self.open.get(session.channel_id, user_id)
         if hand is None:
             return
         fp = ids.hand_fingerprint(view)
-        if fp == hand.fingerprint:
-            return
-        png, seen = await self.images.hand(session, view, hand.lang)
+        seen = seen_key(view)
+        mine = view.me is not None and view.pending == view.me
+        if note is None:
+            if fp == hand.fingerprint:
+                return
+            if not mine and not hand.mine and seen == hand.seen:
+                return  # another player's move: nothing this player sees in their hand changed
+        text = note(hand.lang) if note is not None else None
+        png, table_png = await self.images.hand(session, view, hand.lang)
         try:
-            with screens.hand_screen(session, view, hand.lang, png=png, table_png=seen) as screen:
+            with screens.hand_screen(session, view, hand.lang, note=text, png=png, table_png=table_png) as screen:
                 await hand.interaction.edit_original_response(**screen.edit_kwargs())
-            hand.fingerprint = fp
+            hand.fingerprint, hand.seen, hand.mine = fp, seen, mine
         except discord.HTTPException:
             self.open.forget(session.channel_id, user_id)
 
     def _remember(self, interaction: discord.Interaction[Any], session: Session, view: PlayerView, lang: str) -> None:
-        self.open.remember(session.channel_id, interaction.user.id, interaction, ids.hand_fingerprint(view), lang)
+        self.open.remember(session.channel_id, interaction.user.id, interaction, ids.hand_fingerprint(view), lang, view)
 
 
-__all__ = ["HAND_REFRESH_WINDOW", "HandRegistry", "Hands", "OpenHand"]
+__all__ = ["HAND_REFRESH_WINDOW", "HandRegistry", "Hands", "OpenHand", "seen_key"]

@@ -1,29 +1,79 @@
 """The publisher: after each committed change it brings the channel's public message (lobby, table, closed game),
-the round and match summaries and the open hand of the player whose decision is pending up to date
-(DESIGN "Discord layer")."""
+the round and match summaries, the turn ping and every open hand up to date (DESIGN "Discord layer").
+
+- The live table stays at the bottom of the channel: once :data:`TABLE_REPOST_AFTER` messages stand below it, it is
+  posted anew and the old one keeps a one-line pointer, without buttons (issue 10, point 2).
+- Every open hand whose token still lives is updated when what its player sees changes (:meth:`Hands.refresh`).
+- On start-up (:meth:`SessionManager.republish`) and after any failed edit, every live session's public message is
+  brought up to its committed state (:meth:`Publisher.repaint`), paced within Discord's rate limits; a lobby whose
+  message id was never saved is found in the channel or posted anew (issue 12, point 2).
+"""
 
 from __future__ import annotations
 
-from collections import deque
+import asyncio
+import contextlib
+import logging
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 import discord
 
-from bot.adapter import Update
+from bot.adapter import AdapterError, Update
 from bot.adapter.session import Session, Status
-from bot.engine.events import RoundEnded
+from bot.engine.events import Event, RoundEnded
+from bot.engine.view import Phase
+from bot.i18n import t
 
 from . import screens
 from .hands import Hands
 from .images import Images
-from .screens import Screen
-from .text import event_lines
+from .pings import Turn, TurnPings
+from .screens import DECISIONS, Screen
+from .text import colour_name, event_lines, timeout_outcome
 
 if TYPE_CHECKING:
     from bot.client import UnoBot
 
-#: How many lines of the moves log the table keeps.
-LOG_LINES = 8
+log = logging.getLogger(__name__)
+
+#: How many lines of the moves log the table shows.
+LOG_SHOWN = 6
+#: How many messages may stand below the live table before the next update posts it anew at the bottom.
+TABLE_REPOST_AFTER = 5
+#: How soon a public message whose edit failed is brought up to date again (s); doubled per failure, up to the max.
+REPAINT_RETRY = 1.0
+REPAINT_RETRY_MAX = 30.0
+#: Repaints (start-up, retries) per second, all channels together: well within Discord's 50 requests/s per bot and
+#: 5 messages per 5 s per channel, so a restart with many live tables never runs into rate limits.
+REPAINT_RATE = 8.0
+#: How far back a lobby message whose id was never saved is looked for (messages).
+LOBBY_SEARCH = 50
+
+
+class Pacer:
+    """Spaces calls at least ``1 / rate`` seconds apart (``async with pacer:``)."""
+
+    def __init__(self, rate: float) -> None:
+        self.interval = 1.0 / rate
+        self._next = 0.0
+        self._lock = asyncio.Lock()
+
+    async def __aenter__(self) -> None:
+        async with self._lock:
+            loop = asyncio.get_running_loop()
+            delay = self._next - loop.time()
+            if delay > 0:
+                await asyncio.sleep(delay)
+            self._next = max(loop.time(), self._next) + self.interval
+
+    async def __aexit__(self, *exc: object) -> None:
+        return None
+
+
+def summary_key(kind: str, number: int) -> str:
+    """How the session's ``ui["summary"]`` names the last summary posted: ``round:3``, ``match:0``."""
+    return f"{kind}:{number}"
 
 
 class Publisher:
@@ -33,68 +83,264 @@ class Publisher:
         self.bot = bot
         self.images = images
         self.hands = hands
-        self.logs: dict[int, deque[str]] = {}
+        self.pings = TurnPings(bot)
+        #: Messages seen below each channel's live table since it was posted.
+        self.below: dict[int, int] = {}
+        self._pacer = Pacer(REPAINT_RATE)
+        self._retries: dict[int, asyncio.Task[None]] = {}
+        self._failures: dict[int, int] = {}
 
-    async def on_update(self, update: Update) -> None:
-        """Bring the public messages (and the hand of the player whose turn it is) up to date after ``update``."""
-        session = update.session
-        lang = session.ui.get("lang", "en")
-        channel = self.bot.get_partial_messageable(session.channel_id, guild_id=session.guild_id)
-        kind = update.kind
-        log_lines = self.logs.setdefault(session.channel_id, deque(maxlen=LOG_LINES))
+    # ------------------------------------------------------------------------------------------------------------
+    # The adapter's hooks
+
+    def log_lines(self, session: Session, kind: str, events: Sequence[Event], actor: int | None) -> list[str]:
+        """The last-moves log lines of a change (:data:`bot.adapter.manager.LogWriter`), in the table's language."""
+        lang = str(session.ui.get("lang", "en"))
 
         def name(seat: int) -> str:
             return screens.player_name(session, seat, lang)
 
-        if session.game is not None and update.events:
-            log_lines.extend(event_lines(update.events, name, lang))
+        return event_lines(events, name, lang, timed_out=actor if kind == "timeout" else None)
+
+    async def on_update(self, update: Update) -> None:
+        """Bring the public messages, the turn ping and the open hands up to date after ``update``."""
+        session = update.session
+        lang = str(session.ui.get("lang", "en"))
+        channel = self.bot.get_partial_messageable(session.channel_id, guild_id=session.guild_id)
+        kind = update.kind
+        if kind == "resumed":
+            await self.repaint(session, resumed=True)
+            return
         if kind == "lobby":
             if session.ui.get("message") is not None:  # the first lobby message is the answer to the command
                 await self.edit_public(session, screens.lobby_screen(session, lang))
         elif kind.startswith("closed"):
             reason = kind.partition(":")[2]
+            await self.pings.clear(session.channel_id, session.guild_id)
             await self.edit_public(session, screens.closed_screen(session, lang, reason))
-            self.logs.pop(session.channel_id, None)
             if session.game is not None and session.result is not None:
                 await channel.send(**screens.match_summary(session, lang).send_kwargs())
         elif session.game is not None:
-            if kind == "started":
-                log_lines.clear()
-                log_lines.extend(event_lines(update.events, name, lang))
-            png = await self.images.table(session, session.game.view(None), lang)
-            await self.edit_public(session, screens.table_screen(session, lang, list(log_lines), png=png))
+            await self.show_table(session, lang)
             for event in update.events:
                 if isinstance(event, RoundEnded):
-                    await channel.send(**screens.round_summary(session, event, lang).send_kwargs())
+                    await self.post_summary(session, screens.round_summary(session, event, lang), "round")
             if kind == "finished":
-                await channel.send(**screens.match_summary(session, lang).send_kwargs())
-            await self.refresh_turn_hand(session)
+                await self.post_summary(session, screens.match_summary(session, lang), "match")
+            await self.show_ping(session, lang)
+            timed_out = update.actor if kind == "timeout" else None
+            await self.refresh_hands(session, update.events, timed_out)
 
-    async def edit_public(self, session: Session, screen: Screen) -> None:
-        """Edit the session's public message into ``screen``; post it anew (and remember it) when it vanished."""
+    def on_message(self, message: discord.Message) -> None:
+        """Count the messages others post below a live table (the bot counts its own as it sends them)."""
+        if message.guild is None or message.author.id == getattr(self.bot.user, "id", None):
+            return
+        session = self.bot.manager.sessions.get(message.channel.id)
+        table = session.ui.get("message") if session is not None and session.game is not None else None
+        if table is not None and message.id > int(table):
+            self.below[message.channel.id] = self.below.get(message.channel.id, 0) + 1
+
+    # ------------------------------------------------------------------------------------------------------------
+    # Public messages
+
+    async def show_table(self, session: Session, lang: str) -> None:
+        """Edit the table (posted anew at the bottom once :data:`TABLE_REPOST_AFTER` messages stand below it)."""
+        game = session.game
+        assert game is not None
+        png = await self.images.table(session, game.view(None), lang)
+        log_lines = session.log[-LOG_SHOWN:]
+        repost = self.below.get(session.channel_id, 0) >= TABLE_REPOST_AFTER and session.status == Status.PLAYING
+        await self.edit_public(session, screens.table_screen(session, lang, log_lines, png=png), repost=repost)
+
+    async def post_summary(self, session: Session, screen: Screen, kind: str) -> None:
+        """Post a round or match summary below the table, and note it with the session (so that a restart posts
+        the one it may have missed, and no other)."""
+        number = len(session.game.history) if session.game is not None and kind == "round" else 0
+        channel = self.bot.get_partial_messageable(session.channel_id, guild_id=session.guild_id)
+        with screen:
+            await channel.send(**screen.send_kwargs())
+        self.below[session.channel_id] = self.below.get(session.channel_id, 0) + 1
+        await self._note(session, commit=True, summary=summary_key(kind, number))
+
+    async def edit_public(self, session: Session, screen: Screen, *, repost: bool = False) -> None:
+        """Edit the session's public message into ``screen``; post it anew (and remember it) when it vanished or
+        when ``repost`` (the old one then keeps a pointer to the new one, without buttons). A failed edit is tried
+        again shortly (:meth:`repaint`)."""
         message_id = session.ui.get("message")
         channel = self.bot.get_partial_messageable(session.channel_id, guild_id=session.guild_id)
         with screen:
-            if message_id is not None:
+            if message_id is not None and not repost:
                 try:
                     await channel.get_partial_message(int(message_id)).edit(**screen.edit_kwargs())
+                    self._failures.pop(session.channel_id, None)
                     return
                 except discord.NotFound:
+                    message_id = None
                     for file in screen.files:
                         file.reset()  # the failed edit read the image: send it from its start again
-            message = await channel.send(**screen.send_kwargs())
+                except discord.HTTPException as exc:
+                    log.warning("editing the public message of channel %s failed: %s", session.channel_id, exc)
+                    self.repaint_later(session.channel_id)
+                    return
+            message = await channel.send(**screen.send_kwargs(), allowed_mentions=discord.AllowedMentions.none())
+        self.below[session.channel_id] = 0
+        if message_id is not None:
+            await self.strip(channel, int(message_id), str(session.ui.get("lang", "en")))
         if session.status != Status.FINISHED and session.channel_id in self.bot.manager.sessions:
             await self.bot.manager.update_ui(session.channel_id, message=message.id)
 
-    async def refresh_turn_hand(self, session: Session) -> None:
-        """Bring the ephemeral hand of the player whose decision is pending up to date (within the token's life)."""
+    async def strip(self, channel: discord.PartialMessageable, message_id: int, lang: str) -> None:
+        """Turn an old public message into a pointer to the channel's bottom, without buttons."""
+        with contextlib.suppress(discord.HTTPException):
+            await channel.get_partial_message(message_id).edit(
+                content=t("table.moved", lang), embeds=[], attachments=[], view=None
+            )
+
+    # ------------------------------------------------------------------------------------------------------------
+    # Turn pings and hands
+
+    async def show_ping(self, session: Session, lang: str) -> None:
+        """Ping the human whose decision is pending (once per turn); delete the ping once the turn passes."""
         game = session.game
-        if game is None or game.pending is None:
+        turn = None
+        if session.status == Status.PLAYING and game is not None and game.phase in DECISIONS:
+            seat = game.pending
+            user = session.seats[seat].user_id if seat is not None else None
+            if seat is not None and user is not None:
+                turn = Turn(user, seat, game.round)
+        settings = await self.bot.guild_settings(session.guild_id)
+        enabled = bool(getattr(settings, "turn_pings", True))
+        before = self.pings.standing(session.channel_id)
+        ping = await self.pings.show(session.channel_id, session.guild_id, turn, lang, enabled=enabled)
+        if ping != before:
+            await self._note(session, commit=False, ping=ping.message_id if ping is not None else None)
+
+    async def refresh_hands(self, session: Session, events: Sequence[Event] = (), timed_out: int | None = None) -> None:
+        """Bring every open hand up to date with what its player now sees (:meth:`Hands.refresh` skips the hands a
+        change does not touch); the player whose turn timer ran out reads what the timer did."""
+        game = session.game
+        if game is None:
             return
-        user = session.seats[game.pending].user_id
-        if user is None:
+        jobs = []
+        for seat, s in enumerate(session.seats):
+            if s.user_id is None or s.left:
+                continue
+            view = game.view(seat)
+            note = self._timeout_note(events, seat) if seat == timed_out else None
+            jobs.append(self.hands.refresh(session, s.user_id, view, note=note))
+        for outcome in await asyncio.gather(*jobs, return_exceptions=True):
+            if isinstance(outcome, Exception):
+                log.warning("refreshing a hand in channel %s failed: %r", session.channel_id, outcome)
+
+    @staticmethod
+    def _timeout_note(events: Sequence[Event], seat: int) -> Callable[[str], str] | None:
+        """What the turn timer did for ``seat``, for their hand (in the hand's language)."""
+        key, _, colour = timeout_outcome(events, seat)
+        if key is None:
+            return None
+
+        def note(lang: str) -> str:
+            params = {"colour": colour_name(colour, lang)} if colour is not None else {}
+            return t(f"hand.timeout.{key}", lang, **params)
+
+        return note
+
+    # ------------------------------------------------------------------------------------------------------------
+    # Repainting
+
+    async def repaint(self, session: Session, *, resumed: bool = False) -> None:
+        """Bring the session's public message up to its committed state (paced by :data:`REPAINT_RATE`): the lobby
+        (found in the channel or posted anew when its id was never saved), the table, and the round or match summary
+        that a stop may have kept from being posted; the turn ping for the decision pending now."""
+        async with self._pacer:
+            pass
+        lang = str(session.ui.get("lang", "en"))
+        if resumed and session.ui.get("ping") is not None:
+            self.pings.adopt(session.channel_id, int(session.ui["ping"]))
+        if session.status == Status.LOBBY:
+            if session.ui.get("message") is None:
+                found = await self.find_lobby(session)
+                if found is not None:
+                    await self._note(session, commit=True, message=found)
+            await self.edit_public(session, screens.lobby_screen(session, lang))
             return
-        await self.hands.refresh(session, user, game.view(game.pending))
+        game = session.game
+        if game is None:
+            return
+        await self.show_table(session, lang)
+        summary = session.ui.get("summary")
+        if game.phase is Phase.MATCH_OVER or session.status == Status.FINISHED:
+            if summary != summary_key("match", 0) and session.result is not None:
+                await self.post_summary(session, screens.match_summary(session, lang), "match")
+        elif game.phase is Phase.ROUND_OVER and game.history and summary != summary_key("round", len(game.history)):
+            ended = self.round_ended(session)
+            await self.post_summary(session, screens.round_summary(session, ended, lang), "round")
+        await self.show_ping(session, lang)
+
+    @staticmethod
+    def round_ended(session: Session) -> RoundEnded:
+        """The :class:`RoundEnded` of the round just finished, rebuilt from the committed game (round over)."""
+        game = session.game
+        assert game is not None and game.history
+        last = game.history[-1]
+        public = game.view(None)
+        hands = tuple(tuple(c.face for c in game.view(seat).hand) for seat in range(game.players))
+        return RoundEnded(last.winner, tuple(last.points), tuple(public.scores), hands)
+
+    async def find_lobby(self, session: Session) -> int | None:
+        """The lobby message of ``session`` among the channel's last :data:`LOBBY_SEARCH` messages (posted before a
+        stop kept its id from being saved), or None."""
+        channel = self.bot.get_partial_messageable(session.channel_id, guild_id=session.guild_id)
+        prefix = f"uno:l:join:{session.channel_id}"
+        me = getattr(self.bot.user, "id", None)
+        try:
+            async for message in channel.history(limit=LOBBY_SEARCH):
+                if message.author.id != me:
+                    continue
+                for row in message.components:
+                    for item in getattr(row, "children", ()):
+                        if str(getattr(item, "custom_id", "") or "").startswith(prefix):
+                            return message.id
+        except discord.HTTPException:
+            log.warning("could not read the history of channel %s", session.channel_id)
+        return None
+
+    def repaint_later(self, channel_id: int) -> None:
+        """Repaint the channel's public message after a failed edit: in :data:`REPAINT_RETRY` s, doubling per
+        failure in a row up to :data:`REPAINT_RETRY_MAX`."""
+        task = self._retries.get(channel_id)
+        if task is not None and not task.done():
+            return
+        failures = self._failures[channel_id] = self._failures.get(channel_id, 0) + 1
+        delay = min(REPAINT_RETRY * 2 ** (failures - 1), REPAINT_RETRY_MAX)
+        self._retries[channel_id] = asyncio.get_running_loop().create_task(
+            self._repaint_after(channel_id, delay), name=f"uno-adapter-repaint-{channel_id}"
+        )
+
+    async def _repaint_after(self, channel_id: int, delay: float) -> None:
+        await asyncio.sleep(delay)
+        session = self.bot.manager.sessions.get(channel_id)
+        if session is None:
+            return
+        try:
+            await self.repaint(session)
+        except Exception:
+            log.exception("repainting channel %s failed", channel_id)
+            self._retries.pop(channel_id, None)
+            self.repaint_later(channel_id)
+
+    def close(self) -> None:
+        """Cancel the repaints waiting to be retried."""
+        for task in self._retries.values():
+            task.cancel()
+        self._retries.clear()
+
+    async def _note(self, session: Session, *, commit: bool, **values: object) -> None:
+        """Keep Discord-layer data with the session (nothing when it is gone)."""
+        if self.bot.manager.sessions.get(session.channel_id) is not session:
+            return
+        with contextlib.suppress(AdapterError):
+            await self.bot.manager.update_ui(session.channel_id, commit=commit, **values)
 
 
-__all__ = ["LOG_LINES", "Publisher"]
+__all__ = ["LOG_SHOWN", "REPAINT_RATE", "TABLE_REPOST_AFTER", "Pacer", "Publisher"]

@@ -26,6 +26,8 @@ from .text import card_name, cards_line, colour_name, short_card
 from .views import DecisionButton, HandButton, HandSelect, LobbyButton, TableButton, release
 
 PAGE_SIZE = 25
+#: Phases in which a seated player owes a decision (with a turn timer when human).
+DECISIONS = (Phase.PLAY, Phase.PLAY_DRAWN, Phase.CHALLENGE, Phase.DECLARE_COLOUR)
 COLOUR_STYLE = discord.ButtonStyle.secondary
 MODE_COLOUR = {Mode.CLASSIC: 0xE53935, Mode.FLIP: 0x8E24AA, Mode.FLEX: 0x43A047}
 
@@ -237,7 +239,24 @@ def table_screen(session: Session, lang: str, log: list[str], *, png: bytes | No
     return Screen(content=content, embed=embed, view=table_components(session, view, lang), files=files)
 
 
+def clock_line(session: Session, view: PlayerView, lang: str) -> str | None:
+    """When the pending human decision times out, as Discord's relative timestamp (``<t:UNIX:R>``, which every
+    client counts down by itself), or None when no turn timer runs for a human."""
+    deadline = session.deadline
+    if deadline is None or view.pending is None or view.phase not in DECISIONS:
+        return None
+    if session.seats[view.pending].user_id is None:
+        return None
+    return t("clock.deadline", lang, when=f"<t:{int(deadline)}:R>")
+
+
 def status_line(session: Session, view: PlayerView, lang: str) -> str:
+    line = _status(session, view, lang)
+    clock = clock_line(session, view, lang)
+    return f"{line}\n{clock}" if clock is not None else line
+
+
+def _status(session: Session, view: PlayerView, lang: str) -> str:
     p = view.pending
     if view.phase is Phase.MATCH_OVER:
         return t("table.match_over", lang)
@@ -439,18 +458,24 @@ def hand_status(session: Session, view: PlayerView, lang: str) -> str:
         assert view.pending is not None
         return t("hand.waiting", lang, player=player_name(session, view.pending, lang))
     if view.phase is Phase.PLAY_DRAWN and view.drawn is not None:
-        return t("hand.play_drawn", lang, card=card_name(view.drawn.face, lang))
+        return _with_clock(t("hand.play_drawn", lang, card=card_name(view.drawn.face, lang)), session, view, lang)
     if view.phase is Phase.CHALLENGE:
         assert view.challenge_player is not None
-        return t(
+        line = t(
             "hand.challenge",
             lang,
             player=player_name(session, view.challenge_player, lang),
             card=card_name(view.top, lang),
         )
+        return _with_clock(line, session, view, lang)
     if view.phase is Phase.DECLARE_COLOUR:
-        return t("hand.declare", lang)
-    return t("hand.your_turn", lang)
+        return _with_clock(t("hand.declare", lang), session, view, lang)
+    return _with_clock(t("hand.your_turn", lang), session, view, lang)
+
+
+def _with_clock(line: str, session: Session, view: PlayerView, lang: str) -> str:
+    clock = clock_line(session, view, lang)
+    return f"{line}\n{clock}" if clock is not None else line
 
 
 def option_label(view: PlayerView, option: ids.PlayOption, lang: str) -> str:

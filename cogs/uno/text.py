@@ -38,6 +38,8 @@ from bot.i18n import t, tn
 from bot.render import colour_emoji, colour_mark
 
 WILD_EMOJI = "🌈"
+#: What a turn timer can do for a player (:func:`timeout_outcome`); texts ``ev.timeout.*`` and ``hand.timeout.*``.
+TIMEOUT_OUTCOMES = ("drew", "kept", "accepted", "declared")
 
 
 def colour_name(colour: Colour, lang: str, *, emoji: bool = True) -> str:
@@ -103,14 +105,51 @@ def cards_line(faces: Iterable[Face], lang: str) -> str:
     return ", ".join(names) if names else "—"
 
 
-def event_lines(events: Sequence[Event], name: Callable[[int], str], lang: str) -> list[str]:
-    """Public log lines for ``events`` (private events are skipped). ``name(seat)`` gives a player's name."""
+def event_lines(
+    events: Sequence[Event], name: Callable[[int], str], lang: str, *, timed_out: int | None = None
+) -> list[str]:
+    """Public log lines for ``events`` (private events are skipped). ``name(seat)`` gives a player's name.
+    ``timed_out``: the seat whose turn timer ran out and whose decision the events took by default; one line says
+    what the timer did ("Time's up: Alice drew a card and passed") instead of the lines of that default."""
     out: list[str] = []
-    for e in events:
+    skip: set[int] = set()
+    if timed_out is not None:
+        key, skip, colour = timeout_outcome(events, timed_out)
+        if key is not None:
+            params = {"colour": colour_name(colour, lang)} if colour is not None else {}
+            out.append(t(f"ev.timeout.{key}", lang, player=name(timed_out), **params))
+    for i, e in enumerate(events):
+        if i in skip:
+            continue
         line = _event_line(e, name, lang)
         if line:
             out.append(line)
     return out
+
+
+def timeout_outcome(events: Sequence[Event], seat: int) -> tuple[str | None, set[int], Colour | None]:
+    """What the turn timer did for ``seat`` (the default of its pending decision,
+    :func:`bot.adapter.timers.default_action`), read from the events it caused: ``(key, indexes, colour)`` where
+    ``key`` is ``drew`` (drew a card and passed), ``kept`` (kept the drawn card), ``accepted`` (took the wild draw
+    penalty), ``declared`` (declared ``colour``) or None, and ``indexes`` the events that key already tells."""
+    drew = next(
+        (i for i, e in enumerate(events) if isinstance(e, CardsDrawn) and e.player == seat and e.reason == "draw"),
+        None,
+    )
+    kept = next((i for i, e in enumerate(events) if isinstance(e, CardKept) and e.player == seat), None)
+    accepted = next((i for i, e in enumerate(events) if isinstance(e, PenaltyAccepted) and e.player == seat), None)
+    declared = next((i for i, e in enumerate(events) if isinstance(e, ColourDeclared) and e.player == seat), None)
+    if accepted is not None:
+        return "accepted", {accepted}, None
+    if declared is not None:
+        event = events[declared]
+        assert isinstance(event, ColourDeclared)
+        return "declared", {declared}, event.colour
+    if drew is not None:
+        return "drew", {drew} | ({kept} if kept is not None else set()), None
+    if kept is not None:
+        return "kept", {kept}, None
+    return None, set(), None
 
 
 def _event_line(e: Event, name: Callable[[int], str], lang: str) -> str | None:

@@ -436,6 +436,27 @@ class DiscordEmulator:
 
     # ------------------------------------------------------------ acting as users
 
+    async def post(self, user: User, channel: model.Channel, content: str = "…") -> Message:
+        """``user`` writes a plain message in ``channel`` (chat between moves); the bot gets MESSAGE_CREATE (its
+        ``content`` is empty without the message content intent, as on Discord)."""
+        msg = Message(
+            id=self.ids(),
+            channel_id=channel.id,
+            guild_id=channel.guild_id,
+            author=user,
+            content=content,
+            created_at=self.now(),
+            timestamp=self.iso_now(),
+        )
+        msg.snapshot(msg.created_at)
+        self._add_message(msg)
+        member = self.guilds[channel.guild_id].members.get(user.id)
+        data = msg.payload() | {"guild_id": str(channel.guild_id), "content": ""}
+        if member is not None:
+            data["member"] = member.payload(with_user=False)
+        self._dispatch_soon("MESSAGE_CREATE", channel.guild_id, lambda s: data)
+        return msg
+
     async def slash(
         self,
         user: User,

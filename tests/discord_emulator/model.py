@@ -415,7 +415,9 @@ class Message:
     """A message as the emulator keeps it.
 
     ``visible_to`` is None for a public message, else the id of the one user who can see it (ephemeral).
-    ``history`` holds every version, the current one last. ``interaction_id`` is the interaction whose
+    ``history`` holds every version, the current one last. ``allowed_mentions`` is what the request that created it
+    (or last edited it) allowed to notify, as sent (None: not given); ``deleted_at`` when it was deleted.
+    ``interaction_id`` is the interaction whose
     response (original or followup) created it. ``loading`` is a deferred response not yet filled.
     """
 
@@ -435,6 +437,8 @@ class Message:
     edited_at: float | None = None
     edited_timestamp: str | None = None
     deleted: bool = False
+    deleted_at: float | None = None
+    allowed_mentions: Json | None = None
     interaction_id: int | None = None
     interaction_metadata: Json | None = None
     webhook_id: int | None = None

@@ -292,6 +292,7 @@ class RestApi:
             created_at=emu.now(),
             timestamp=emu.iso_now(),
             reference=body.get("message_reference"),
+            allowed_mentions=body.get("allowed_mentions"),
         )
         msg.attachments = self._attachments(body, files, [])
         if msg.reference:
@@ -316,6 +317,8 @@ class RestApi:
         if problems:
             raise invalid_form(problems)
         emu = self.emu
+        if "allowed_mentions" in body:
+            msg.allowed_mentions = body["allowed_mentions"]
         if "content" in body:
             msg.content = body["content"] or ""
         for key in ("embeds", "components"):
@@ -336,6 +339,7 @@ class RestApi:
 
     def delete(self, msg: Message) -> None:
         msg.deleted = True
+        msg.deleted_at = self.emu.now()
         if msg.interaction_id is not None:
             self.emu._deferred.discard(msg.interaction_id)
 

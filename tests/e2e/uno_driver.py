@@ -11,17 +11,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from bot.adapter.clock import Clock
 from bot.adapter.manager import Limits
 from bot.client import UnoBot
 from bot.config import Settings
 from tests.discord_emulator import Channel, DiscordEmulator, Guild, Message, User
 
 
-def make_bot(emulator: DiscordEmulator, db: Path, guild: Guild, **limits: Any) -> UnoBot:
+def make_bot(emulator: DiscordEmulator, db: Path, guild: Guild, *, clock: Clock | None = None, **limits: Any) -> UnoBot:
     settings = Settings(token=emulator.token, database=db, dev_guild_id=guild.id)
     defaults = {"ai_delay": 0.0, "ai_catch_delay": 0.0, "round_pause": 3600.0}
     defaults.update(limits)
-    return UnoBot(settings, limits=Limits(**defaults), guild_ready_timeout=0.05)
+    return UnoBot(settings, clock=clock, limits=Limits(**defaults), guild_ready_timeout=0.05)
 
 
 @dataclass

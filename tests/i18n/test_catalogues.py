@@ -37,7 +37,7 @@ from bot.engine.cards import (
 from bot.i18n import _translations, language_for, t, tn
 from bot.i18n.translator import UnoTranslator
 from cogs.uno.rules import SECTIONS
-from cogs.uno.text import card_name, colour_name
+from cogs.uno.text import TIMEOUT_OUTCOMES, card_name, colour_name
 
 ROOT = Path(__file__).resolve().parents[2]
 LOCALES = ROOT / "bot" / "i18n" / "locales"
@@ -349,6 +349,8 @@ def _dynamic_keys() -> dict[str, set[str]]:
         "error.": {f"error.{code}" for code in _error_codes()},
         "rules.": rules,
         "done.": {f"done.{verb}" for verb in ("join", "leave", "start", "cancel", "kick")},
+        "ev.timeout.": {f"ev.timeout.{outcome}" for outcome in TIMEOUT_OUTCOMES},
+        "hand.timeout.": {f"hand.timeout.{outcome}" for outcome in TIMEOUT_OUTCOMES},
     }
 
 
