@@ -4,6 +4,7 @@ publisher can bring it up to date while its interaction token lives (DESIGN "Dis
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -186,6 +187,19 @@ class Hands:
             hand.fingerprint, hand.seen, hand.mine = fp, seen, mine
         except discord.HTTPException:
             self.open.forget(session.channel_id, user_id)
+
+    async def close(self, channel_id: int, text: Callable[[str], str]) -> None:
+        """Turn every open hand of the channel into ``text(lang)`` without controls (the game was ended or closed),
+        and forget them."""
+        for user in self.open.users(channel_id):
+            hand = self.open.get(channel_id, user)
+            self.open.forget(channel_id, user)
+            if hand is None:
+                continue
+            with contextlib.suppress(discord.HTTPException):
+                await hand.interaction.edit_original_response(
+                    content=text(hand.lang), embeds=[], attachments=[], view=discord.ui.View(timeout=None)
+                )
 
     def _remember(self, interaction: discord.Interaction[Any], session: Session, view: PlayerView, lang: str) -> None:
         self.open.remember(session.channel_id, interaction.user.id, interaction, ids.hand_fingerprint(view), lang, view)

@@ -120,6 +120,7 @@ class Publisher:
             await self.edit_public(session, screens.closed_screen(session, lang, reason))
             if session.game is not None and session.result is not None:
                 await channel.send(**screens.match_summary(session, lang).send_kwargs())
+            await self.hands.close(session.channel_id, lambda hand_lang: t("hand.game_over", hand_lang))
         elif session.game is not None:
             await self.show_table(session, lang)
             for event in update.events:
@@ -209,7 +210,7 @@ class Publisher:
             if seat is not None and user is not None:
                 turn = Turn(user, seat, game.round)
         settings = await self.bot.guild_settings(session.guild_id)
-        enabled = bool(getattr(settings, "turn_pings", True))
+        enabled = settings.turn_pings
         before = self.pings.standing(session.channel_id)
         ping = await self.pings.show(session.channel_id, session.guild_id, turn, lang, enabled=enabled)
         if ping != before:

@@ -210,3 +210,19 @@ async def test_the_clock_is_shown_and_a_timeout_says_what_it_did(
     # the next player's clock is on the table now
     assert re.search(r"<t:\d+:R>", table.public_message().embeds[0]["description"])
     emulator.assert_all_interactions_answered_once(max_latency=3.0)
+
+
+async def test_a_server_that_turned_pings_off_gets_none(
+    emulator: DiscordEmulator, world: dict[str, Any], bot_starter: Any, tmp_path: Path
+) -> None:
+    """Issue 10.1: the server setting ``turn_pings`` off: the table still names the player, no ping is sent."""
+    bot = await bot_starter(make_bot(emulator, tmp_path / "uno.sqlite3", world["guild"]))
+    await bot.store.update_settings(world["guild"].id, turn_pings=False)
+    bot.forget_settings(world["guild"].id)
+    table = await start_two_player_game(emulator, world, bot)
+    player = table.user_of(table.session.game.pending)
+    hand = await table.open_hand(player)
+    await table.take_turn(player, hand)
+    await emulator.settle()
+    assert pings(emulator, table) == []
+    assert "<@" in table.public_message().text
