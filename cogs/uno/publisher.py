@@ -25,7 +25,7 @@ from bot.engine.events import Event, RoundEnded
 from bot.engine.view import Phase
 from bot.i18n import t
 
-from . import screens
+from . import ids, screens
 from .hands import Hands
 from .images import Images
 from .pings import Turn, TurnPings
@@ -292,7 +292,7 @@ class Publisher:
         """The lobby message of ``session`` among the channel's last :data:`LOBBY_SEARCH` messages (posted before a
         stop kept its id from being saved), or None."""
         channel = self.bot.get_partial_messageable(session.channel_id, guild_id=session.guild_id)
-        prefix = f"uno:l:join:{session.channel_id}"
+        prefix = ids.lobby_id("join", session.channel_id)
         me = getattr(self.bot.user, "id", None)
         try:
             async for message in channel.history(limit=LOBBY_SEARCH):
