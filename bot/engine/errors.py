@@ -131,3 +131,10 @@ class SnapshotError(ValueError):
     """A saved game that cannot be loaded: unknown version, missing or inconsistent fields."""
 
     code = "snapshot"
+
+
+class SnapshotTooNew(SnapshotError):
+    """A snapshot written by a newer release than this code: it cannot be read here and must be kept (quarantined,
+    never deleted)."""
+
+    code = "snapshot_too_new"
