@@ -16,18 +16,19 @@ import asyncio
 import contextlib
 import logging
 import secrets
-from collections import Counter
 from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from dataclasses import dataclass, field
 from random import Random
 from typing import Any, Protocol
 
 from bot.engine.actions import Accept, Action, DeclareColour, Draw, Keep, NextRound
-from bot.engine.cards import Mode, colours_of
+from bot.engine.cards import Mode
 from bot.engine.events import Event
 from bot.engine.game import Game
 from bot.engine.options import OptionError, Options
+from bot.engine.rules import colour_held_most
 from bot.engine.view import Phase, PlayerView
+from bot.limits import TURN_TIMER_MAX, TURN_TIMER_MIN
 from bot.storage import LiveGame, MatchPlayer, MatchResult, RoundResult
 
 from . import ai
@@ -212,8 +213,8 @@ class SessionManager:
             opts = options if isinstance(options, Options) else Options.from_dict(dict(options or {}))
         except (ValueError, OptionError) as exc:
             raise E.BadRequest(str(exc)) from exc
-        if not 10 <= turn_timer <= 3600:
-            raise E.BadRequest("turn timer must be 10 to 3600 seconds")
+        if not TURN_TIMER_MIN <= turn_timer <= TURN_TIMER_MAX:
+            raise E.BadRequest(f"turn timer must be {TURN_TIMER_MIN} to {TURN_TIMER_MAX} seconds")
         now = self.clock.now()
         session = Session(
             channel_id=channel_id,
@@ -426,8 +427,7 @@ class SessionManager:
         session.last_activity = now  # finished sessions are kept for Limits.finished_kept from here
         abandoned = abandoned or game.abandoned or game.winner is None
         scores = game.scores
-        lowest = game.options.scoring == "lowest"
-        order = sorted(range(game.players), key=lambda s: (s != game.winner, scores[s] if lowest else -scores[s], s))
+        order = game.placement()
         placement = {s: i + 1 for i, s in enumerate(order)}
         rounds = tuple(RoundResult(i + 1, r.winner, sum(r.points)) for i, r in enumerate(game.history))
         players = tuple(
@@ -447,6 +447,7 @@ class SessionManager:
             "status": "abandoned" if abandoned else "completed",
             "winner": None if abandoned else game.winner,
             "scores": list(scores),
+            "placement": order,
             "ended": now,
         }
         return MatchResult(
@@ -688,8 +689,7 @@ class SessionManager:
         if phase is Phase.CHALLENGE:
             return game.apply(Accept(seat))
         if phase is Phase.DECLARE_COLOUR:
-            held = Counter(game.faces[c].colour for c in game.hands[seat])
-            colour = max(colours_of(game.side), key=lambda c: held.get(c, 0))
+            colour = colour_held_most((game.faces[c] for c in game.hands[seat]), game.side)
             return game.apply(DeclareColour(seat, colour))
         return []
 

@@ -12,7 +12,7 @@ Section numbers refer to SPEC.md ("rules: SPEC F8").
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -100,8 +100,10 @@ def points_of(mode: Mode, face: Face) -> int:
 class Game:
     """A match in progress. Mutable; only :meth:`apply`, :meth:`remove_player` and the constructors change it.
 
-    Piles are lists of card ids with the **top at the end**. Seats are 0..players-1; seat ``s + 1`` sits to the left of
-    ``s``; ``direction`` +1 is left (clockwise). Two games are equal when every rule-relevant field is equal.
+    Piles are lists of card ids with the **top at the end**; ``box`` holds the cards left out of play (a position
+    built for a test; empty in a dealt match), which no deal, draw or reshuffle uses. Seats are 0..players-1; seat
+    ``s + 1`` sits to the left of ``s``; ``direction`` +1 is left (clockwise). Two games are equal when every
+    rule-relevant field is equal.
     """
 
     mode: Mode
@@ -132,6 +134,7 @@ class Game:
     catchable: int | None
     power: list[bool] | None
     revealed: tuple[int, int, tuple[int, ...]] | None
+    box: list[int]
     deck: Deck = field(compare=False, repr=False)
     faces: tuple[Face, ...] = field(compare=False, repr=False)
     tables: SideTables = field(compare=False, repr=False)
@@ -188,6 +191,7 @@ class Game:
             catchable=None,
             power=[True] * players if rules.power_cards else None,
             revealed=None,
+            box=[],
             deck=deck,
             faces=deck.faces(Side.LIGHT),
             tables=tables_for(deck, Side.LIGHT),
@@ -219,7 +223,8 @@ class Game:
         """Deal a round: shuffle, 7 cards each one at a time from the dealer's left, opening card (SPEC G1, G2, C2)."""
         self.round += 1
         self._set_side(Side.LIGHT)
-        pile = list(range(len(self.deck)))
+        boxed = set(self.box)
+        pile = [c for c in range(len(self.deck)) if c not in boxed]  # cards in the box stay out of play
         self.rng.shuffle(pile)
         self.hands = [[] for _ in range(self.players)]
         self.direction = 1
@@ -235,6 +240,11 @@ class Game:
         self.draw_pile = pile
         self.discard = []
         events.append(RoundStarted(self.round, self.dealer, HAND_SIZE))
+        self._open(events)
+
+    def open_round(self, events: list[Event]) -> None:
+        """Turn the opening card from the draw pile and apply its effect (SPEC C2, F4, X2), appending its events. For
+        :func:`bot.engine.builder.deal` (a laid-out deal); :meth:`new` and the next round call it themselves."""
         self._open(events)
 
     def _open(self, events: list[Event]) -> None:
@@ -374,19 +384,41 @@ class Game:
         return self.rules.holds_colour((faces[c] for c in self.hands[player] if c != exclude), colour, green=green)
 
     def _playable(self, player: int, card: int, flex: bool) -> bool:
-        """SPEC G3 (colour, number or symbol; wilds always) and, for the flex side, SPEC X3/X4 (green Power Card; a
-        flex number also matches by its flex colour)."""
+        """Whether ``player`` may play ``card`` (its flex side if ``flex``) on the discard pile: see :meth:`_plays_of`,
+        the one matcher."""
+        return any(f is flex for _, f, _, _ in self._plays_of(player, (card,)))
+
+    def _plays_of(self, player: int, cards: Iterable[int]) -> list[tuple[int, bool, bool, bool]]:
+        """The one matcher: of ``cards``, the plays ``player`` may make on the discard pile, as
+        ``(card, flex side, wild, targeted)`` in order (each card's regular side, then its flex side).
+
+        SPEC G3 (colour, number or symbol; wilds always); the flex side (SPEC X3, X4) needs a green Power Card and a
+        card with a flex side, and a flex number also matches by its flex colour; with ``block_illegal_wild_draw`` a
+        guilty wild draw is not playable (SPEC G7 option)."""
         t = self.tables
-        if flex and (self.power is None or not self.power[player] or not t.flex_side[card]):
-            return False
-        tc, tk = self._top_keys()
-        if flex:
-            ok = t.wild[card] or t.colour[card] == tc or t.key[card] == tk or t.flex_colour[card] == tc
+        wild, colour, key, flex_side, flex_colour = t.wild, t.colour, t.key, t.flex_side, t.flex_colour
+        top = self.discard[-1]
+        if wild[top]:
+            tc, tk = (COLOUR_INDEX[self.declared] if self.declared is not None else -2), -2
         else:
-            ok = t.wild[card] or t.colour[card] == tc or t.key[card] == tk
-        if ok and self.options.block_illegal_wild_draw and self._restricted(card, flex):
-            ok = not self._holds_colour(player, self.colour_in_play(), card)
-        return ok
+            tc, tk = colour[top], key[top]
+        green = self.power is not None and self.power[player]
+        block = self.options.block_illegal_wild_draw
+        plays: list[tuple[int, bool, bool, bool]] = []
+        for card in cards:
+            w = wild[card]
+            matches = w or colour[card] == tc or key[card] == tk
+            if matches and not (block and t.restricted[card] and self._guilty(player, card, False)):
+                plays.append((card, False, w, False))
+            if not green or not flex_side[card] or not (matches or flex_colour[card] == tc):
+                continue
+            if not (block and t.restricted[card] and self._guilty(player, card, True)):
+                plays.append((card, True, w, t.targeted[card]))
+        return plays
+
+    def _guilty(self, player: int, card: int, flex: bool) -> bool:
+        """Whether playing ``card`` now would be an illegal (guilty) wild draw (SPEC G7, X7)."""
+        return self._restricted(card, flex) and self._holds_colour(player, self.colour_in_play(), card)
 
     # ------------------------------------------------------------------------------------------------------------
     # Legal actions
@@ -412,14 +444,6 @@ class Game:
         if player == self.current:
             if phase is _PLAY or phase is _PLAY_DRAWN:
                 t = self.tables
-                wild, colour, key, flex_side = t.wild, t.colour, t.key, t.flex_side
-                top = self.discard[-1]  # tc, tk = self._top_keys(), inlined
-                if wild[top]:
-                    tc, tk = (COLOUR_INDEX[self.declared] if self.declared is not None else -2), -2
-                else:
-                    tc, tk = colour[top], key[top]
-                green = self.power is not None and self.power[player]
-                block = self.options.block_illegal_wild_draw
                 colours = t.colours
                 n_colours = len(colours)
                 if phase is _PLAY:
@@ -427,29 +451,11 @@ class Game:
                 else:
                     assert self.drawn is not None
                     cards = [self.drawn]
-                for card in cards:
-                    if block:
-                        if self._playable(player, card, False):
-                            plays.append((card, False, wild[card], False))
-                            size += n_colours if wild[card] else 1
-                    elif wild[card]:
-                        plays.append((card, False, True, False))
-                        size += n_colours
-                    elif colour[card] == tc or key[card] == tk:
-                        plays.append((card, False, False, False))
-                        size += 1
-                    if green and flex_side[card]:
-                        # the flex side (SPEC X3, X4); without block, _playable(player, card, True) inlined
-                        if block:
-                            ok = self._playable(player, card, True)
-                        else:
-                            ok = wild[card] or colour[card] == tc or key[card] == tk or t.flex_colour[card] == tc
-                        if ok:
-                            targeted = t.targeted[card]
-                            if targeted and not targets:
-                                targets = tuple(s for s in range(self.players) if s != player and self.active[s])
-                            plays.append((card, True, wild[card], targeted))
-                            size += (n_colours if wild[card] else 1) * (len(targets) if targeted else 1)
+                plays = self._plays_of(player, cards)
+                for _card, _flex, wild, targeted in plays:
+                    if targeted and not targets:
+                        targets = tuple(s for s in range(self.players) if s != player and self.active[s])
+                    size += (n_colours if wild else 1) * (len(targets) if targeted else 1)
                 if len(hand) == 2:
                     uno = True
                     size *= 2
@@ -1135,8 +1141,8 @@ class Game:
         return snapshot.load(cls, data)
 
     def check_consistency(self) -> None:
-        """Raise :class:`~bot.engine.errors.SnapshotError` unless every card of the deck is in exactly one hand or pile,
-        per-seat lists have one entry per seat, and the pending decision has what it needs."""
+        """Raise :class:`~bot.engine.errors.SnapshotError` unless every card of the deck is in exactly one hand, pile or
+        the box (out of play), per-seat lists have one entry per seat, and the pending decision has what it needs."""
         n = self.players
         for name in ("active", "scores", "hands", "uno"):
             if len(getattr(self, name)) != n:
@@ -1145,7 +1151,7 @@ class Game:
             raise E.SnapshotError("power must have one entry per seat")
         if (self.power is None) == self.rules.power_cards:
             raise E.SnapshotError("Power Cards belong to Flex only")
-        cards = [c for h in self.hands for c in h] + self.draw_pile + self.discard
+        cards = [c for h in self.hands for c in h] + self.draw_pile + self.discard + self.box
         if sorted(cards) != list(range(len(self.deck))):
             raise E.SnapshotError("cards are not conserved (missing or duplicated cards)")
         if not self.discard:

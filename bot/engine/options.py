@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Any
 
+from bot.limits import TARGET_SCORE_MAX
+
 
 class OptionError(ValueError):
     """An option value outside SPEC table O."""
@@ -70,8 +72,8 @@ class Options:
                 raise OptionError(f"{f.name} must be true or false")
         if not isinstance(self.target_score, int) or isinstance(self.target_score, bool) or self.target_score < 0:
             raise OptionError("target_score must be a whole number >= 0")
-        if self.target_score > 100_000:
-            raise OptionError("target_score must be at most 100000")
+        if self.target_score > TARGET_SCORE_MAX:
+            raise OptionError(f"target_score must be at most {TARGET_SCORE_MAX}")
         penalty = self.false_catch_penalty
         if not isinstance(penalty, int) or isinstance(penalty, bool) or not 0 <= penalty <= 10:
             raise OptionError("false_catch_penalty must be a whole number from 0 to 10")

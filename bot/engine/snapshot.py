@@ -29,11 +29,16 @@ if TYPE_CHECKING:
     from .game import Game
 
 #: Snapshot format version written by :func:`dump`.
-SNAPSHOT_VERSION = 1
+SNAPSHOT_VERSION = 2
+
+
+def _v1_to_v2(d: dict[str, Any]) -> dict[str, Any]:
+    """v2 adds ``box``: the cards left out of play (none in a v1 game)."""
+    return dict(d, v=2, box=[])
 
 
 #: ``STEPS[n]`` upgrades a version-``n`` snapshot to version ``n + 1``.
-STEPS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {}
+STEPS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {1: _v1_to_v2}
 
 
 def snapshot_version(d: object) -> int:
@@ -95,6 +100,7 @@ def dump(game: Game) -> dict[str, Any]:
         "catchable": game.catchable,
         "power": [int(x) for x in game.power] if game.power is not None else None,
         "revealed": None if game.revealed is None else [game.revealed[0], game.revealed[1], list(game.revealed[2])],
+        "box": list(game.box),
     }
 
 
@@ -164,6 +170,7 @@ def _load(cls: type[Game], d: dict[str, Any]) -> Game:
         revealed=None
         if rev is None
         else (_seat(rev[0], players), _seat(rev[1], players), tuple(int(c) for c in rev[2])),
+        box=[int(c) for c in d["box"]],
         deck=deck,
         faces=deck.faces(side),
         tables=tables_for(deck, side),

@@ -15,21 +15,23 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-MODES: tuple[str, ...] = ("classic", "flip", "flex")
-"""Game modes, as stored."""
-LANGUAGES: tuple[str, ...] = ("en", "it", "es", "sk")
-"""Language codes a server may choose (``None`` = follow each user's Discord locale)."""
+from bot.limits import LANGUAGES as LANGUAGES
+from bot.limits import MAX_PLAYERS as MAX_PLAYERS
+from bot.limits import MODES as MODES
+from bot.limits import TURN_TIMER_DEFAULT
+from bot.limits import TURN_TIMER_MAX as TURN_TIMER_MAX
+from bot.limits import TURN_TIMER_MIN as TURN_TIMER_MIN
+
+# MODES: game modes, as stored; LANGUAGES: codes a server may choose (None = each user's Discord locale); the turn
+# timer bounds and MAX_PLAYERS: all from bot.limits, the one home of the limits every layer checks.
 MATCH_STATUSES: tuple[str, ...] = ("completed", "abandoned")
 """How a finished match ended: ``completed`` = someone reached the target score; ``abandoned`` = it stopped before."""
 
 DEFAULT_DATABASE = "data/uno.sqlite3"
 """Where the bot keeps its database unless ``UNO_DATABASE`` says otherwise (relative to the working directory)."""
 DEFAULT_MODE = "classic"
-DEFAULT_TURN_TIMER = 60
+DEFAULT_TURN_TIMER = TURN_TIMER_DEFAULT
 """Seconds a player has for a decision before the adapter takes the default for them."""
-TURN_TIMER_MIN = 15
-TURN_TIMER_MAX = 600
-MAX_PLAYERS = 10
 MAX_SEAT = 255
 MAX_NAME_LENGTH = 100
 MAX_MATCH_KEY_LENGTH = 200

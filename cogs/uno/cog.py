@@ -30,6 +30,7 @@ from bot.engine.errors import RuleError
 from bot.engine.events import RoundEnded
 from bot.engine.view import PlayerView
 from bot.i18n import LANGUAGE_NAMES, LANGUAGES, t
+from bot.limits import TURN_TIMER_MAX, TURN_TIMER_MIN
 from bot.storage import InvalidInputError
 
 from . import ids, screens
@@ -196,7 +197,7 @@ class UnoCog(
         interaction: discord.Interaction[Any],
         game: str | None = None,
         target: app_commands.Range[int, 0, 100000] | None = None,
-        timer: app_commands.Range[int, 15, 600] | None = None,
+        timer: app_commands.Range[int, TURN_TIMER_MIN, TURN_TIMER_MAX] | None = None,
         scoring: str | None = None,
         block_illegal_wild_draw: bool | None = None,
         false_catch_penalty: app_commands.Range[int, 0, 10] | None = None,
@@ -453,7 +454,7 @@ class UnoCog(
         self,
         interaction: discord.Interaction[Any],
         default_game: str | None = None,
-        turn_timer: app_commands.Range[int, 15, 600] | None = None,
+        turn_timer: app_commands.Range[int, TURN_TIMER_MIN, TURN_TIMER_MAX] | None = None,
         language: str | None = None,
         card_images: bool | None = None,
     ) -> None:

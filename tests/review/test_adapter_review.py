@@ -89,7 +89,7 @@ async def test_a_game_resumed_after_downtime_is_not_closed_as_idle(store: Store)
     limits = {"game_idle": 900.0, "sweep_every": 60.0}
     m = manager_for(store, clock, **limits)
     await m.start()
-    session = await two_humans(m, turn_timer=3600)
+    session = await two_humans(m, turn_timer=600)
     await pass_turn(m, session)  # the players are active right up to the restart
     await m.close()
 
@@ -178,7 +178,7 @@ async def test_the_idle_sweep_does_not_close_a_game_a_player_just_acted_in(store
     clock = ManualClock()
     m = manager_for(store, clock, game_idle=900.0, sweep_every=60.0)
     await m.start()
-    session = await two_humans(m, turn_timer=3600)
+    session = await two_humans(m, turn_timer=600)
     game = session.game
     assert game is not None and game.pending is not None
     uid = user_of(session, game.pending)
