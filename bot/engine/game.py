@@ -31,6 +31,7 @@ from .cards import (
     format_face,
 )
 from .decks import deck_for, random_pairing, tables_for
+from .effects import Played, carry_out
 from .events import (
     CardKept,
     CardPlayed,
@@ -86,9 +87,7 @@ _PLAYING = frozenset({Phase.PLAY, Phase.PLAY_DRAWN, Phase.DECLARE_COLOUR, Phase.
 # Phases bound once for the hot paths: reading a member off an Enum class is slow in Python 3.11.
 _PLAY, _PLAY_DRAWN, _ROUND_OVER, _MATCH_OVER = Phase.PLAY, Phase.PLAY_DRAWN, Phase.ROUND_OVER, Phase.MATCH_OVER
 _PLAY_PHASES, _PLAY_ONLY, _DRAWN_ONLY = (_PLAY, _PLAY_DRAWN), (_PLAY,), (_PLAY_DRAWN,)
-_NUMBER, _WILD_ALL_FLIP = Kind.NUMBER, Kind.WILD_ALL_FLIP
-_SKIPS = frozenset({Kind.SKIP, Kind.FLEX_SKIP})
-_REVERSES = frozenset({Kind.REVERSE, Kind.FLEX_REVERSE})
+_WILD_ALL_FLIP = Kind.WILD_ALL_FLIP
 
 
 def points_of(mode: Mode, face: Face) -> int:
@@ -329,6 +328,24 @@ class Game:
 
     def _seated_count(self) -> int:
         return sum(self.active)
+
+    def next_seat(self, seat: int, direction: int | None = None) -> int:
+        """The next seated player after ``seat`` (any seat, seated or not) in ``direction`` (+1 left/clockwise, -1
+        right; default: the direction of play). Seat order helper for other layers (SPEC G2)."""
+        return self._next(seat, direction)
+
+    def turn_order(self, start: int | None = None) -> list[int]:
+        """The seated players in the direction of play, starting with ``start`` (default: the player who owes the
+        pending decision, else the current seat) if seated, else with the next seated player after it."""
+        first = self.current if start is None else start
+        if not self.active[first]:
+            first = self._next(first)
+        seats = [first]
+        s = self._next(first)
+        while s != first:
+            seats.append(s)
+            s = self._next(s)
+        return seats
 
     def _check_seat(self, player: object) -> int:
         if type(player) is not int or not 0 <= player < self.players or not self.active[player]:
@@ -633,86 +650,10 @@ class Game:
         went_out: bool,
         events: list[Event],
     ) -> int | None:
-        """Carry out a played card (SPEC C3, F5, F6, F8, X5). Returns who plays next, or None when a decision is now
-        pending (challenge, colour). When the player went out, only draws (and a Flip) are still carried out (SPEC G9).
-        """
-        kind = face.kind
-        n = self._next(p)
-        if flex:
-            if kind is Kind.FLEX_DRAW_TWO:  # every other player draws 1; nobody is skipped
-                for seat in self._others_in_turn_order(p):
-                    self._draw(seat, 1, "penalty", events)
-                return n
-            if kind is Kind.FLEX_SKIP:  # every other player is skipped
-                return p
-            if kind is Kind.FLEX_REVERSE:  # reverse, and the first player in the new direction is skipped
-                if went_out:
-                    return None
-                self.direction = -self.direction
-                events.append(DirectionChanged(self.direction))
-                skipped = self._next(p)
-                events.append(TurnSkipped(skipped))
-                return self._next(skipped)
-            if kind is Kind.FLEX_WILD_TARGET_DRAW_TWO:
-                assert target is not None
-                self._draw(target, 2, "penalty", events)
-                return n
-            if kind is Kind.FLEX_WILD_ALL_DRAW:
-                for seat in self._others_in_turn_order(p):
-                    self._draw(seat, 2, "penalty", events)
-                return n
-            if kind is Kind.FLEX_WILD_DRAW_FOUR:
-                assert target is not None
-                if restricted and not went_out and not self.options.block_illegal_wild_draw:
-                    self._start_challenge(p, target, card, guilty, flex=True, resume=n)
-                    return None
-                self._draw(target, 4, "penalty", events)
-                return n
-            return n  # a flex number: the next player matches its regular colour (SPEC X4)
-        if kind is _NUMBER:
-            return n
-        if kind in _SKIPS:
-            if not went_out:
-                events.append(TurnSkipped(n))
-            return self._next(n)
-        if kind in _REVERSES:
-            if went_out:
-                return None
-            self.direction = -self.direction
-            events.append(DirectionChanged(self.direction))
-            if self._seated_count() == 2:  # SPEC G10: Reverse acts as Skip
-                events.append(TurnSkipped(n))
-                return p
-            return self._next(p)
-        draw_cards = self.rules.draw_cards
-        if kind in draw_cards:
-            self._draw(n, draw_cards[kind], "penalty", events)
-            if not went_out:
-                events.append(TurnSkipped(n))
-            return self._next(n)
-        if kind is Kind.SKIP_EVERYONE:
-            return p
-        if kind is Kind.FLIP:
-            top = self._flip(events)
-            if top.is_wild and not went_out:
-                self.phase = Phase.DECLARE_COLOUR
-                self.current = p if self.options.exposed_wild_chooser == "flipper" else n
-                self.after = n
-                return None
-            return n
-        if kind is Kind.WILD_SHUFFLE_HANDS:
-            if not went_out:
-                self._shuffle_hands(n, events)
-            return n
-        if kind in self.rules.wild_draws:
-            if went_out or self.options.block_illegal_wild_draw:
-                self._wild_penalty(n, kind, accepted=True, events=events)
-                if not went_out:
-                    events.append(TurnSkipped(n))
-                return self._next(n)
-            self._start_challenge(p, n, card, guilty, flex=False, resume=None)
-            return None
-        return n  # Wild, Wild Customizable, Wild All Flip, regular sides of the flex wilds
+        """Carry out a played card (SPEC C3, F5, F6, F8, X5) by the tables of :mod:`bot.engine.effects`. Returns who
+        plays next, or None when a decision is now pending (challenge, colour)."""
+        played = Played(p, card, face, flex, target, restricted, guilty, went_out, self._next(p), events)
+        return carry_out(self, played)
 
     def _others_in_turn_order(self, p: int) -> list[int]:
         seats = []

@@ -83,3 +83,11 @@ def test_the_colour_held_most_is_one_rule_for_the_turn_timer_and_the_ai() -> Non
     assert colour_held_most(parse_faces("T1 O2 O3"), Side.DARK).value == "orange"
     game, _ = Game.new("classic", 3, seed=4)
     assert ai.favourite_colour(game.view(0)) is colour_held_most((game.faces[c] for c in game.hands[0]), Side.LIGHT)
+
+
+def test_g2_seat_order_helpers_follow_the_direction_and_skip_removed_players() -> None:
+    game = build("classic", ["R1", "R2", "R3", "R4"], "R5", current=1, active=[True, True, False, True])
+    assert game.next_seat(1) == 3 and game.next_seat(1, -1) == 0
+    assert game.turn_order() == [1, 3, 0] and game.turn_order(2) == [3, 0, 1]
+    game.direction = -1
+    assert game.turn_order(0) == [0, 3, 1]
