@@ -135,6 +135,4 @@ class SnapshotError(ValueError):
 
 class SnapshotTooNew(SnapshotError):
     """A snapshot written by a newer release than this code: it cannot be read here and must be kept (quarantined,
-    never deleted)."""
-
-    code = "snapshot_too_new"
+    never deleted). Never shown to a player: its ``code`` stays ``"snapshot"``."""
