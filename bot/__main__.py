@@ -25,6 +25,7 @@ import discord
 import yarl
 
 from bot.config import ConfigError, Settings, apply_endpoints
+from bot.shardlog import ShardLogFilter
 from bot.storage import StorageError
 
 if TYPE_CHECKING:
@@ -36,7 +37,7 @@ EXIT_FIX_SETTINGS = 2
 LOG_HOLD = 15.0
 #: How long reaching the gateway may take before it counts as out of reach (s).
 GATEWAY_TIMEOUT = 10.0
-LOG_FORMAT = "%(asctime)s %(levelname)-7s %(name)s: %(message)s"
+LOG_FORMAT = "%(asctime)s %(levelname)-7s [shard %(shard)s] %(name)s: %(message)s"
 
 
 class StartupError(Exception):
@@ -93,9 +94,11 @@ class HeldLog:
         self.target = logging.StreamHandler()
         self.target.setFormatter(logging.Formatter(LOG_FORMAT))
         self.target.addFilter(_not_about_voice)
+        self.target.addFilter(ShardLogFilter())
         self.held: logging.handlers.MemoryHandler | None = logging.handlers.MemoryHandler(
             capacity=10_000, flushLevel=logging.CRITICAL + 1, target=self.target, flushOnClose=False
         )
+        self.held.addFilter(ShardLogFilter())  # the shard of the moment it was logged, not of the flush
         root = logging.getLogger()
         root.setLevel(level)
         root.addHandler(self.held)

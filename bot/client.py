@@ -20,6 +20,7 @@ from bot.adapter.runtime import tune_gc
 from bot.config import Settings
 from bot.i18n import language_for
 from bot.i18n.translator import UnoTranslator
+from bot.shardlog import ShardedBot
 from bot.storage import GuildSettings, Store
 from cogs.uno.replies import COMMANDS, UnoTree
 
@@ -37,7 +38,7 @@ HANDLER_TASKS = (
 HANDLER_DRAIN = 10.0
 
 
-class UnoBot(commands.Bot):
+class UnoBot(ShardedBot):
     """The UNO bot. ``bot.store`` (SQLite) and ``bot.manager`` (live sessions) exist once ``setup_hook`` ran."""
 
     store: Store
@@ -60,7 +61,7 @@ class UnoBot(commands.Bot):
             intents=intents,
             tree_cls=UnoTree,
             help_command=None,
-            **options,
+            **({"shard_count": settings.shard_count, "shard_ids": settings.shard_id_list()} | options),
         )
         self.settings = settings
         self._clock = clock
