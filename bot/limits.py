@@ -8,7 +8,9 @@ import it. Change a bound here and every layer follows.
 - :data:`TURN_TIMER_MIN` … :data:`TURN_TIMER_MAX`: seconds a player has for a decision (server setting and
   ``/uno new``); :data:`TURN_TIMER_DEFAULT` when nothing is set.
 - :data:`LANGUAGES`: language codes of the message catalogues, English first (the fallback).
-- :data:`TARGET_SCORE_MAX`: the largest match target (SPEC G9, table O).
+- :data:`TARGET_SCORE_MAX`: the largest match target (SPEC G9, table O); :data:`TARGET_SCORE_DEFAULT` the target of
+  a server that set none (``/uno settings``).
+- :data:`FALSE_CATCH_PENALTY_MAX`: the most cards a false UNO catch may cost (SPEC G8, table O).
 """
 
 from __future__ import annotations
@@ -27,13 +29,18 @@ TURN_TIMER_DEFAULT: Final[int] = 60
 LANGUAGES: Final[tuple[str, ...]] = ("en", "it", "es", "sk")
 
 TARGET_SCORE_MAX: Final[int] = 100_000
+TARGET_SCORE_DEFAULT: Final[int] = 500
+
+FALSE_CATCH_PENALTY_MAX: Final[int] = 10
 
 __all__ = [
+    "FALSE_CATCH_PENALTY_MAX",
     "LANGUAGES",
     "MAX_PLAYERS",
     "MIN_PLAYERS",
     "MODES",
     "PLAYER_RANGE",
+    "TARGET_SCORE_DEFAULT",
     "TARGET_SCORE_MAX",
     "TURN_TIMER_DEFAULT",
     "TURN_TIMER_MAX",

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Any
 
-from bot.limits import TARGET_SCORE_MAX
+from bot.limits import FALSE_CATCH_PENALTY_MAX, TARGET_SCORE_MAX
 
 
 class OptionError(ValueError):
@@ -75,8 +75,8 @@ class Options:
         if self.target_score > TARGET_SCORE_MAX:
             raise OptionError(f"target_score must be at most {TARGET_SCORE_MAX}")
         penalty = self.false_catch_penalty
-        if not isinstance(penalty, int) or isinstance(penalty, bool) or not 0 <= penalty <= 10:
-            raise OptionError("false_catch_penalty must be a whole number from 0 to 10")
+        if not isinstance(penalty, int) or isinstance(penalty, bool) or not 0 <= penalty <= FALSE_CATCH_PENALTY_MAX:
+            raise OptionError(f"false_catch_penalty must be a whole number from 0 to {FALSE_CATCH_PENALTY_MAX}")
         for name, allowed in _CHOICES.items():
             if getattr(self, name) not in allowed:
                 raise OptionError(f"{name} must be one of {', '.join(allowed)}")
