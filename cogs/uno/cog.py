@@ -22,6 +22,7 @@ from bot.adapter import AdapterError, SessionManager
 from bot.engine.cards import Mode
 from bot.engine.errors import RuleError
 from bot.i18n import LANGUAGE_NAMES, LANGUAGES, t
+from bot.limits import FALSE_CATCH_PENALTY_MAX, TARGET_SCORE_MAX, TURN_TIMER_MAX, TURN_TIMER_MIN
 from bot.storage import InvalidInputError
 
 from . import screens
@@ -135,11 +136,11 @@ class UnoCog(
         self,
         interaction: Interaction,
         game: str | None = None,
-        target: app_commands.Range[int, 0, 100000] | None = None,
-        timer: app_commands.Range[int, 15, 600] | None = None,
+        target: app_commands.Range[int, 0, TARGET_SCORE_MAX] | None = None,
+        timer: app_commands.Range[int, TURN_TIMER_MIN, TURN_TIMER_MAX] | None = None,
         scoring: str | None = None,
         block_illegal_wild_draw: bool | None = None,
-        false_catch_penalty: app_commands.Range[int, 0, 10] | None = None,
+        false_catch_penalty: app_commands.Range[int, 0, FALSE_CATCH_PENALTY_MAX] | None = None,
         classic_deck: str | None = None,
         flip_pairing: str | None = None,
         opening_flip: str | None = None,
@@ -388,7 +389,7 @@ class UnoCog(
         self,
         interaction: Interaction,
         default_game: str | None = None,
-        turn_timer: app_commands.Range[int, 15, 600] | None = None,
+        turn_timer: app_commands.Range[int, TURN_TIMER_MIN, TURN_TIMER_MAX] | None = None,
         language: str | None = None,
         card_images: bool | None = None,
     ) -> None:
