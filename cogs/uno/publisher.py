@@ -151,7 +151,10 @@ class Publisher:
         png = await self.images.table(session, game.view(None), lang)
         log_lines = session.log[-LOG_SHOWN:]
         repost = self.below.get(session.channel_id, 0) >= TABLE_REPOST_AFTER and session.status == Status.PLAYING
-        await self.edit_public(session, screens.table_screen(session, lang, log_lines, png=png), repost=repost)
+        screen = screens.table_screen(
+            session, lang, log_lines, png=png, round_pause=self.bot.manager.limits.round_pause
+        )
+        await self.edit_public(session, screen, repost=repost)
 
     async def post_summary(self, session: Session, screen: Screen, kind: str) -> None:
         """Post a round or match summary below the table, and note it with the session (so that a restart posts

@@ -76,6 +76,7 @@ async def test_a_restart_mid_turn_repaints_the_table_pings_the_player_and_gives_
     table2 = Table(emulator, bot2, world["channel"], table.users)
     session = table2.session
     assert session.to_dict()["game"] == committed["game"]
+    assert session.log == committed["log"] and session.log  # the last moves survived the restart
     assert table2.public_message().id == message.id
     assert shown_table(message) == expected_table(table2)  # brought up to the committed state
     # the player to move is told, and has the whole turn again
