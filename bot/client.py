@@ -10,66 +10,19 @@ import logging
 from typing import Any
 
 import discord
-from discord import app_commands
 from discord.ext import commands
 
-from bot.adapter import AdapterError, SessionManager
+from bot.adapter import SessionManager
 from bot.adapter.clock import Clock
 from bot.adapter.manager import Limits
 from bot.adapter.runtime import tune_gc
 from bot.config import Settings
-from bot.engine.errors import RuleError
-from bot.i18n import language_for, t
+from bot.i18n import language_for
 from bot.i18n.translator import UnoTranslator
 from bot.storage import GuildSettings, Store
+from cogs.uno.replies import COMMANDS, UnoTree
 
 log = logging.getLogger(__name__)
-
-
-class UnoTree(app_commands.CommandTree["UnoBot"]):
-    """Answers every failed command ephemerally in the user's language and logs unexpected errors with their
-    traceback; nothing crashes the bot."""
-
-    async def on_error(self, interaction: discord.Interaction[UnoBot], error: app_commands.AppCommandError) -> None:
-        original = error.original if isinstance(error, app_commands.CommandInvokeError) else error
-        lang = await interaction.client.language(interaction)
-        if isinstance(original, RuleError | AdapterError):
-            text = error_text(original, lang)
-        elif isinstance(original, app_commands.MissingPermissions | app_commands.CheckFailure):
-            text = t("error.no_permission", lang)
-        else:
-            log.error(
-                "command %s failed", interaction.command and interaction.command.qualified_name, exc_info=original
-            )
-            text = t("error.unexpected", lang)
-        await send_ephemeral(interaction, text)
-
-
-#: How texts name the command that opens a game: a clickable ``</uno new:id>`` once the commands are synced (Discord
-#: shows it in each reader's own language), plain ``/uno new`` before.
-COMMANDS = {"new": "/uno new"}
-
-
-def error_text(error: Exception, lang: str) -> str:
-    """The catalogue text of an engine or adapter error (``error.<code>``), else a generic one."""
-    code = getattr(error, "code", None)
-    key = f"error.{code}"
-    try:
-        details = getattr(error, "details", {}) or {}
-        return t(key, lang, command=COMMANDS["new"], **details)
-    except KeyError:
-        return t("error.not_possible", lang)
-
-
-async def send_ephemeral(interaction: discord.Interaction[Any], text: str) -> None:
-    """Answer ``interaction`` with an ephemeral line, whether or not it was already acknowledged."""
-    try:
-        if interaction.response.is_done():
-            await interaction.followup.send(text, ephemeral=True)
-        else:
-            await interaction.response.send_message(text, ephemeral=True)
-    except discord.HTTPException:
-        log.warning("could not send an error message for interaction %s", interaction.id)
 
 
 class UnoBot(commands.Bot):
