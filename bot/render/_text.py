@@ -1,8 +1,10 @@
 """Text in the composites (player names, counts, index labels): bundled open fonts with a per-character fallback chain.
 
 Pillow has no font fallback of its own, so a text is cut into runs, each drawn with the first font of
-:data:`FONT_CHAIN` whose character map holds its characters (read with fontTools), and the runs are set on one
-baseline. The fonts are bundled in ``bot/render/fonts/`` under the SIL Open Font License 1.1 (``OFL.txt`` there):
+:data:`FONT_CHAIN` whose character map holds its characters, and the runs are set on one baseline. The character
+maps are stored in ``fonts/coverage.json`` (so drawing needs no font library but Pillow; ``python -m
+bot.render._text`` rewrites it with fontTools after a font changes). The fonts are bundled in ``bot/render/fonts/``
+under the SIL Open Font License 1.1 (``OFL.txt`` there):
 
 - Noto Sans Bold: Latin (every accent, Vietnamese), Greek, Cyrillic;
 - Noto Sans Symbols 2: stars, suits, arrows, dingbats often found in display names;
@@ -16,18 +18,21 @@ joiners stay with the character before them. Nothing here raises for any text.
 
 from __future__ import annotations
 
+import bisect
+import json
 import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from fontTools.ttLib import TTFont
 from PIL import Image, ImageDraw, ImageFont
 
 from bot.render.palette import RGB
 
 #: Folder of the bundled fonts and their licence.
 FONT_DIR = Path(__file__).resolve().parent / "fonts"
+#: The code points of each font of the chain, as ``{file: [[first, last], ...]}`` ranges.
+COVERAGE_FILE = FONT_DIR / "coverage.json"
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,11 +62,39 @@ _JOINERS = frozenset({0x200C, 0x200D, 0x20E3}) | frozenset(range(0xFE00, 0xFE10)
 _JOINERS |= frozenset(range(0xE0020, 0xE0080))
 
 
-@lru_cache(maxsize=len(FONT_CHAIN))
-def coverage(i: int) -> frozenset[int]:
-    """The code points font ``i`` of :data:`FONT_CHAIN` has a glyph for (its best Unicode cmap)."""
-    with TTFont(FONT_CHAIN[i].path, lazy=True) as f:
-        return frozenset(f.getBestCmap())
+@lru_cache(maxsize=1)
+def _ranges() -> dict[str, tuple[list[int], list[int]]]:
+    data = json.loads(COVERAGE_FILE.read_text(encoding="utf-8"))
+    return {name: ([a for a, _ in pairs], [b for _, b in pairs]) for name, pairs in data.items()}
+
+
+def has_glyph(i: int, cp: int) -> bool:
+    """Whether font ``i`` of :data:`FONT_CHAIN` has a glyph for code point ``cp`` (its best Unicode cmap)."""
+    firsts, lasts = _ranges()[FONT_CHAIN[i].file]
+    k = bisect.bisect_right(firsts, cp) - 1
+    return k >= 0 and cp <= lasts[k]
+
+
+def read_coverage(path: Path) -> list[list[int]]:
+    """The best Unicode cmap of the font at ``path`` as sorted ``[first, last]`` ranges (needs fontTools, a
+    development dependency)."""
+    from fontTools.ttLib import TTFont
+
+    with TTFont(path, lazy=True) as f:
+        cps = sorted(f.getBestCmap())
+    out: list[list[int]] = []
+    for cp in cps:
+        if out and out[-1][1] == cp - 1:
+            out[-1][1] = cp
+        else:
+            out.append([cp, cp])
+    return out
+
+
+def write_coverage() -> None:
+    """Rewrite :data:`COVERAGE_FILE` from the fonts (after changing one)."""
+    data = {ff.file: read_coverage(ff.path) for ff in FONT_CHAIN}
+    COVERAGE_FILE.write_text(json.dumps(data, separators=(",", ":")) + "\n", encoding="utf-8")
 
 
 @lru_cache(maxsize=128)
@@ -80,7 +113,7 @@ def main_font(size: int) -> ImageFont.FreeTypeFont:
 def _font_for(ch: str) -> int | None:
     cp = ord(ch)
     for i in range(len(FONT_CHAIN)):
-        if cp in coverage(i):
+        if has_glyph(i, cp):
             return i
     return None
 
@@ -169,3 +202,7 @@ def text_image(text: str, size: int, fill: RGB) -> Image.Image:
         img.alpha_composite(small, (round(x), max(0, baseline - round(ascent * k))))
         x += f.getlength(s) * k
     return img
+
+
+if __name__ == "__main__":
+    write_coverage()

@@ -8,7 +8,7 @@ from PIL import Image, ImageChops, ImageDraw, ImageFont
 
 from bot.engine.cards import Mode, Side, parse_face
 from bot.render import SeatView, TableScene, seat_box, table_image
-from bot.render._text import FONT_CHAIN, chain_font, coverage, fit, runs, text_image
+from bot.render._text import FONT_CHAIN, chain_font, fit, has_glyph, read_coverage, runs, text_image, write_coverage
 from bot.render.palette import TEXT
 
 NAMES = {
@@ -41,7 +41,7 @@ def test_each_name_is_drawn_by_a_font_that_has_its_glyphs(name: str, font_index:
     assert {i for i, s in parts if s.strip()} == {font_index}
     for i, s in parts:
         for ch in s:
-            assert ord(ch) in coverage(i), (name, ch)
+            assert has_glyph(i, ord(ch)), (name, ch)
             # and the glyph is a real one, not the font's missing-glyph box
             f = chain_font(i, 40)
             kw = {"embedded_color": True} if FONT_CHAIN[i].strike else {}
@@ -104,3 +104,14 @@ def test_the_table_draws_the_real_name():
     assert real.tobytes() != old.tobytes()
     assert jp.tobytes() != qq.tobytes()
     assert ImageChops.difference(jp, table_image(scene("")).crop(name_area)).getbbox() is not None
+
+
+def test_the_stored_coverage_is_each_fonts_character_map(tmp_path):
+    """``fonts/coverage.json`` (read at run time instead of the fonts' cmaps) matches the bundled fonts."""
+    import json
+
+    from bot.render import _text
+
+    stored = json.loads(_text.COVERAGE_FILE.read_text(encoding="utf-8"))
+    assert stored == {ff.file: read_coverage(ff.path) for ff in FONT_CHAIN}
+    assert callable(write_coverage)
