@@ -97,6 +97,7 @@ async def test_a_lobby_killed_before_its_message_id_was_saved_is_found_again(
     alice, bob, _ = world["users"]
     channel = world["channel"]
     bot = await bot_starter(make_bot(emulator, db, world["guild"]))
+    Table(emulator, bot, channel, [alice, bob])  # settling waits for the bot's deliveries too
 
     async def killed_before_saving(channel_id: int, **values: Any) -> None:
         return None
@@ -218,7 +219,7 @@ async def test_a_restart_repaints_many_tables_within_discords_rate_limits(
     await stop_bot(bot)
     started = emulator.now()
     bot2 = await bot_starter(make_bot(emulator, db, guild))
-    await emulator.settle(timeout=10)
+    await emulator.settle(timeout=30)
     for table, message in zip(tables, messages, strict=True):
         restarted = Table(emulator, bot2, table.channel, table.users)
         assert shown_table(message) == expected_table(restarted)
