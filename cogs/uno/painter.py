@@ -25,6 +25,11 @@ from collections.abc import Sequence
 
 from bot.engine.cards import Face, Side
 from bot.render import TableScene, render_hand, render_table, warm_cache
+from bot.render.cards import CARD_WIDTH
+
+#: Card width (px) of a hand drawn with large cards: fewer cards per row, each shown half as large again when Discord
+#: scales the image down to its preview.
+LARGE_CARD_WIDTH = CARD_WIDTH * 3 // 2
 
 log = logging.getLogger(__name__)
 
@@ -55,8 +60,11 @@ class Painter:
             self._pool = None
             return await asyncio.to_thread(fn, *args)  # type: ignore[arg-type]
 
-    async def hand(self, faces: Sequence[Face], playable: Sequence[int], side: Side, power: bool | None) -> bytes:
-        return await self._run(_hand, tuple(faces), tuple(playable), side, power)
+    async def hand(
+        self, faces: Sequence[Face], playable: Sequence[int], side: Side, power: bool | None, *, large: bool = False
+    ) -> bytes:
+        """The hand image; ``large``: cards :data:`LARGE_CARD_WIDTH` px wide (``/uno prefs large_cards``)."""
+        return await self._run(_hand, tuple(faces), tuple(playable), side, power, large)
 
     async def table(self, scene: TableScene) -> bytes:
         return await self._run(render_table, scene)
@@ -79,5 +87,6 @@ def _start_worker() -> None:
     threading.Thread(target=warm_cache, name="uno-warm-card-cache", daemon=True).start()
 
 
-def _hand(faces: tuple[Face, ...], playable: tuple[int, ...], side: Side, power: bool | None) -> bytes:
-    return render_hand(faces, playable=playable, side=side, power=power)
+def _hand(faces: tuple[Face, ...], playable: tuple[int, ...], side: Side, power: bool | None, large: bool) -> bytes:
+    width = LARGE_CARD_WIDTH if large else CARD_WIDTH
+    return render_hand(faces, playable=playable, side=side, power=power, card_width=width)
