@@ -142,7 +142,7 @@ class UnoCog(
     def __init__(self, bot: UnoBot) -> None:
         self.bot = bot
         self.images = Images(bot)
-        self.hands = Hands(self.images)
+        self.hands = Hands(self.images, round_pause=bot.manager.limits.round_pause)
         self.clicks = Clicks(bot, self.images, self.hands)
         self.publisher = Publisher(bot, self.images, self.hands)
         bot.manager.subscribe(VERDICTS.on_update)  # first: the hands the publisher draws show a challenge's verdict
@@ -309,9 +309,17 @@ class UnoCog(
     @app_commands.describe(game=_l("Which game", "opt.game"))
     @app_commands.choices(game=GAME_CHOICES)
     async def rules(self, interaction: Interaction, game: str | None = None) -> None:
+        """The rules of ``game`` (default: the game of this channel's table, else the server's default game), with
+        the table's own target score when it plays that game, else the server's default target score."""
         lang = await self.lang(interaction)
-        mode = Mode(game or (await self.bot.guild_settings(interaction.guild_id)).default_mode)
-        await interaction.response.send_message(embed=rules_embed(mode, lang), ephemeral=True)
+        table = None
+        with contextlib.suppress(AdapterError):
+            table = self.manager.get(channel_of(interaction))
+        settings = await self.bot.guild_settings(interaction.guild_id)
+        mode = Mode(game or (table.mode if table is not None else settings.default_mode))
+        own = table is not None and table.mode is mode
+        target = table.options.target_score if table is not None and own else settings.default_target_score
+        await interaction.response.send_message(embed=rules_embed(mode, lang, target), ephemeral=True)
 
     @app_commands.command(
         name=_l("leaderboard", "cmd.leaderboard.name"),
