@@ -35,7 +35,7 @@ from .inputs import BadInput
 from .publisher import Publisher
 from .replies import answered, channel_of, error_text, guild_of, send_ephemeral
 from .rules import rules_embed
-from .views import DYNAMIC_ITEMS, LeaderboardButton
+from .views import DYNAMIC_ITEMS, HandSelect, LeaderboardButton
 
 if TYPE_CHECKING:
     from bot.client import UnoBot
@@ -43,6 +43,8 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 LEADERBOARD_PAGE = 10
+#: Discord's component type of each persistent component whose type is not a button's (2).
+_COMPONENT_TYPE: dict[type, int] = {HandSelect: 3}
 Interaction = discord.Interaction["UnoBot"]
 
 
@@ -589,18 +591,23 @@ class UnoCog(
             return
         data: Any = interaction.data or {}
         custom_id = str(data.get("custom_id", ""))
-        if not any(item.__discord_ui_compiled_template__.fullmatch(custom_id) for item in DYNAMIC_ITEMS):
+        kind = data.get("component_type")
+        ours = any(
+            item.__discord_ui_compiled_template__.fullmatch(custom_id) and kind == _COMPONENT_TYPE.get(item, 2)
+            for item in DYNAMIC_ITEMS
+        )
+        if not ours:  # none of the bot's templates, or a select's id on a button: discord.py would drop it
             key = "error.unknown_component"
         elif interaction.message is None:
             return
         else:
             present = {
-                getattr(child, "custom_id", None)
+                (getattr(getattr(child, "type", None), "value", None), getattr(child, "custom_id", None))
                 for row in interaction.message.components
                 for child in getattr(row, "children", [row])
             }
-            if custom_id in present:
-                return
+            if (kind, custom_id) in present:
+                return  # discord.py routes it to its DynamicItem, which answers
             key = "hand.changed"
         if not interaction.response.is_done():
             with contextlib.suppress(discord.HTTPException):
