@@ -18,8 +18,8 @@ import hashlib
 from dataclasses import dataclass
 
 from bot.engine.actions import Play
-from bot.engine.cards import Face
-from bot.engine.view import PlayerView
+from bot.engine.cards import Face, hand_sort_key
+from bot.engine.view import HandCard, PlayerView
 
 LOBBY_VERBS = ("join", "leave", "ai", "start", "cancel")
 TABLE_VERBS = ("hand", "uno", "catch", "next", "again")
@@ -102,9 +102,16 @@ class PlayOption:
     targeted: bool
 
 
+def sorted_hand(view: PlayerView) -> list[HandCard]:
+    """The viewer's hand in the order every screen shows it, image and text alike (colour, then value:
+    :func:`bot.engine.cards.hand_sort_key` of the face on the side in play)."""
+    return sorted(view.hand, key=lambda c: hand_sort_key(c.face))
+
+
 def play_options(view: PlayerView) -> list[PlayOption]:
-    """The distinct plays in ``view.legal`` in their legal order (colour and target variants folded together, and
-    two cards with the same face listed once: the player cannot tell them apart, SPEC F10)."""
+    """The distinct plays in ``view.legal`` (colour and target variants folded together, and two cards with the
+    same face listed once: the player cannot tell them apart, SPEC F10), in the order of :func:`sorted_hand`, each
+    card's plays in their legal order."""
     faces = {c.id: c.face for c in view.hand}
     seen: dict[tuple[Face | None, bool, bool], PlayOption] = {}
     for a in view.legal:
@@ -113,4 +120,5 @@ def play_options(view: PlayerView) -> list[PlayOption]:
             option = seen.get(key)
             if option is None:
                 seen[key] = PlayOption(a.card, a.flex, a.uno, a.colour is not None, a.target is not None)
-    return list(seen.values())
+    position = {c.id: i for i, c in enumerate(sorted_hand(view))}
+    return sorted(seen.values(), key=lambda o: position.get(o.card, len(position)))
