@@ -23,7 +23,7 @@ from bot.engine.cards import Mode
 from bot.engine.errors import RuleError
 from bot.engine.options import OptionError, Options
 from bot.i18n import LANGUAGE_NAMES, LANGUAGES, t
-from bot.limits import FALSE_CATCH_PENALTY_MAX, TARGET_SCORE_MAX, TURN_TIMER_MAX, TURN_TIMER_MIN
+from bot.limits import FALSE_CATCH_PENALTY_MAX, MAX_PLAYERS, TARGET_SCORE_MAX, TURN_TIMER_MAX, TURN_TIMER_MIN
 from bot.storage import InvalidInputError
 
 from . import inputs, screens
@@ -35,7 +35,7 @@ from .inputs import BadInput
 from .publisher import Publisher
 from .replies import answered, channel_of, error_text, guild_of, send_ephemeral
 from .rules import rules_embed
-from .views import DYNAMIC_ITEMS, HandSelect, LeaderboardButton
+from .views import DYNAMIC_ITEMS, LeaderboardButton
 
 if TYPE_CHECKING:
     from bot.client import UnoBot
@@ -43,8 +43,6 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 LEADERBOARD_PAGE = 10
-#: Discord's component type of each persistent component whose type is not a button's (2).
-_COMPONENT_TYPE: dict[type, int] = {HandSelect: 3}
 Interaction = discord.Interaction["UnoBot"]
 
 
@@ -284,7 +282,7 @@ class UnoCog(
     async def kick(self, interaction: Interaction, player: str) -> None:
         lang = await self.lang(interaction)
         try:
-            seat = int(player) - 1
+            seat = inputs.index(player, MAX_PLAYERS + 1) - 1  # the seat number as shown (1, 2, …), ASCII digits only
             await self.manager.kick(channel_of(interaction), interaction.user.id, seat, is_admin=is_admin(interaction))
         except ValueError as exc:
             await self.error(interaction, exc if isinstance(exc, AdapterError | RuleError) else AdapterError(), lang)
@@ -592,12 +590,8 @@ class UnoCog(
         data: Any = interaction.data or {}
         custom_id = str(data.get("custom_id", ""))
         kind = data.get("component_type")
-        ours = any(
-            item.__discord_ui_compiled_template__.fullmatch(custom_id) and kind == _COMPONENT_TYPE.get(item, 2)
-            for item in DYNAMIC_ITEMS
-        )
-        if not ours:  # none of the bot's templates, or a select's id on a button: discord.py would drop it
-            key = "error.unknown_component"
+        if not any(item.__discord_ui_compiled_template__.fullmatch(custom_id) for item in DYNAMIC_ITEMS):
+            key = "error.unknown_component"  # none of the bot's templates: discord.py drops it
         elif interaction.message is None:
             return
         else:

@@ -471,7 +471,7 @@ class DiscordEmulator:
         """``/command`` with ``options`` sent as they are, as a modified client could: each option takes the type of
         its registration but its value is not checked (ranges, choices, even its Python type: ``card_images="maybe"``
         is sent as a string). Names must still be registered. Like :meth:`slash` otherwise."""
-        data = self._command_data(user, channel, command, {}, focused=None)
+        data = self._command_data(user, channel, command, {}, focused="")  # "": required options are not checked
         node = data
         while node.get("options") and node["options"][0].get("type") in (1, 2):
             node = node["options"][0]

@@ -422,3 +422,18 @@ async def test_a_forged_hand_select_and_foreign_components_are_answered_and_chan
         assert "not the UNO bot's" in reply.text and reply.visible_to == user.id, custom_id
         assert session.to_dict() == before
     emulator.assert_all_interactions_answered_once(max_latency=3.0)
+
+
+async def test_a_forged_seat_number_of_uno_kick_removes_nobody(
+    emulator: DiscordEmulator, world: dict[str, Any], bot_starter: Any, tmp_path: Path
+) -> None:
+    bot = await bot_starter(make_bot(emulator, tmp_path / "uno.sqlite3", world["guild"]))
+    table = await start_two_player_game(emulator, world, bot)
+    alice = world["users"][0]
+    before = table.session.to_dict()
+    for player in ("\u0661", "\u0662", "0", "-1", "2.0", "99"):  # Arabic-Indic 1 and 2 would be int() seats 1 and 2
+        res = await emulator.forged_slash(alice, world["channel"], "uno kick", player=player)
+        (reply,) = res.ephemeral_messages
+        assert "removed" not in reply.text.lower(), player
+        assert table.session.to_dict() == before, player
+    emulator.assert_all_interactions_answered_once(max_latency=3.0)
