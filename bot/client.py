@@ -21,7 +21,7 @@ from bot.config import Settings
 from bot.engine.errors import RuleError
 from bot.i18n import language_for, t
 from bot.i18n.translator import UnoTranslator
-from bot.storage import GuildSettings, Store
+from bot.storage import GuildSettings, Store, open_store
 
 log = logging.getLogger(__name__)
 
@@ -73,7 +73,7 @@ async def send_ephemeral(interaction: discord.Interaction[Any], text: str) -> No
 
 
 class UnoBot(commands.Bot):
-    """The UNO bot. ``bot.store`` (SQLite) and ``bot.manager`` (live sessions) exist once ``setup_hook`` ran."""
+    """The UNO bot. ``bot.store`` (SQLite or PostgreSQL) and ``bot.manager`` (live sessions) exist after setup_hook."""
 
     store: Store
     manager: SessionManager
@@ -103,8 +103,7 @@ class UnoBot(commands.Bot):
         self._settings_cache: dict[int, GuildSettings] = {}
 
     async def setup_hook(self) -> None:
-        self.settings.database.parent.mkdir(parents=True, exist_ok=True)
-        self.store = await Store.open(self.settings.database)
+        self.store = await open_store(self.settings.database)
         self.manager = SessionManager(self.store, clock=self._clock, limits=self._limits)
         await self.manager.start()
         await self.load_extension("cogs.uno")

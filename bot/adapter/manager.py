@@ -20,7 +20,7 @@ from collections import Counter
 from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from dataclasses import dataclass, field
 from random import Random
-from typing import Any, Protocol
+from typing import Any
 
 from bot.engine.actions import Accept, Action, DeclareColour, Draw, Keep, NextRound
 from bot.engine.cards import Mode, colours_of
@@ -28,7 +28,7 @@ from bot.engine.events import Event
 from bot.engine.game import Game
 from bot.engine.options import OptionError, Options
 from bot.engine.view import Phase, PlayerView
-from bot.storage import LiveGame, MatchPlayer, MatchResult, RoundResult
+from bot.storage import LiveGame, MatchPlayer, MatchResult, RoundResult, Store
 
 from . import ai
 from . import errors as E
@@ -36,18 +36,6 @@ from .clock import Clock, SystemClock, TimerHandle
 from .session import Seat, Session, Status
 
 log = logging.getLogger(__name__)
-
-
-class Store(Protocol):
-    """What the manager needs of :class:`bot.storage.Store`."""
-
-    async def save_game(self, game: LiveGame) -> None: ...
-
-    async def delete_game(self, channel_id: int) -> bool: ...
-
-    async def load_games(self, validate: Callable[[dict[str, Any]], object] | None = None) -> list[LiveGame]: ...
-
-    async def finish_match(self, result: MatchResult, *, replace_with: LiveGame | None = None) -> bool: ...
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ import sys
 import textwrap
 from pathlib import Path
 
-from bot.storage import Store
+from bot.storage import SqliteStore
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -18,11 +18,11 @@ ROOT = Path(__file__).resolve().parents[2]
 CHILD = textwrap.dedent(
     """
     import asyncio, sys
-    from bot.storage import LiveGame, Store
+    from bot.storage import LiveGame, SqliteStore
     from tests.storage.helpers import match
 
     async def main(path):
-        store = await Store.open(path)
+        store = await SqliteStore.open(path)
         step = 0
         while True:
             snapshot = {"step": step, "pad": "x" * 3000}
@@ -59,7 +59,7 @@ async def test_acknowledged_commits_survive_sigkill(db_path: Path):
     assert acked >= 40
     assert Path(f"{db_path}-wal").exists()  # killed: nothing got to checkpoint or remove the WAL
 
-    store = await Store.open(db_path)
+    store = await SqliteStore.open(db_path)
     try:
         live = {g.channel_id: g for g in await store.load_games()}
         for step in range(acked + 1):

@@ -1,4 +1,5 @@
-"""Opening a database: creation, pragmas, numbered migrations, refusal of newer or foreign files."""
+"""Opening an SQLite database: creation, pragmas, numbered migrations, refusal of newer or foreign files, and the
+upgrade of a database of every older schema version (PostgreSQL's own: test_postgres.py)."""
 
 from __future__ import annotations
 
@@ -10,8 +11,10 @@ import aiosqlite
 import pytest
 
 import bot.storage
-from bot.storage import SchemaTooNewError, StorageError, Store, available_migrations
-from bot.storage._migrations import Migration, migrate
+from bot.storage import SchemaTooNewError, SqliteStore, StorageError, available_migrations
+from bot.storage._migrations import POSTGRES, Migration, available, migrate
+
+from .helpers import game, match
 
 TABLES = {
     "schema_migrations",
@@ -25,6 +28,7 @@ TABLES = {
     "rank_by_wins",
     "rank_by_played",
     "rank_by_bucket",
+    "game_leases",
 }
 
 
@@ -46,9 +50,41 @@ def test_shipped_migrations_are_numbered_from_one_without_gaps():
     assert len(triggers) == 3 and all(t.rstrip().endswith("END;") for t in triggers)
 
 
+def test_both_stores_have_the_same_schema_versions():
+    """Version N means the same schema on SQLite and PostgreSQL (bot/storage/pg_migrations/__init__.py)."""
+    assert [(m.version, m.name) for m in available(POSTGRES)] == [(m.version, m.name) for m in available_migrations()]
+
+
+async def test_a_database_of_every_older_version_is_upgraded_and_keeps_its_data(tmp_path: Path):
+    """DESIGN: a schema change needs an upgrade step from every older version. Each older database is built by the
+    released (never edited) migration files up to its version, with data in it, then opened by this code."""
+    migs = available_migrations()
+    for version in range(1, len(migs)):
+        path = tmp_path / f"v{version}.sqlite3"
+        async with aiosqlite.connect(path, isolation_level=None) as db:
+            assert await migrate(db, migs[:version]) == list(range(1, version + 1))
+            await db.execute("INSERT INTO guild_settings VALUES (5, 'flip', 30, 'sk', 1)")
+            await db.execute(
+                "INSERT INTO live_games VALUES (100, 1, 'classic', 'playing', 0, ?, 1700000000.0)",
+                ('{"channel":100,"version":0}',),
+            )
+        assert recorded(path) == [(m.version, m.name) for m in migs[:version]]
+
+        store = await SqliteStore.open(path)
+        try:
+            assert recorded(path) == [(m.version, m.name) for m in migs]
+            assert (await store.get_settings(5)).turn_timer == 30
+            assert await store.load_games() == [game(100)]
+            assert await store.finish_match(match("m1"))
+            assert await store.acquire_lease(100, "host-a", 30)  # 0002
+            assert await store.lease_owner(100) == "host-a"
+        finally:
+            await store.close()
+
+
 async def test_first_open_creates_folder_file_and_schema(tmp_path: Path):
     path = tmp_path / "data" / "nested" / "uno.sqlite3"
-    store = await Store.open(path)
+    store = await SqliteStore.open(path)
     try:
         assert path.is_file()
         assert tables(path) >= TABLES
@@ -58,13 +94,13 @@ async def test_first_open_creates_folder_file_and_schema(tmp_path: Path):
 
 
 async def test_reopening_applies_nothing_and_keeps_data(db_path: Path):
-    store = await Store.open(db_path)
+    store = await SqliteStore.open(db_path)
     await store.update_settings(5, turn_timer=30)
     await store.close()
     with sqlite3.connect(db_path) as db:
         first = db.execute("SELECT version, applied_at FROM schema_migrations").fetchall()
 
-    store = await Store.open(db_path)
+    store = await SqliteStore.open(db_path)
     try:
         assert (await store.get_settings(5)).turn_timer == 30
     finally:
@@ -76,12 +112,12 @@ async def test_reopening_applies_nothing_and_keeps_data(db_path: Path):
         assert await migrate(db) == []
 
 
-async def test_wal_and_foreign_keys_are_on(store: Store, db_path: Path):
+async def test_wal_and_foreign_keys_are_on(sqlite_store: SqliteStore, db_path: Path):
     with sqlite3.connect(db_path) as db:
         assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     # foreign keys are a per-connection setting: a player row of a match that does not exist is refused
     with pytest.raises(sqlite3.IntegrityError):
-        await store._writer.execute("INSERT INTO match_players VALUES (999, 0, 11, 'Ann', 0, 0, 1, 0, 0)")
+        await sqlite_store._writer.execute("INSERT INTO match_players VALUES (999, 0, 11, 'Ann', 0, 0, 1, 0, 0)")
 
 
 async def test_a_failing_migration_is_rolled_back_and_not_recorded(tmp_path: Path):
@@ -103,7 +139,7 @@ async def test_a_failing_migration_is_rolled_back_and_not_recorded(tmp_path: Pat
 
 
 async def test_a_database_from_a_newer_bot_is_refused_and_left_alone(db_path: Path):
-    await (await Store.open(db_path)).close()
+    await (await SqliteStore.open(db_path)).close()
     newest = available_migrations()[-1].version
     with sqlite3.connect(db_path) as db:
         db.execute("INSERT INTO schema_migrations VALUES (?, 'from_the_future', 0)", (newest + 1,))
@@ -111,7 +147,7 @@ async def test_a_database_from_a_newer_bot_is_refused_and_left_alone(db_path: Pa
     before = recorded(db_path)
 
     with pytest.raises(SchemaTooNewError, match=f"schema version {newest + 1}") as err:
-        await Store.open(db_path)
+        await SqliteStore.open(db_path)
     assert isinstance(err.value, StorageError)
     assert recorded(db_path) == before
     assert "future_only" in tables(db_path)
@@ -122,7 +158,7 @@ async def test_a_file_that_is_not_sqlite_gives_a_storage_error(tmp_path: Path):
     junk = b"this is not a database" * 100
     path.write_bytes(junk)
     with pytest.raises(StorageError, match="cannot use database"):
-        await Store.open(path)
+        await SqliteStore.open(path)
     assert path.read_bytes() == junk
 
 

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import logging
-import sqlite3
-from pathlib import Path
 
 import pytest
 
 from bot.storage import DEFAULT_TURN_TIMER, GuildSettings, InvalidInputError, Store
+
+from .conftest import Backend
 
 
 async def test_a_server_without_settings_gets_the_defaults(store: Store):
@@ -16,7 +16,7 @@ async def test_a_server_without_settings_gets_the_defaults(store: Store):
     assert DEFAULT_TURN_TIMER == 60
 
 
-async def test_update_changes_only_what_is_given_and_persists(store: Store, db_path: Path):
+async def test_update_changes_only_what_is_given_and_persists(store: Store, backend: Backend):
     s = await store.update_settings(42, default_mode="flip", language="sk")
     assert s == GuildSettings(42, "flip", 60, "sk", False)
     s = await store.update_settings(42, turn_timer=15, text_only=True)
@@ -27,7 +27,7 @@ async def test_update_changes_only_what_is_given_and_persists(store: Store, db_p
     assert await store.get_settings(43) == GuildSettings(43)
 
     await store.close()
-    reopened = await Store.open(db_path)
+    reopened = await backend.open()
     try:
         assert await reopened.get_settings(42) == s
     finally:
@@ -53,7 +53,7 @@ async def test_update_changes_only_what_is_given_and_persists(store: Store, db_p
         {"default_mode": "flex", "turn_timer": -1},  # one bad value spoils the whole update
     ],
 )
-async def test_bad_values_raise_a_value_error_and_change_nothing(store: Store, db_path: Path, changes):
+async def test_bad_values_raise_a_value_error_and_change_nothing(store: Store, changes):
     before = await store.update_settings(7, default_mode="flip", turn_timer=90, language="it")
     with pytest.raises(InvalidInputError) as err:
         await store.update_settings(7, **changes)
@@ -70,11 +70,13 @@ async def test_bad_guild_ids_are_refused(store: Store, guild_id):
         await store.update_settings(guild_id, turn_timer=30)
 
 
-async def test_damaged_values_fall_back_to_their_defaults_with_a_log_line(store: Store, db_path: Path, caplog):
+async def test_damaged_values_fall_back_to_their_defaults_with_a_log_line(store: Store, backend: Backend, caplog):
     await store.update_settings(9, default_mode="flex", turn_timer=45, language="es", text_only=True)
-    with sqlite3.connect(db_path) as db:
-        db.execute("INSERT INTO guild_settings VALUES (8, 'poker', 'soon', 'fr', 'maybe')")
-        db.execute("UPDATE guild_settings SET turn_timer = -3 WHERE guild_id = 9")
+    if backend.name == "sqlite":  # untyped columns: a value of the wrong type too
+        await backend.execute("INSERT INTO guild_settings VALUES (8, 'poker', 'soon', 'fr', 'maybe')")
+    else:
+        await backend.execute("INSERT INTO guild_settings VALUES (8, 'poker', 4, 'fr', 2)")
+    await backend.execute("UPDATE guild_settings SET turn_timer = -3 WHERE guild_id = 9")
     caplog.set_level(logging.WARNING, logger="bot.storage")
 
     assert await store.get_settings(8) == GuildSettings(8)
@@ -90,5 +92,4 @@ async def test_damaged_values_fall_back_to_their_defaults_with_a_log_line(store:
 
     # the next update writes a repaired row
     assert await store.update_settings(9, language="en") == GuildSettings(9, "flex", 60, "en", True)
-    with sqlite3.connect(db_path) as db:
-        assert db.execute("SELECT turn_timer FROM guild_settings WHERE guild_id = 9").fetchone() == (60,)
+    assert await backend.fetch("SELECT turn_timer FROM guild_settings WHERE guild_id = 9") == [(60,)]
