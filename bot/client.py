@@ -6,73 +6,39 @@ persistent buttons, sync the slash commands (to ``DEV_GUILD_ID`` when set). No p
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import Any
 
 import discord
-from discord import app_commands
 from discord.ext import commands
 
-from bot.adapter import AdapterError, SessionManager
+from bot.adapter import SessionManager
 from bot.adapter.clock import Clock
 from bot.adapter.manager import Limits
 from bot.adapter.runtime import tune_gc
 from bot.config import Settings
-from bot.engine.errors import RuleError
-from bot.i18n import language_for, t
+from bot.i18n import language_for
 from bot.i18n.translator import UnoTranslator
+from bot.shardlog import ShardedBot
 from bot.storage import GuildSettings, Store, open_store
+from cogs.uno.replies import COMMANDS, UnoTree
 
 log = logging.getLogger(__name__)
 
-
-class UnoTree(app_commands.CommandTree["UnoBot"]):
-    """Answers every failed command ephemerally in the user's language and logs unexpected errors with their
-    traceback; nothing crashes the bot."""
-
-    async def on_error(self, interaction: discord.Interaction[UnoBot], error: app_commands.AppCommandError) -> None:
-        original = error.original if isinstance(error, app_commands.CommandInvokeError) else error
-        lang = await interaction.client.language(interaction)
-        if isinstance(original, RuleError | AdapterError):
-            text = error_text(original, lang)
-        elif isinstance(original, app_commands.MissingPermissions | app_commands.CheckFailure):
-            text = t("error.no_permission", lang)
-        else:
-            log.error(
-                "command %s failed", interaction.command and interaction.command.qualified_name, exc_info=original
-            )
-            text = t("error.unexpected", lang)
-        await send_ephemeral(interaction, text)
+#: The names discord.py gives the tasks that run interaction handlers (slash commands, buttons, selects, modals).
+HANDLER_TASKS = (
+    "CommandTree-invoker",
+    "discord-ui-view-dispatch",
+    "discord-ui-dynamic-item",
+    "discord-ui-modal-dispatch",
+    "discord.py: on_interaction",
+)
+#: How long stopping waits for the interactions being handled (s) before it closes the sessions and the connection.
+HANDLER_DRAIN = 10.0
 
 
-#: How texts name the command that opens a game: a clickable ``</uno new:id>`` once the commands are synced (Discord
-#: shows it in each reader's own language), plain ``/uno new`` before.
-COMMANDS = {"new": "/uno new"}
-
-
-def error_text(error: Exception, lang: str) -> str:
-    """The catalogue text of an engine or adapter error (``error.<code>``), else a generic one."""
-    code = getattr(error, "code", None)
-    key = f"error.{code}"
-    try:
-        details = getattr(error, "details", {}) or {}
-        return t(key, lang, command=COMMANDS["new"], **details)
-    except KeyError:
-        return t("error.not_possible", lang)
-
-
-async def send_ephemeral(interaction: discord.Interaction[Any], text: str) -> None:
-    """Answer ``interaction`` with an ephemeral line, whether or not it was already acknowledged."""
-    try:
-        if interaction.response.is_done():
-            await interaction.followup.send(text, ephemeral=True)
-        else:
-            await interaction.response.send_message(text, ephemeral=True)
-    except discord.HTTPException:
-        log.warning("could not send an error message for interaction %s", interaction.id)
-
-
-class UnoBot(commands.Bot):
+class UnoBot(ShardedBot):
     """The UNO bot. ``bot.store`` (SQLite or PostgreSQL) and ``bot.manager`` (live sessions) exist after setup_hook."""
 
     store: Store
@@ -95,7 +61,7 @@ class UnoBot(commands.Bot):
             intents=intents,
             tree_cls=UnoTree,
             help_command=None,
-            **options,
+            **({"shard_count": settings.shard_count, "shard_ids": settings.shard_id_list()} | options),
         )
         self.settings = settings
         self._clock = clock
@@ -121,6 +87,10 @@ class UnoBot(commands.Bot):
         log.info("ready to play: %d live session(s)", len(self.manager.sessions))
 
     async def close(self) -> None:
+        """Stop in an order that leaves nothing half done: the interactions being handled finish (at most
+        :data:`HANDLER_DRAIN` s), then the sessions (the publisher's deliveries and their images), the database, the
+        cogs (the image worker, once its images are drawn), and last the Discord connection and its HTTP session."""
+        await self._finish_handlers()
         manager = getattr(self, "manager", None)
         if manager is not None:
             await manager.close()
@@ -128,6 +98,23 @@ class UnoBot(commands.Bot):
         if store is not None:
             await store.close()
         await super().close()
+
+    async def _finish_handlers(self) -> None:
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + HANDLER_DRAIN
+        me = asyncio.current_task()
+        while True:
+            running = [
+                task
+                for task in asyncio.all_tasks()
+                if task is not me and not task.done() and task.get_name().startswith(HANDLER_TASKS)
+            ]
+            left = deadline - loop.time()
+            if not running or left <= 0:
+                if running:
+                    log.warning("stopping with %d interaction(s) still being handled", len(running))
+                return
+            await asyncio.wait(running, timeout=left)
 
     async def guild_settings(self, guild_id: int | None) -> GuildSettings:
         """A server's settings (cached; :meth:`forget_settings` after a change)."""

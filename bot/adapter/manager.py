@@ -13,72 +13,29 @@ and games without human activity are closed. :meth:`SessionManager.start` resume
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import secrets
-from collections import Counter
-from collections.abc import Awaitable, Callable, Coroutine, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
 from random import Random
 from typing import Any
 
-from bot.engine.actions import Accept, Action, DeclareColour, Draw, Keep, NextRound
-from bot.engine.cards import Mode, colours_of
+from bot.engine.actions import Action, NextRound
+from bot.engine.cards import Mode
 from bot.engine.events import Event
 from bot.engine.game import Game
 from bot.engine.options import OptionError, Options
 from bot.engine.view import Phase, PlayerView
-from bot.storage import LiveGame, MatchPlayer, MatchResult, RoundResult, Store
+from bot.storage import LiveGame, MatchResult, Store
 
 from . import ai
 from . import errors as E
-from .clock import Clock, SystemClock, TimerHandle
+from .clock import Clock, SystemClock
+from .fanout import FanOut, Subscriber, Update
+from .results import abandon, settle
 from .session import Seat, Session, Status
+from .timers import Limits, Timers, default_action
 
 log = logging.getLogger(__name__)
-
-
-@dataclass(frozen=True)
-class Update:
-    """What subscribers receive after each committed change.
-
-    ``kind``: ``lobby`` (seats or settings changed), ``started``, ``action`` (a player's action), ``timeout``,
-    ``ai``, ``removed``, ``finished`` (match over: results recorded), ``closed`` (lobby cancelled, game ended or
-    expired; the session is gone). ``actor``: the seat that acted, if any. ``events``: the engine events, in order.
-    """
-
-    session: Session
-    version: int
-    kind: str
-    events: tuple[Event, ...] = ()
-    actor: int | None = None
-
-
-@dataclass
-class Limits:
-    """Tunables (seconds unless noted)."""
-
-    ai_delay: float = 1.5
-    ai_catch_delay: float = 4.0
-    max_timeouts: int = 3
-    round_pause: float = 30.0
-    lobby_idle: float = 15 * 60.0
-    game_idle: float = 30 * 60.0
-    finished_kept: float = 6 * 3600.0
-    sweep_every: float = 60.0
-    retry_after: float = 5.0
-
-
-@dataclass
-class _Runtime:
-    timer: TimerHandle | None = None
-    ai_timer: TimerHandle | None = None
-    retry: TimerHandle | None = None
-    queue: asyncio.Queue[Update] = field(default_factory=asyncio.Queue)
-    worker: asyncio.Task[None] | None = None
-
-
-Subscriber = Callable[[Update], Awaitable[None]]
 
 
 class SessionManager:
@@ -101,11 +58,8 @@ class SessionManager:
         self.limits = limits or Limits()
         self.sessions: dict[int, Session] = {}
         self._rng = rng or Random(secrets.randbits(64))
-        self._runtime: dict[int, _Runtime] = {}
-        self._subscribers: list[Subscriber] = []
-        self._tasks: set[asyncio.Task[Any]] = set()
-        self._sweeper: TimerHandle | None = None
-        self._closed = False
+        self._timers = Timers(self.clock, self.limits, on_timeout=self._on_timeout, on_ai=self._ai_move)
+        self._fanout = FanOut()
 
     # ------------------------------------------------------------------------------------------------------------
     # Life cycle
@@ -118,42 +72,31 @@ class SessionManager:
             session = Session.from_dict(row.snapshot)
             session.committed = row.snapshot
             self.sessions[session.channel_id] = session
-            self._runtime[session.channel_id] = _Runtime()
             # The bot was away: nobody could play, so the idle clock and the pending decision's timer start afresh.
             session.last_activity = max(session.last_activity, now)
-            self._deadline(session)
-            self._arm(session)
+            self._timers.set_deadline(session)
+            self._timers.arm(session)
         self._schedule_sweep()
         log.info("resumed %d session(s)", len(rows))
         return list(self.sessions.values())
 
     async def close(self) -> None:
         """Stop timers and workers; wait for the change in flight (sessions stay saved)."""
-        self._closed = True
-        if self._sweeper is not None:
-            self._sweeper.cancel()
-        for rt in self._runtime.values():
-            for handle in (rt.timer, rt.ai_timer, rt.retry):
-                if handle is not None:
-                    handle.cancel()
+        self._timers.close()
         for session in list(self.sessions.values()):
             async with session.lock:
                 pass
         await self.idle()
-        for rt in self._runtime.values():
-            if rt.worker is not None:
-                rt.worker.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await rt.worker
+        await self._fanout.close()
 
     async def idle(self) -> None:
         """Wait until no background work (AI moves, timeouts, subscriber deliveries) is left. For tests."""
         while True:
-            pending = [t for t in self._tasks if not t.done()]
-            queues = [rt.queue for rt in self._runtime.values() if not rt.queue.empty()]
+            pending = self._timers.running()
+            queues = self._fanout.busy()
             if not pending and not queues:
                 await asyncio.sleep(0)
-                if not [t for t in self._tasks if not t.done()]:
+                if not self._timers.running():
                     return
             if pending:
                 await asyncio.gather(*pending, return_exceptions=True)
@@ -163,7 +106,7 @@ class SessionManager:
     def subscribe(self, callback: Subscriber) -> None:
         """Call ``await callback(update)`` after every committed change, in order per session. A failing subscriber is
         logged and never breaks a game."""
-        self._subscribers.append(callback)
+        self._fanout.subscribe(callback)
 
     def get(self, channel_id: int) -> Session:
         """The session of ``channel_id``; :class:`~bot.adapter.errors.NoGame` if there is none."""
@@ -220,7 +163,6 @@ class SessionManager:
             async with existing.lock:
                 self._forget(existing)
         self.sessions[channel_id] = session
-        self._runtime[channel_id] = _Runtime()
         async with session.lock:
             try:
                 await self._commit(session)
@@ -375,11 +317,11 @@ class SessionManager:
         result: MatchResult | None = None
         if session.status == Status.PLAYING and game is not None:
             if kind in ("removed", "timeout") and game.phase is not Phase.MATCH_OVER and not session.humans():
-                events += self._abandon(game)  # the last human left: nobody is left to play for
+                events += abandon(game)  # the last human left: nobody is left to play for
             if game.phase is Phase.MATCH_OVER:
-                result = self._finish(session)
+                result = settle(session, self.clock.now())
                 kind = "finished"
-        self._deadline(session)
+        self._timers.set_deadline(session)
         try:
             if result is not None:
                 row = self._row(session)
@@ -391,65 +333,8 @@ class SessionManager:
             if session.committed is not None:
                 self._restore(session, session.committed)
             raise
-        self._arm(session)
+        self._timers.arm(session)
         return self._publish(session, kind, events, actor)
-
-    @staticmethod
-    def _abandon(game: Game) -> list[Event]:
-        """Remove every remaining player: the match ends without a winner."""
-        events: list[Event] = []
-        for s in range(game.players):
-            if game.phase is Phase.MATCH_OVER:
-                break
-            if game.active[s]:
-                events += game.remove_player(s)
-        return events
-
-    def _finish(self, session: Session, *, abandoned: bool = False) -> MatchResult:
-        game = session.game
-        assert game is not None
-        session.status = Status.FINISHED
-        session.deadline = None
-        now = self.clock.now()
-        session.last_activity = now  # finished sessions are kept for Limits.finished_kept from here
-        abandoned = abandoned or game.abandoned or game.winner is None
-        scores = game.scores
-        lowest = game.options.scoring == "lowest"
-        order = sorted(range(game.players), key=lambda s: (s != game.winner, scores[s] if lowest else -scores[s], s))
-        placement = {s: i + 1 for i, s in enumerate(order)}
-        rounds = tuple(RoundResult(i + 1, r.winner, sum(r.points)) for i, r in enumerate(game.history))
-        players = tuple(
-            MatchPlayer(
-                seat=s,
-                user_id=seat.user_id,
-                display_name=seat.name[:100] or "?",
-                is_ai=seat.ai,
-                final_score=scores[s],
-                placement=placement[s],
-                rounds_won=sum(1 for r in game.history if r.winner == s),
-                points_scored=sum(r.points[s] for r in game.history),
-            )
-            for s, seat in enumerate(session.seats)
-        )
-        session.result = {
-            "status": "abandoned" if abandoned else "completed",
-            "winner": None if abandoned else game.winner,
-            "scores": list(scores),
-            "ended": now,
-        }
-        return MatchResult(
-            match_key=session.match_key,
-            mode=session.mode.value,
-            guild_id=session.guild_id,
-            channel_id=session.channel_id,
-            status="abandoned" if abandoned else "completed",
-            target_score=game.options.target_score,
-            started_at=session.started_at or session.created_at,
-            ended_at=max(now, session.started_at or session.created_at),
-            winner_seat=None if abandoned else game.winner,
-            players=players,
-            rounds=rounds,
-        )
 
     async def _remove_seat(self, session: Session, seat: int, *, kind: str, actor: int | None) -> Update:
         if session.status == Status.LOBBY:
@@ -471,11 +356,11 @@ class SessionManager:
 
     async def _close(self, session: Session, reason: str) -> Update:
         """Close a lobby (deleted) or a match (recorded as abandoned if it was being played)."""
-        self._disarm(session)
+        self._timers.disarm(session.channel_id)
         if session.status == Status.PLAYING and session.game is not None:
-            self._abandon(session.game)
+            abandon(session.game)
             session.version += 1
-            result = self._finish(session, abandoned=True)
+            result = settle(session, self.clock.now(), abandoned=True)
             await self.store.finish_match(result, replace_with=None)
         else:
             await self.store.delete_game(session.channel_id)
@@ -518,7 +403,7 @@ class SessionManager:
             setattr(session, name, getattr(restored, name))
 
     def _forget(self, session: Session) -> None:
-        self._disarm(session)
+        self._timers.disarm(session.channel_id)
         self.sessions.pop(session.channel_id, None)
 
     # ------------------------------------------------------------------------------------------------------------
@@ -547,66 +432,6 @@ class SessionManager:
     # ------------------------------------------------------------------------------------------------------------
     # Timers and AI
 
-    def _deadline(self, session: Session) -> None:
-        """Set when the pending decision times out (None when nobody human is waited for)."""
-        game = session.game
-        session.deadline = None
-        if session.status != Status.PLAYING or game is None:
-            return
-        if game.phase is Phase.ROUND_OVER:
-            session.deadline = self.clock.now() + self.limits.round_pause
-            return
-        owner = game.pending
-        if owner is not None and not session.seats[owner].ai:
-            session.deadline = self.clock.now() + session.turn_timer
-
-    def _arm(self, session: Session) -> None:
-        """(Re-)arm the session's turn timer and AI move after a change (or a resume)."""
-        if self._closed:
-            return
-        rt = self._runtime.setdefault(session.channel_id, _Runtime())
-        self._disarm(session)
-        version = session.version
-        if session.status == Status.LOBBY:
-            return
-        game = session.game
-        if session.status != Status.PLAYING or game is None:
-            return
-        if session.deadline is not None:
-            delay = max(0.0, session.deadline - self.clock.now())
-            rt.timer = self.clock.call_later(delay, lambda: self._spawn(self._on_timeout(session, version)))
-        owner = game.pending
-        if game.phase is Phase.ROUND_OVER and all(s.ai or s.left for s in session.seats):
-            owner = next(i for i, s in enumerate(session.seats) if not s.left)
-        ai_seats = [i for i, s in enumerate(session.seats) if s.ai and not s.left]
-        if owner is not None and session.seats[owner].ai:
-            rt.ai_timer = self._later(self.limits.ai_delay, lambda: self._ai_move(session, version, owner))
-        elif game.catchable is not None and any(s != game.catchable for s in ai_seats):
-            catcher = next(s for s in ai_seats if s != game.catchable)
-            rt.ai_timer = self._later(self.limits.ai_catch_delay, lambda: self._ai_move(session, version, catcher))
-
-    def _later(self, delay: float, make: Callable[[], Coroutine[Any, Any, Any]]) -> TimerHandle | None:
-        """Run ``make()`` as a task after ``delay`` seconds on the clock; at once (no timer) for a zero delay."""
-        if delay <= 0:
-            self._spawn(make())
-            return None
-        return self.clock.call_later(delay, lambda: self._spawn(make()))
-
-    def _disarm(self, session: Session) -> None:
-        rt = self._runtime.get(session.channel_id)
-        if rt is None:
-            return
-        for name in ("timer", "ai_timer", "retry"):
-            handle = getattr(rt, name)
-            if handle is not None:
-                handle.cancel()
-                setattr(rt, name, None)
-
-    def _spawn(self, coro: Coroutine[Any, Any, Any]) -> None:
-        task = asyncio.get_running_loop().create_task(coro, name="uno-adapter-task")
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
-
     def _still(self, session: Session, version: int) -> Game | None:
         """The session's game if the session is still live, playing, and at ``version`` (else a timer is stale)."""
         if session.version != version or session.status != Status.PLAYING:
@@ -630,7 +455,7 @@ class SessionManager:
             except Exception:
                 # The game was restored as it was: try the move again shortly, or the table would wait forever.
                 log.exception("AI move failed in channel %s; retrying", session.channel_id)
-                self._retry(session, lambda: self._ai_move(session, version, seat))
+                self._timers.retry(session, lambda: self._ai_move(session, version, seat))
 
     async def _on_timeout(self, session: Session, version: int) -> None:
         async with session.lock:
@@ -647,7 +472,7 @@ class SessionManager:
                 if owner is None:
                     return
                 seat = owner
-                events = self._default_action(game, seat)
+                events = default_action(game, seat)
                 session.seats[seat].timeouts += 1
                 if session.seats[seat].timeouts >= self.limits.max_timeouts and game.phase is not Phase.MATCH_OVER:
                     session.seats[seat].left = True
@@ -655,36 +480,10 @@ class SessionManager:
                 await self._finish_change(session, events, "timeout", seat)
             except Exception:
                 log.exception("turn timeout failed in channel %s; retrying", session.channel_id)
-                self._retry(session, lambda: self._on_timeout(session, version))
-
-    def _retry(self, session: Session, make: Callable[[], Coroutine[Any, Any, Any]]) -> None:
-        """Run a failed AI move or timeout again after :attr:`Limits.retry_after` seconds."""
-        rt = self._runtime.setdefault(session.channel_id, _Runtime())
-        rt.retry = self._later(self.limits.retry_after, make)
-
-    @staticmethod
-    def _default_action(game: Game, seat: int) -> list[Event]:
-        """The default of the pending decision: draw and keep; keep; accept; the colour held most."""
-        phase = game.phase
-        if phase is Phase.PLAY:
-            events = game.apply(Draw(seat))
-            if game.phase is Phase.PLAY_DRAWN and game.current == seat:
-                events += game.apply(Keep(seat))
-            return events
-        if phase is Phase.PLAY_DRAWN:
-            return game.apply(Keep(seat))
-        if phase is Phase.CHALLENGE:
-            return game.apply(Accept(seat))
-        if phase is Phase.DECLARE_COLOUR:
-            held = Counter(game.faces[c].colour for c in game.hands[seat])
-            colour = max(colours_of(game.side), key=lambda c: held.get(c, 0))
-            return game.apply(DeclareColour(seat, colour))
-        return []
+                self._timers.retry(session, lambda: self._on_timeout(session, version))
 
     def _schedule_sweep(self) -> None:
-        if self._closed:
-            return
-        self._sweeper = self.clock.call_later(self.limits.sweep_every, lambda: self._spawn(self._sweep()))
+        self._timers.sweep_later(self._sweep)
 
     async def _sweep(self) -> None:
         """Close idle lobbies and games without human activity; forget finished sessions after a while."""
@@ -731,28 +530,7 @@ class SessionManager:
         reason: str | None = None,
     ) -> Update:
         update = Update(session, session.version, kind if reason is None else f"{kind}:{reason}", tuple(events), actor)
-        if not self._subscribers:
-            return update
-        rt = self._runtime.setdefault(session.channel_id, _Runtime())
-        rt.queue.put_nowait(update)
-        if rt.worker is None or rt.worker.done():
-            rt.worker = asyncio.get_running_loop().create_task(
-                self._deliver(rt.queue), name=f"uno-adapter-deliver-{session.channel_id}"
-            )
-        return update
-
-    async def _deliver(self, queue: asyncio.Queue[Update]) -> None:
-        """Deliver queued updates in order; the task ends when the queue is empty (``_publish`` starts a new one)."""
-        while not queue.empty():
-            update = queue.get_nowait()
-            try:
-                for callback in list(self._subscribers):
-                    try:
-                        await callback(update)
-                    except Exception:
-                        log.exception("subscriber failed on %s update", update.kind)
-            finally:
-                queue.task_done()
+        return self._fanout.publish(session.channel_id, update)
 
 
-__all__ = ["Limits", "SessionManager", "Update"]
+__all__ = ["Limits", "SessionManager", "Subscriber", "Update"]

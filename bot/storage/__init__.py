@@ -42,6 +42,7 @@ from ._models import (
     StorageError,
     StorageUnavailable,
     is_postgres_url,
+    redact_database,
 )
 from ._open import open_store
 from ._protocol import Store
@@ -78,4 +79,5 @@ __all__ = [
     "available_migrations",
     "is_postgres_url",
     "open_store",
+    "redact_database",
 ]

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import math
 import re
+import urllib.parse
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, Final
@@ -76,6 +77,17 @@ UNSET: Final = _Unset()
 def is_postgres_url(target: object) -> bool:
     """Whether ``UNO_DATABASE`` names a PostgreSQL server (``postgresql://…`` or ``postgres://…``), not a file."""
     return isinstance(target, str) and target.startswith(("postgresql://", "postgres://"))
+
+
+def redact_database(target: object) -> str:
+    """``UNO_DATABASE`` as it may be shown in messages and logs: a PostgreSQL address without its password."""
+    text = str(target)
+    if not is_postgres_url(text):
+        return text
+    parts = urllib.parse.urlsplit(text)
+    if parts.password is None:
+        return text
+    return urllib.parse.urlunsplit(parts._replace(netloc=parts.netloc.replace(f":{parts.password}@", ":***@", 1)))
 
 
 MAX_SHARDS = 65536

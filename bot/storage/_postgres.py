@@ -29,7 +29,6 @@ from __future__ import annotations
 import contextlib
 import logging
 import time
-import urllib.parse
 from collections.abc import AsyncIterator, Callable, Iterable
 from types import TracebackType
 from typing import Any, Final
@@ -71,6 +70,7 @@ from ._models import (
     check_page,
     check_shards,
     check_ttl,
+    redact_database,
 )
 
 log = logging.getLogger(__name__)
@@ -177,15 +177,6 @@ _RANK_TABLES = {
 }
 
 
-def redact(url: str) -> str:
-    """The address without its password, for messages and logs."""
-    parts = urllib.parse.urlsplit(url)
-    if parts.password is None:
-        return url
-    netloc = parts.netloc.replace(f":{parts.password}@", ":***@", 1)
-    return urllib.parse.urlunsplit(parts._replace(netloc=netloc))
-
-
 def _is_unavailable(e: BaseException) -> bool:
     if isinstance(e, _UNAVAILABLE):
         return True
@@ -274,7 +265,7 @@ class PostgresStore:
         Raises :class:`StorageUnavailable` when the server cannot be reached, :class:`SchemaTooNewError` for a
         database written by a newer bot, :class:`StorageError` for a refused login or a database that does not exist.
         """
-        where = redact(url)
+        where = redact_database(url)
         try:
             conn = await asyncpg.connect(url, timeout=CONNECT_TIMEOUT)
         except Exception as e:

@@ -1,20 +1,16 @@
-"""The ``/uno`` slash commands, the handlers of every button and select, and the publisher that keeps the public
-messages in step with the game (DESIGN "Discord layer").
+"""The ``/uno`` slash commands, and the cog that wires the Discord layer together (DESIGN "Discord layer").
 
-Every interaction is answered once and quickly: adapter calls take milliseconds (one SQLite commit), and images are
-rendered from cached card faces. Errors are answered ephemerally in the user's language; unexpected ones are logged
-with their traceback.
+The jobs live in their own modules: click handlers in :mod:`cogs.uno.clicks` (a table per kind of component), the
+ephemeral hands in :mod:`cogs.uno.hands`, the public messages in :mod:`cogs.uno.publisher`, card images in
+:mod:`cogs.uno.images`, replies and errors in :mod:`cogs.uno.replies`, the persistent components in
+:mod:`cogs.uno.views`. Every interaction is answered once and quickly; errors are answered ephemerally in the user's
+language, unexpected ones logged with their traceback.
 """
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
-import functools
 import logging
-import time
-from collections import deque
-from collections.abc import Callable, Coroutine
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -22,21 +18,19 @@ from discord import app_commands
 from discord.app_commands import Choice, locale_str
 from discord.ext import commands
 
-from bot.adapter import AdapterError, Update
-from bot.adapter.session import Session, Status
-from bot.engine.actions import Accept, Action, CallUno, Catch, Challenge, DeclareColour, Draw, Keep, NextRound, Play
-from bot.engine.cards import Colour, Mode
+from bot.adapter import AdapterError, SessionManager
+from bot.engine.cards import Mode
 from bot.engine.errors import RuleError
-from bot.engine.events import RoundEnded
-from bot.engine.view import PlayerView
 from bot.i18n import LANGUAGE_NAMES, LANGUAGES, t
 from bot.storage import InvalidInputError
 
-from . import ids, screens
-from .painter import Painter
+from . import screens
+from .clicks import Clicks, display_name, is_admin
+from .hands import HAND_REFRESH_WINDOW, Hands
+from .images import DRAWING_CONCURRENCY, DRAWING_DRAIN, Images
+from .publisher import Publisher
+from .replies import answered, channel_of, error_text, guild_of, send_ephemeral
 from .rules import rules_embed
-from .screens import Screen
-from .text import event_lines
 from .views import LeaderboardButton
 
 if TYPE_CHECKING:
@@ -44,34 +38,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-HAND_REFRESH_WINDOW = 14 * 60  # interaction tokens last 15 minutes
-#: How many messages may be waiting for their images at once. When many games move together the rest queue here,
-#: before any of their work starts, instead of as ready tasks in the event loop, where every click would wait behind
-#: them before it could be answered. Sending is outside this limit, so a slow network does not slow drawing.
-DRAWING_CONCURRENCY = 2
-#: How long stopping waits for the images being drawn (s) before it closes the image worker.
-DRAWING_DRAIN = 5.0
 LEADERBOARD_PAGE = 10
-
-
-Handler = Callable[..., Coroutine[Any, Any, None]]
-
-
-def answered(handler: Handler) -> Handler:
-    """Wrap a component handler: an unexpected error is logged with its traceback and answered ephemerally, so the
-    user never sees "This interaction failed"."""
-
-    @functools.wraps(handler)
-    async def wrapper(self: UnoCog, interaction: discord.Interaction[Any], *args: Any) -> None:
-        try:
-            await handler(self, interaction, *args)
-        except Exception:
-            log.exception("handling %s failed", handler.__name__)
-            from bot.client import send_ephemeral
-
-            await send_ephemeral(interaction, t("error.unexpected", await self.lang(interaction)))
-
-    return wrapper
+Interaction = discord.Interaction["UnoBot"]
 
 
 def _l(text: str, key: str) -> locale_str:
@@ -99,54 +67,26 @@ class UnoCog(
 ):
     def __init__(self, bot: UnoBot) -> None:
         self.bot = bot
-        self.logs: dict[int, deque[str]] = {}
-        self.hands: dict[tuple[int, int], tuple[discord.Interaction[Any], str, float, str]] = {}
-        self.painter = Painter()
-        self.drawing = asyncio.Semaphore(DRAWING_CONCURRENCY)
-        bot.manager.subscribe(self.on_update)
+        self.images = Images(bot)
+        self.hands = Hands(self.images)
+        self.clicks = Clicks(bot, self.images, self.hands)
+        self.publisher = Publisher(bot, self.images, self.hands)
+        bot.manager.subscribe(self.publisher.on_update)
         super().__init__()
 
     async def cog_unload(self) -> None:
-        """Let the images being drawn finish (at most :data:`DRAWING_DRAIN` s), then stop the image worker (closed
-        under a running job, its feeder thread prints a traceback as the bot exits)."""
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self._hold_every_drawing_slot(), DRAWING_DRAIN)
-        self.painter.close()
-
-    async def _hold_every_drawing_slot(self) -> None:
-        for _ in range(DRAWING_CONCURRENCY):
-            await self.drawing.acquire()
-
-    # ------------------------------------------------------------------------------------------------------------
-    # Helpers
+        """Let the images being drawn finish, then stop the image worker (:meth:`Images.close`)."""
+        await self.images.close()
 
     @property
-    def manager(self) -> Any:
+    def manager(self) -> SessionManager:
         return self.bot.manager
 
-    async def lang(self, interaction: discord.Interaction[Any]) -> str:
+    async def lang(self, interaction: Interaction) -> str:
         return await self.bot.language(interaction)
 
-    async def images(self, guild_id: int | None) -> bool:
-        return not (await self.bot.guild_settings(guild_id)).text_only
-
-    @staticmethod
-    def is_admin(interaction: discord.Interaction[Any]) -> bool:
-        perms = interaction.permissions
-        return bool(perms.manage_guild or perms.administrator)
-
-    @staticmethod
-    def display_name(user: discord.abc.User) -> str:
-        return (getattr(user, "display_name", None) or user.name)[:100]
-
-    async def error(self, interaction: discord.Interaction[Any], error: Exception, lang: str) -> None:
-        from bot.client import error_text, send_ephemeral
-
+    async def error(self, interaction: Interaction, error: Exception, lang: str) -> None:
         await send_ephemeral(interaction, error_text(error, lang))
-
-    async def ack(self, interaction: discord.Interaction[Any]) -> None:
-        if not interaction.response.is_done():
-            await interaction.response.defer()
 
     # ------------------------------------------------------------------------------------------------------------
     # Slash commands
@@ -193,7 +133,7 @@ class UnoCog(
     )
     async def new(
         self,
-        interaction: discord.Interaction[Any],
+        interaction: Interaction,
         game: str | None = None,
         target: app_commands.Range[int, 0, 100000] | None = None,
         timer: app_commands.Range[int, 15, 600] | None = None,
@@ -228,10 +168,10 @@ class UnoCog(
         public_lang = await self.bot.public_language(interaction.guild_id, str(interaction.guild_locale or ""))
         try:
             session = await self.manager.open_lobby(
-                channel_id=interaction.channel_id,
-                guild_id=interaction.guild_id,
+                channel_id=channel_of(interaction),
+                guild_id=guild_of(interaction),
                 host_id=interaction.user.id,
-                host_name=self.display_name(interaction.user),
+                host_name=display_name(interaction.user),
                 mode=game or settings.default_mode,
                 options=options,
                 turn_timer=timer or settings.turn_timer,
@@ -240,44 +180,35 @@ class UnoCog(
         except (AdapterError, RuleError) as exc:
             await self.error(interaction, exc, lang)
             return
-        await self.post_lobby(interaction, session)
-
-    async def post_lobby(self, interaction: discord.Interaction[Any], session: Session) -> None:
-        """Answer with the lobby message and remember it: every later update edits this one message."""
-        screen = screens.lobby_screen(session, session.ui.get("lang", "en"))
-        callback = await interaction.response.send_message(**screen.send_kwargs())
-        message_id = callback.message_id
-        if message_id is None:
-            message_id = (await interaction.original_response()).id
-        await self.manager.update_ui(session.channel_id, message=message_id)
+        await self.clicks.post_lobby(interaction, session)
 
     @app_commands.command(
         name=_l("join", "cmd.join.name"), description=_l("Join the game in this channel", "cmd.join.desc")
     )
-    async def join(self, interaction: discord.Interaction[Any]) -> None:
+    async def join(self, interaction: Interaction) -> None:
         await self._lobby_command(interaction, "join")
 
     @app_commands.command(
         name=_l("leave", "cmd.leave.name"), description=_l("Leave the game in this channel", "cmd.leave.desc")
     )
-    async def leave(self, interaction: discord.Interaction[Any]) -> None:
+    async def leave(self, interaction: Interaction) -> None:
         await self._lobby_command(interaction, "leave")
 
     @app_commands.command(name=_l("start", "cmd.start.name"), description=_l("Start the game (host)", "cmd.start.desc"))
-    async def start(self, interaction: discord.Interaction[Any]) -> None:
+    async def start(self, interaction: Interaction) -> None:
         await self._lobby_command(interaction, "start")
 
     @app_commands.command(
         name=_l("end", "cmd.end.name"),
         description=_l("End the game in this channel (host or Manage Server)", "cmd.end.desc"),
     )
-    async def end(self, interaction: discord.Interaction[Any]) -> None:
+    async def end(self, interaction: Interaction) -> None:
         await self._lobby_command(interaction, "cancel")
 
-    async def _lobby_command(self, interaction: discord.Interaction[Any], verb: str) -> None:
+    async def _lobby_command(self, interaction: Interaction, verb: str) -> None:
         lang = await self.lang(interaction)
         try:
-            await self.lobby_op(interaction, verb, _channel(interaction))
+            await self.clicks.lobby_op(interaction, verb, channel_of(interaction))
         except (AdapterError, RuleError) as exc:
             await self.error(interaction, exc, lang)
             return
@@ -286,29 +217,27 @@ class UnoCog(
     @app_commands.command(
         name=_l("hand", "cmd.hand.name"), description=_l("Show your hand (only you can see it)", "cmd.hand.desc")
     )
-    async def hand(self, interaction: discord.Interaction[Any]) -> None:
-        await self.open_hand(interaction, _channel(interaction))
+    async def hand(self, interaction: Interaction) -> None:
+        await self.clicks.open_hand(interaction, channel_of(interaction))
 
     @app_commands.command(
         name=_l("kick", "cmd.kick.name"),
         description=_l("Remove a player or AI seat (host or Manage Server)", "cmd.kick.desc"),
     )
     @app_commands.describe(player=_l("The seat to remove", "opt.player"))
-    async def kick(self, interaction: discord.Interaction[Any], player: str) -> None:
+    async def kick(self, interaction: Interaction, player: str) -> None:
         lang = await self.lang(interaction)
         try:
             seat = int(player) - 1
-            await self.manager.kick(
-                interaction.channel_id, interaction.user.id, seat, is_admin=self.is_admin(interaction)
-            )
+            await self.manager.kick(channel_of(interaction), interaction.user.id, seat, is_admin=is_admin(interaction))
         except ValueError as exc:
             await self.error(interaction, exc if isinstance(exc, AdapterError | RuleError) else AdapterError(), lang)
             return
         await interaction.response.send_message(t("done.kick", lang), ephemeral=True)
 
     @kick.autocomplete("player")
-    async def kick_autocomplete(self, interaction: discord.Interaction[Any], current: str) -> list[Choice[str]]:
-        session = self.manager.sessions.get(interaction.channel_id)
+    async def kick_autocomplete(self, interaction: Interaction, current: str) -> list[Choice[str]]:
+        session = self.manager.sessions.get(interaction.channel_id or 0)
         if session is None:
             return []
         out = []
@@ -325,7 +254,7 @@ class UnoCog(
     )
     @app_commands.describe(game=_l("Which game", "opt.game"))
     @app_commands.choices(game=GAME_CHOICES)
-    async def rules(self, interaction: discord.Interaction[Any], game: str | None = None) -> None:
+    async def rules(self, interaction: Interaction, game: str | None = None) -> None:
         lang = await self.lang(interaction)
         mode = Mode(game or (await self.bot.guild_settings(interaction.guild_id)).default_mode)
         await interaction.response.send_message(embed=rules_embed(mode, lang), ephemeral=True)
@@ -336,9 +265,7 @@ class UnoCog(
     )
     @app_commands.describe(scope=_l("This server or all servers", "opt.scope"), game=_l("Which game", "opt.game"))
     @app_commands.choices(scope=SCOPE_CHOICES, game=MODE_CHOICES)
-    async def leaderboard(
-        self, interaction: discord.Interaction[Any], scope: str = "server", game: str = "all"
-    ) -> None:
+    async def leaderboard(self, interaction: Interaction, scope: str = "server", game: str = "all") -> None:
         guild = interaction.guild_id if scope == "server" else None
         mode = None if game == "all" else game
         embed, view = await self.leaderboard_page(interaction, guild, mode, 0)
@@ -346,7 +273,7 @@ class UnoCog(
 
     @answered
     async def on_leaderboard_page(
-        self, interaction: discord.Interaction[Any], guild: int | None, mode: str | None, page: int
+        self, interaction: Interaction, guild: int | None, mode: str | None, page: int
     ) -> None:
         if guild is not None and guild != interaction.guild_id:
             guild = interaction.guild_id  # a forged id may not read another server's board
@@ -354,7 +281,7 @@ class UnoCog(
         await interaction.response.edit_message(embed=embed, view=view)
 
     async def leaderboard_page(
-        self, interaction: discord.Interaction[Any], guild: int | None, mode: str | None, page: int
+        self, interaction: Interaction, guild: int | None, mode: str | None, page: int
     ) -> tuple[discord.Embed, discord.ui.View]:
         lang = await self.lang(interaction)
         store = self.bot.store
@@ -399,7 +326,7 @@ class UnoCog(
     @app_commands.choices(scope=SCOPE_CHOICES, game=MODE_CHOICES)
     async def stats(
         self,
-        interaction: discord.Interaction[Any],
+        interaction: Interaction,
         player: discord.User | None = None,
         scope: str = "server",
         game: str = "all",
@@ -409,7 +336,7 @@ class UnoCog(
         guild = interaction.guild_id if scope == "server" else None
         mode = None if game == "all" else game
         stats = await self.bot.store.player_stats(user.id, guild_id=guild, mode=mode)
-        name = discord.utils.escape_markdown(self.display_name(user))
+        name = discord.utils.escape_markdown(display_name(user))
         embed = discord.Embed(title=t("stats.title", lang, name=name), colour=0x1E88E5)
         if stats is None:
             embed.description = t("stats.none", lang)
@@ -451,14 +378,14 @@ class UnoCog(
     )
     async def settings(
         self,
-        interaction: discord.Interaction[Any],
+        interaction: Interaction,
         default_game: str | None = None,
         turn_timer: app_commands.Range[int, 15, 600] | None = None,
         language: str | None = None,
         card_images: bool | None = None,
     ) -> None:
         lang = await self.lang(interaction)
-        if not self.is_admin(interaction):
+        if not is_admin(interaction):
             await interaction.response.send_message(t("error.no_permission", lang), ephemeral=True)
             return
         changes: dict[str, Any] = {}
@@ -494,326 +421,8 @@ class UnoCog(
         title = t("settings.saved", lang) if changes else t("settings.title", lang)
         await interaction.response.send_message(embed=discord.Embed(title=title, description=text), ephemeral=True)
 
-    # ------------------------------------------------------------------------------------------------------------
-    # Lobby buttons
-
-    async def lobby_op(self, interaction: discord.Interaction[Any], verb: str, channel: int) -> None:
-        user = interaction.user
-        admin = self.is_admin(interaction)
-        if verb == "join":
-            await self.manager.join(channel, user.id, self.display_name(user))
-        elif verb == "leave":
-            await self.manager.leave(channel, user.id)
-        elif verb == "ai":
-            await self.manager.add_ai(channel, user.id, is_admin=admin)
-        elif verb == "start":
-            await self.manager.start_game(channel, user.id, is_admin=admin)
-        elif verb == "cancel":
-            await self.manager.end(channel, user.id, is_admin=admin)
-
-    @answered
-    async def on_lobby(self, interaction: discord.Interaction[Any], verb: str, channel: int) -> None:
-        lang = await self.lang(interaction)
-        if channel != interaction.channel_id:
-            await self.error(interaction, AdapterError(), lang)
-            return
-        await self.ack(interaction)  # the lobby message itself shows the change: acknowledge before saving it
-        try:
-            await self.lobby_op(interaction, verb, channel)
-        except (AdapterError, RuleError) as exc:
-            await self.error(interaction, exc, lang)
-
-    # ------------------------------------------------------------------------------------------------------------
-    # Table buttons
-
-    @answered
-    async def on_table(self, interaction: discord.Interaction[Any], verb: str, channel: int) -> None:
-        lang = await self.lang(interaction)
-        if channel != interaction.channel_id:
-            await self.error(interaction, AdapterError(), lang)
-            return
-        if verb == "hand":
-            await self.open_hand(interaction, channel)
-            return
-        if verb == "again":
-            await self.play_again(interaction, channel, lang)
-            return
-        user = interaction.user.id
-        try:
-            if verb == "uno":
-                await self.ack(interaction)
-                await self.manager.act(channel, user, lambda v: CallUno(self._me(v)))
-            elif verb == "catch":
-                view = self.manager.view(channel, user)
-                if view.catchable is None or view.catchable == view.me:
-                    await interaction.response.send_message(t("error.nothing_to_catch", lang), ephemeral=True)
-                    return
-                target = view.catchable
-                await self.ack(interaction)
-                await self.manager.act(
-                    channel, user, lambda v: Catch(self._me(v), target), expect=lambda v: v.catchable == target
-                )
-            elif verb == "next":
-                await self.ack(interaction)
-                await self.manager.act(channel, user, lambda v: NextRound(self._me(v)))
-        except (AdapterError, RuleError) as exc:
-            await self.error(interaction, exc, lang)
-            return
-        await self.ack(interaction)
-
-    @staticmethod
-    def _me(view: PlayerView) -> int:
-        assert view.me is not None
-        return view.me
-
-    async def play_again(self, interaction: discord.Interaction[Any], channel: int, lang: str) -> None:
-        old = self.manager.sessions.get(channel)
-        if old is not None and old.status != Status.FINISHED:
-            await interaction.response.send_message(t("error.game_exists", lang), ephemeral=True)
-            return
-        settings = await self.bot.guild_settings(interaction.guild_id)
-        public_lang = await self.bot.public_language(interaction.guild_id, str(interaction.guild_locale or ""))
-        try:
-            session = await self.manager.open_lobby(
-                channel_id=channel,
-                guild_id=interaction.guild_id,
-                host_id=interaction.user.id,
-                host_name=self.display_name(interaction.user),
-                mode=old.mode if old else settings.default_mode,
-                options=old.options if old else None,
-                turn_timer=old.turn_timer if old else settings.turn_timer,
-                ui={"lang": old.ui.get("lang", public_lang) if old else public_lang},
-            )
-        except (AdapterError, RuleError) as exc:
-            await self.error(interaction, exc, lang)
-            return
-        await self.post_lobby(interaction, session)
-
-    @answered
-    async def on_decision(
-        self, interaction: discord.Interaction[Any], verb: str, channel: int, fp: str, arg: str
-    ) -> None:
-        lang = await self.lang(interaction)
-        if channel != interaction.channel_id:
-            await self.error(interaction, AdapterError(), lang)
-            return
-        user = interaction.user.id
-        build: Callable[[PlayerView], Action]
-        if verb == "challenge":
-            build = lambda v: Challenge(self._me(v))  # noqa: E731
-        elif verb == "accept":
-            build = lambda v: Accept(self._me(v))  # noqa: E731
-        else:
-            try:
-                colour = Colour(arg)
-            except ValueError:
-                await self.error(interaction, AdapterError(), lang)
-                return
-            build = lambda v: DeclareColour(self._me(v), colour)  # noqa: E731
-        if verb != "challenge":
-            await self.ack(interaction)  # the table shows the outcome: acknowledge before saving the move
-        elif await self.images(interaction.guild_id):
-            await interaction.response.defer(ephemeral=True, thinking=True)  # the challenged hand follows, drawn
-        try:
-            await self.manager.act(channel, user, build, expect=lambda v: ids.decision_fingerprint(v) == fp)
-        except (AdapterError, RuleError) as exc:
-            await self.error(interaction, exc, lang)
-            return
-        if verb == "challenge":
-            session = self.manager.get(channel)
-            view = self.manager.view(channel, user)
-            await self.send_hand(interaction, session, view, lang)
-            return
-        await self.ack(interaction)
-
-    # ------------------------------------------------------------------------------------------------------------
-    # The ephemeral hand
-
-    async def open_hand(self, interaction: discord.Interaction[Any], channel: int) -> None:
-        lang = await self.lang(interaction)
-        try:
-            session = self.manager.get(channel)
-            view = self.manager.view(channel, interaction.user.id)
-            if view.me is None:
-                raise _not_seated()
-        except (AdapterError, RuleError) as exc:
-            await self.error(interaction, exc, lang)
-            return
-        await self.send_hand(interaction, session, view, lang)
-
-    async def hand_png(self, session: Session, view: PlayerView) -> bytes | None:
-        """The hand image, drawn by the painter process (None in text-only servers and for an empty hand)."""
-        if not await self.images(session.guild_id):
-            return None
-        args = screens.hand_image_args(view)
-        return await self.painter.hand(*args) if args is not None else None
-
-    async def seen_png(self, session: Session, view: PlayerView, lang: str) -> bytes | None:
-        """UNO FLIP: the table as this player sees it, with the other faces of the opponents' hands (SPEC F10)."""
-        if view.other_faces is None or not await self.images(session.guild_id):
-            return None
-        return await self.painter.table(screens.table_scene(session, view, lang))
-
-    async def hand_images(self, session: Session, view: PlayerView, lang: str) -> tuple[bytes | None, bytes | None]:
-        """The hand image and, in UNO FLIP, the table as this player sees it (within :data:`DRAWING_CONCURRENCY`)."""
-        if not await self.images(session.guild_id):
-            return None, None  # nothing to draw: do not queue for a drawing slot
-        async with self.drawing:
-            hand, seen = await asyncio.gather(self.hand_png(session, view), self.seen_png(session, view, lang))
-        return hand, seen
-
-    async def send_hand(
-        self,
-        interaction: discord.Interaction[Any],
-        session: Session,
-        view: PlayerView,
-        lang: str,
-        *,
-        note: str | None = None,
-    ) -> None:
-        """Answer with a new ephemeral hand. With card images the answer is deferred first (the image takes a few
-        milliseconds to draw) and the hand follows."""
-        images = await self.images(session.guild_id)
-        if images and not interaction.response.is_done():
-            await interaction.response.defer(ephemeral=True, thinking=True)
-        if not interaction.response.is_done():
-            with screens.hand_screen(session, view, lang, note=note) as screen:
-                await interaction.response.send_message(ephemeral=True, **screen.send_kwargs())
-        else:
-            png, seen = await self.hand_images(session, view, lang)
-            with screens.hand_screen(session, view, lang, note=note, png=png, table_png=seen) as screen:
-                await interaction.followup.send(ephemeral=True, **screen.send_kwargs())
-        self.remember_hand(interaction, session, view, lang)
-
-    async def show_hand(
-        self,
-        interaction: discord.Interaction[Any],
-        session: Session,
-        view: PlayerView,
-        lang: str,
-        *,
-        page: int = 0,
-        note: str | None = None,
-    ) -> None:
-        """Update the ephemeral hand the component is on (deferring first when an image is drawn)."""
-        images = await self.images(session.guild_id)
-        if images and not interaction.response.is_done():
-            await interaction.response.defer()
-        if not interaction.response.is_done():
-            with screens.hand_screen(session, view, lang, page=page, note=note) as screen:
-                await interaction.response.edit_message(**screen.edit_kwargs())
-        else:
-            png, seen = await self.hand_images(session, view, lang)
-            with screens.hand_screen(session, view, lang, page=page, note=note, png=png, table_png=seen) as screen:
-                await interaction.edit_original_response(**screen.edit_kwargs())
-        self.remember_hand(interaction, session, view, lang)
-
-    def remember_hand(
-        self, interaction: discord.Interaction[Any], session: Session, view: PlayerView, lang: str
-    ) -> None:
-        self.hands[(session.channel_id, interaction.user.id)] = (
-            interaction,
-            ids.hand_fingerprint(view),
-            time.monotonic(),
-            lang,
-        )
-
-    @answered
-    async def on_hand(
-        self, interaction: discord.Interaction[Any], verb: str, channel: int, fp: str, arg: str, values: list[str]
-    ) -> None:
-        lang = await self.lang(interaction)
-        user = interaction.user.id
-        if interaction.message is None or not interaction.message.flags.ephemeral:
-            # hand components live on ephemeral hands only: answering a forged one on a public message would edit
-            # that message (the table) into the clicker's hand
-            await self.error(interaction, _bad_request(), lang)
-            return
-        try:
-            session = self.manager.get(channel)
-            view = self.manager.view(channel, user)
-            if view.me is None:
-                raise _not_seated()
-        except (AdapterError, RuleError) as exc:
-            await self.error(interaction, exc, lang)
-            return
-        if verb in ("refresh", "back") or (verb == "page" and arg.lstrip("-").isdigit()):
-            page = int(arg) if verb == "page" or (verb == "refresh" and arg.isdigit()) else 0
-            await self.show_hand(interaction, session, view, lang, page=page)
-            return
-        if ids.hand_fingerprint(view) != fp:
-            await self.show_hand(interaction, session, view, lang, note=t("hand.stale", lang))
-            return
-        options = ids.play_options(view)
-        build: Callable[[PlayerView], Action] | None = None
-        try:
-            if verb == "play":
-                index = _index(values[0] if values else "", len(options))
-                option = options[index]
-                if option.targeted:
-                    await self.edit_hand(interaction, screens.target_picker(session, view, lang, index))
-                    return
-                if option.wild:
-                    await self.edit_hand(interaction, screens.colour_picker(session, view, lang, index, None))
-                    return
-                build = lambda v: _play(v, index, None, None)  # noqa: E731
-            elif verb == "target":
-                index = _index(arg, len(options))
-                chosen = _index(values[0] if values else "", view.players)
-                await self.edit_hand(interaction, screens.colour_picker(session, view, lang, index, chosen))
-                return
-            elif verb == "colour":
-                parts = arg.split(".")
-                index = _index(parts[0], len(options))
-                wild_colour = Colour(parts[1]) if len(parts) > 1 else None
-                target = _index(parts[2], view.players) if len(parts) > 2 else None
-                build = lambda v: _play(v, index, wild_colour, target)  # noqa: E731
-            elif verb == "draw":
-                build = lambda v: Draw(self._me(v))  # noqa: E731
-            elif verb == "keep":
-                build = lambda v: Keep(self._me(v))  # noqa: E731
-            elif verb == "uno":
-                build = lambda v: CallUno(self._me(v))  # noqa: E731
-            elif verb == "challenge":
-                build = lambda v: Challenge(self._me(v))  # noqa: E731
-            elif verb == "accept":
-                build = lambda v: Accept(self._me(v))  # noqa: E731
-            elif verb == "declare":
-                colour = Colour(arg)
-                build = lambda v: DeclareColour(self._me(v), colour)  # noqa: E731
-            if build is None:
-                raise _bad_request()
-            if await self.images(session.guild_id):
-                await self.ack(interaction)  # the new hand is drawn after the move is saved: acknowledge first
-            await self.manager.act(channel, user, build, expect=lambda v: ids.hand_fingerprint(v) == fp)
-        except (AdapterError, RuleError, ValueError, IndexError) as exc:
-            from bot.client import error_text
-
-            error = exc if isinstance(exc, AdapterError | RuleError) else _bad_request()
-            view = self.manager.view(channel, user) if channel in self.manager.sessions else view
-            note = t("hand.stale", lang) if getattr(error, "code", "") == "stale" else error_text(error, lang)
-            if session.status == Status.PLAYING and view.me is not None:
-                await self.show_hand(interaction, session, view, lang, note=note)
-            else:
-                await self.error(interaction, error, lang)
-            return
-        session = self.manager.sessions.get(channel, session)
-        if session.status != Status.PLAYING or session.game is None:
-            await self.edit_hand(
-                interaction, Screen(content=t("hand.game_over", lang), view=discord.ui.View(timeout=None))
-            )
-            return
-        await self.show_hand(interaction, session, self.manager.view(channel, user), lang)
-
-    async def edit_hand(self, interaction: discord.Interaction[Any], screen: Screen) -> None:
-        with screen:
-            if interaction.response.is_done():
-                await interaction.edit_original_response(**screen.edit_kwargs())
-            else:
-                await interaction.response.edit_message(**screen.edit_kwargs())
-
     @commands.Cog.listener()
-    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+    async def on_interaction(self, interaction: Interaction) -> None:
         """A click on a component that vanished as it was clicked (the message was just updated) matches nothing in
         discord.py and would show "This interaction failed": answer it with a short note instead."""
         if interaction.type is not discord.InteractionType.component or interaction.message is None:
@@ -833,119 +442,5 @@ class UnoCog(
             with contextlib.suppress(discord.HTTPException):
                 await interaction.response.send_message(t("hand.changed", await self.lang(interaction)), ephemeral=True)
 
-    # ------------------------------------------------------------------------------------------------------------
-    # Publisher: keep the public messages up to date
 
-    async def on_update(self, update: Update) -> None:
-        """Bring the public messages (and the hand of the player whose turn it is) up to date after ``update``."""
-        session = update.session
-        lang = session.ui.get("lang", "en")
-        channel = self.bot.get_partial_messageable(session.channel_id, guild_id=session.guild_id)
-        kind = update.kind
-        log_lines = self.logs.setdefault(session.channel_id, deque(maxlen=8))
-
-        def name(seat: int) -> str:
-            return screens.player_name(session, seat, lang)
-
-        if session.game is not None and update.events:
-            log_lines.extend(event_lines(update.events, name, lang))
-        if kind == "lobby":
-            if session.ui.get("message") is not None:  # the first lobby message is the answer to the command
-                await self.edit_public(session, screens.lobby_screen(session, lang))
-        elif kind.startswith("closed"):
-            reason = kind.partition(":")[2]
-            await self.edit_public(session, screens.closed_screen(session, lang, reason))
-            self.logs.pop(session.channel_id, None)
-            if session.game is not None and session.result is not None:
-                await channel.send(**screens.match_summary(session, lang).send_kwargs())
-        elif session.game is not None:
-            if kind == "started":
-                log_lines.clear()
-                log_lines.extend(event_lines(update.events, name, lang))
-            png = None
-            if await self.images(session.guild_id):
-                async with self.drawing:
-                    png = await self.painter.table(screens.table_scene(session, session.game.view(None), lang))
-            await self.edit_public(session, screens.table_screen(session, lang, list(log_lines), png=png))
-            for event in update.events:
-                if isinstance(event, RoundEnded):
-                    await channel.send(**screens.round_summary(session, event, lang).send_kwargs())
-            if kind == "finished":
-                await channel.send(**screens.match_summary(session, lang).send_kwargs())
-            await self.refresh_turn_hand(session)
-
-    async def edit_public(self, session: Session, screen: Screen) -> None:
-        message_id = session.ui.get("message")
-        channel = self.bot.get_partial_messageable(session.channel_id, guild_id=session.guild_id)
-        with screen:
-            if message_id is not None:
-                try:
-                    await channel.get_partial_message(int(message_id)).edit(**screen.edit_kwargs())
-                    return
-                except discord.NotFound:
-                    for file in screen.files:
-                        file.reset()  # the failed edit read the image: send it from its start again
-            message = await channel.send(**screen.send_kwargs())
-        if session.status != Status.FINISHED and session.channel_id in self.manager.sessions:
-            await self.manager.update_ui(session.channel_id, message=message.id)
-
-    async def refresh_turn_hand(self, session: Session) -> None:
-        """Bring the ephemeral hand of the player whose decision is pending up to date (within the token's life)."""
-        game = session.game
-        if game is None or game.pending is None:
-            return
-        user = session.seats[game.pending].user_id
-        if user is None:
-            return
-        entry = self.hands.get((session.channel_id, user))
-        if entry is None:
-            return
-        interaction, fp, when, lang = entry
-        if time.monotonic() - when > HAND_REFRESH_WINDOW:
-            self.hands.pop((session.channel_id, user), None)
-            return
-        view = game.view(game.pending)
-        new_fp = ids.hand_fingerprint(view)
-        if new_fp == fp:
-            return
-        png, seen = await self.hand_images(session, view, lang)
-        try:
-            with screens.hand_screen(session, view, lang, png=png, table_png=seen) as screen:
-                await interaction.edit_original_response(**screen.edit_kwargs())
-            self.hands[(session.channel_id, user)] = (interaction, new_fp, when, lang)
-        except discord.HTTPException:
-            self.hands.pop((session.channel_id, user), None)
-
-
-def _channel(interaction: discord.Interaction[Any]) -> int:
-    channel = interaction.channel_id
-    if channel is None:
-        raise _bad_request()
-    return channel
-
-
-def _index(text: str, size: int) -> int:
-    if not text.isdigit() or not 0 <= int(text) < size:
-        raise _bad_request()
-    return int(text)
-
-
-def _play(view: PlayerView, index: int, colour: Colour | None, target: int | None) -> Play:
-    option = ids.play_options(view)[index]
-    assert view.me is not None
-    return Play(view.me, option.card, colour, target, option.flex, option.uno)
-
-
-def _not_seated() -> AdapterError:
-    from bot.adapter.errors import NotSeated
-
-    return NotSeated("not in this game")
-
-
-def _bad_request() -> AdapterError:
-    from bot.adapter.errors import BadRequest
-
-    return BadRequest("bad request")
-
-
-__all__ = ["UnoCog"]
+__all__ = ["DRAWING_CONCURRENCY", "DRAWING_DRAIN", "HAND_REFRESH_WINDOW", "UnoCog"]

@@ -1,13 +1,13 @@
 """Persistent components: ``discord.ui.DynamicItem`` subclasses whose custom_id carries everything needed, so they
 keep working after a restart. Each parses and validates its id (see :mod:`cogs.uno.ids`) and hands the click to the
-cog (``interaction.client.get_cog("Uno")``); nothing else happens here."""
+cog's handlers (found through ``interaction.client.get_cog("Uno")``); nothing else happens here."""
 
 from __future__ import annotations
 
 import contextlib
 import re
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Self, TypeVar, cast
 
 import discord
 
@@ -35,14 +35,38 @@ def _handling(item: discord.ui.Item[Any]) -> Iterator[None]:
 
 
 def _cog(interaction: discord.Interaction[Any]) -> UnoCog:
-    from .cog import UnoCog
-
     cog = interaction.client.get_cog("Uno")
-    assert isinstance(cog, UnoCog)
-    return cog
+    if cog is None:
+        raise RuntimeError("the UNO cog is not loaded")
+    return cast("UnoCog", cog)
 
 
-class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ids.LOBBY_RE):
+ItemT = TypeVar("ItemT", bound=discord.ui.Item[Any])
+
+
+class UnoItem(discord.ui.DynamicItem[ItemT], template=r"uno:(?!)"):
+    """The base of every persistent component (never registered itself: its template matches nothing). A subclass
+    gives its ``template=``, :meth:`from_match` (rebuild the item from a matched custom_id) and :meth:`handle`."""
+
+    @classmethod
+    def from_match(cls, match: re.Match[str]) -> Self:
+        raise NotImplementedError
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> Self:
+        return cls.from_match(match)
+
+    async def handle(self, cog: UnoCog, interaction: discord.Interaction[Any]) -> None:
+        raise NotImplementedError
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        with _handling(self):
+            await self.handle(_cog(interaction), interaction)
+
+
+class LobbyButton(UnoItem[discord.ui.Button[Any]], template=ids.LOBBY_RE):
     def __init__(
         self,
         verb: str,
@@ -59,17 +83,14 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ids.L
         self.channel = channel
 
     @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> LobbyButton:
+    def from_match(cls, match: re.Match[str]) -> Self:
         return cls(match["verb"], int(match["channel"]))
 
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        with _handling(self):
-            await _cog(interaction).on_lobby(interaction, self.verb, self.channel)
+    async def handle(self, cog: UnoCog, interaction: discord.Interaction[Any]) -> None:
+        await cog.clicks.on_lobby(interaction, self.verb, self.channel)
 
 
-class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ids.TABLE_RE):
+class TableButton(UnoItem[discord.ui.Button[Any]], template=ids.TABLE_RE):
     def __init__(
         self,
         verb: str,
@@ -90,17 +111,14 @@ class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ids.T
         self.channel = channel
 
     @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> TableButton:
+    def from_match(cls, match: re.Match[str]) -> Self:
         return cls(match["verb"], int(match["channel"]))
 
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        with _handling(self):
-            await _cog(interaction).on_table(interaction, self.verb, self.channel)
+    async def handle(self, cog: UnoCog, interaction: discord.Interaction[Any]) -> None:
+        await cog.clicks.on_table(interaction, self.verb, self.channel)
 
 
-class DecisionButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ids.DECISION_RE):
+class DecisionButton(UnoItem[discord.ui.Button[Any]], template=ids.DECISION_RE):
     def __init__(
         self,
         verb: str,
@@ -121,17 +139,14 @@ class DecisionButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=id
         self.verb, self.channel, self.fp, self.arg = verb, channel, fp, arg
 
     @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> DecisionButton:
+    def from_match(cls, match: re.Match[str]) -> Self:
         return cls(match["verb"], int(match["channel"]), match["fp"], match["arg"])
 
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        with _handling(self):
-            await _cog(interaction).on_decision(interaction, self.verb, self.channel, self.fp, self.arg)
+    async def handle(self, cog: UnoCog, interaction: discord.Interaction[Any]) -> None:
+        await cog.clicks.on_decision(interaction, self.verb, self.channel, self.fp, self.arg)
 
 
-class HandButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ids.HAND_RE):
+class HandButton(UnoItem[discord.ui.Button[Any]], template=ids.HAND_RE):
     def __init__(
         self,
         verb: str,
@@ -158,17 +173,14 @@ class HandButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ids.HA
         self.verb, self.channel, self.fp, self.arg = verb, channel, fp, arg
 
     @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> HandButton:
+    def from_match(cls, match: re.Match[str]) -> Self:
         return cls(match["verb"], int(match["channel"]), match["fp"], match["arg"])
 
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        with _handling(self):
-            await _cog(interaction).on_hand(interaction, self.verb, self.channel, self.fp, self.arg, [])
+    async def handle(self, cog: UnoCog, interaction: discord.Interaction[Any]) -> None:
+        await cog.clicks.on_hand(interaction, self.verb, self.channel, self.fp, self.arg, [])
 
 
-class HandSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=ids.HAND_SELECT_RE):
+class HandSelect(UnoItem[discord.ui.Select[Any]], template=ids.HAND_SELECT_RE):
     def __init__(
         self,
         verb: str,
@@ -191,19 +203,16 @@ class HandSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=ids.HA
         self.verb, self.channel, self.fp, self.arg = verb, channel, fp, arg
 
     @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> HandSelect:
+    def from_match(cls, match: re.Match[str]) -> Self:
         return cls(match["verb"], int(match["channel"]), match["fp"], match["arg"])
 
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        with _handling(self):
-            data: Any = interaction.data or {}
-            values = [str(v) for v in data.get("values", [])]
-            await _cog(interaction).on_hand(interaction, self.verb, self.channel, self.fp, self.arg, values)
+    async def handle(self, cog: UnoCog, interaction: discord.Interaction[Any]) -> None:
+        data: Any = interaction.data or {}
+        values = [str(v) for v in data.get("values", [])]
+        await cog.clicks.on_hand(interaction, self.verb, self.channel, self.fp, self.arg, values)
 
 
-class LeaderboardButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ids.LEADERBOARD_RE):
+class LeaderboardButton(UnoItem[discord.ui.Button[Any]], template=ids.LEADERBOARD_RE):
     def __init__(
         self,
         guild: int | None,
@@ -225,19 +234,16 @@ class LeaderboardButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template
         self.guild, self.mode, self.page = guild, mode, page
 
     @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> LeaderboardButton:
+    def from_match(cls, match: re.Match[str]) -> Self:
         guild = int(match["guild"]) or None
         mode = None if match["mode"] == "all" else match["mode"]
         return cls(guild, mode, int(match["page"]), match["dir"])
 
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        with _handling(self):
-            await _cog(interaction).on_leaderboard_page(interaction, self.guild, self.mode, self.page)
+    async def handle(self, cog: UnoCog, interaction: discord.Interaction[Any]) -> None:
+        await cog.on_leaderboard_page(interaction, self.guild, self.mode, self.page)
 
 
-DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
+DYNAMIC_ITEMS: tuple[type[UnoItem[Any]], ...] = (
     LobbyButton,
     TableButton,
     DecisionButton,

@@ -266,12 +266,12 @@ async def test_stopping_waits_for_the_images_being_drawn_before_closing_the_imag
     bot = await bot_starter(make_bot(emulator, tmp_path / "uno.sqlite3", world["guild"]))
     cog = bot.get_cog("Uno")
     assert isinstance(cog, UnoCog)
-    await cog.drawing.acquire()  # an image is being drawn
+    await cog.images.slots.acquire()  # an image is being drawn
     unloading = asyncio.create_task(cog.cog_unload())
     await asyncio.sleep(0.2)
-    assert not unloading.done() and cog.painter._pool is not None  # the worker stays up for it
-    cog.drawing.release()  # the drawing is done
+    assert not unloading.done() and cog.images.painter._pool is not None  # the worker stays up for it
+    cog.images.slots.release()  # the drawing is done
     await asyncio.wait_for(unloading, 2)
-    assert cog.painter._pool is None
+    assert cog.images.painter._pool is None
     for _ in range(DRAWING_CONCURRENCY):
-        cog.drawing.release()  # as if the cog were fresh again, for the fixture's own shutdown
+        cog.images.slots.release()  # as if the cog were fresh again, for the fixture's own shutdown

@@ -123,7 +123,7 @@ async def test_a_painter_failure_after_the_early_ack_is_reported_and_frees_its_d
     cog = bot.get_cog("Uno")
     player = table.user_of(table.session.game.pending)
     hand = await table.open_hand(player)
-    real = cog.painter.hand
+    real = cog.images.painter.hand
     failures = 0
 
     async def broken(*args: Any) -> bytes:
@@ -131,15 +131,15 @@ async def test_a_painter_failure_after_the_early_ack_is_reported_and_frees_its_d
         failures += 1
         raise RuntimeError("painter died")
 
-    cog.painter.hand = broken
+    cog.images.painter.hand = broken
     draw = next(b for b in hand.buttons() if b.custom_id.startswith("uno:h:draw"))
     res = await emulator.click(player, hand, draw.custom_id)
     await emulator.settle()
-    cog.painter.hand = real
+    cog.images.painter.hand = real
     assert failures >= 1 and res.response_type == 6
     (note,) = [m for m in res.followups if m.ephemeral]
     assert "went wrong" in note.text.lower() or note.text
-    assert cog.drawing._value == 2  # every slot given back
+    assert cog.images.slots._value == 2  # every slot given back
     refresh = next(b for b in hand.buttons() if b.custom_id.startswith("uno:h:refresh"))
     await emulator.click(player, hand, refresh.custom_id)
     await emulator.settle()
@@ -164,7 +164,7 @@ async def test_a_text_only_turn_hand_refresh_does_not_wait_for_drawing_slots(
     hand = await table.open_hand(player)
     revisions = len(other_hand.history)
     for _ in range(2):  # other servers' images are being drawn
-        await cog.drawing.acquire()
+        await cog.images.slots.acquire()
     try:
         draw = next(b for b in hand.buttons() if b.custom_id.startswith("uno:h:draw"))
         await emulator.click(player, hand, draw.custom_id, settle=False)
@@ -175,6 +175,6 @@ async def test_a_text_only_turn_hand_refresh_does_not_wait_for_drawing_slots(
         await emulator.wait_until(lambda: len(other_hand.history) > revisions, timeout=2.0, what="other hand")
     finally:
         for _ in range(2):
-            cog.drawing.release()
+            cog.images.slots.release()
     await emulator.settle()
     emulator.assert_all_interactions_answered_once(max_latency=3.0)

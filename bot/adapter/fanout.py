@@ -1,0 +1,94 @@
+"""Fan-out: what subscribers (the Discord layer) receive after each committed change, delivered in order per session
+(DESIGN "Adapter").
+
+A failing subscriber is logged and never breaks a game; one delivery task per session runs while its queue is not
+empty, so a slow channel never holds up another one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+
+from bot.engine.events import Event
+
+from .session import Session
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Update:
+    """What subscribers receive after each committed change.
+
+    ``kind``: ``lobby`` (seats or settings changed), ``started``, ``action`` (a player's action), ``timeout``,
+    ``ai``, ``removed``, ``finished`` (match over: results recorded), ``closed`` (lobby cancelled, game ended or
+    expired; the session is gone). ``actor``: the seat that acted, if any. ``events``: the engine events, in order.
+    """
+
+    session: Session
+    version: int
+    kind: str
+    events: tuple[Event, ...] = ()
+    actor: int | None = None
+
+
+Subscriber = Callable[[Update], Awaitable[None]]
+
+
+class FanOut:
+    """Delivers :class:`Update` s to every subscriber, in order per channel."""
+
+    def __init__(self) -> None:
+        self._subscribers: list[Subscriber] = []
+        self._queues: dict[int, asyncio.Queue[Update]] = {}
+        self._workers: dict[int, asyncio.Task[None]] = {}
+
+    def subscribe(self, callback: Subscriber) -> None:
+        """Call ``await callback(update)`` after every committed change, in order per session."""
+        self._subscribers.append(callback)
+
+    def publish(self, channel_id: int, update: Update) -> Update:
+        """Queue ``update`` for the subscribers of ``channel_id`` (nothing to do without subscribers)."""
+        if not self._subscribers:
+            return update
+        queue = self._queues.setdefault(channel_id, asyncio.Queue())
+        queue.put_nowait(update)
+        worker = self._workers.get(channel_id)
+        if worker is None or worker.done():
+            self._workers[channel_id] = asyncio.get_running_loop().create_task(
+                self._deliver(queue), name=f"uno-adapter-deliver-{channel_id}"
+            )
+        return update
+
+    def busy(self) -> list[asyncio.Queue[Update]]:
+        """The queues that still hold undelivered updates."""
+        return [q for q in self._queues.values() if not q.empty()]
+
+    async def close(self) -> None:
+        """Stop the delivery tasks (updates still queued are dropped)."""
+        for worker in self._workers.values():
+            worker.cancel()
+        for worker in self._workers.values():
+            with contextlib.suppress(asyncio.CancelledError):
+                await worker
+        self._workers.clear()
+
+    async def _deliver(self, queue: asyncio.Queue[Update]) -> None:
+        """Deliver queued updates in order; the task ends when the queue is empty (``publish`` starts a new one)."""
+        while not queue.empty():
+            update = queue.get_nowait()
+            try:
+                for callback in list(self._subscribers):
+                    try:
+                        await callback(update)
+                    except Exception:
+                        log.exception("subscriber failed on %s update", update.kind)
+            finally:
+                queue.task_done()
+
+
+__all__ = ["FanOut", "Subscriber", "Update"]

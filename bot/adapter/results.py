@@ -1,0 +1,75 @@
+"""Match results: how a finished or abandoned match is settled and recorded (DESIGN "Storage", SPEC G9).
+
+Pure functions of the session and the clock's time: the manager commits what they return.
+"""
+
+from __future__ import annotations
+
+from bot.engine.events import Event
+from bot.engine.game import Game
+from bot.engine.view import Phase
+from bot.storage import MatchPlayer, MatchResult, RoundResult
+
+from .session import Session, Status
+
+
+def abandon(game: Game) -> list[Event]:
+    """Remove every remaining player: the match ends without a winner. Returns the engine's events."""
+    events: list[Event] = []
+    for s in range(game.players):
+        if game.phase is Phase.MATCH_OVER:
+            break
+        if game.active[s]:
+            events += game.remove_player(s)
+    return events
+
+
+def settle(session: Session, now: float, *, abandoned: bool = False) -> MatchResult:
+    """Mark ``session`` finished at ``now`` (Unix seconds), fill ``session.result`` and return the match's record for
+    the store. Placement: the winner first, then by score (lowest first under ``scoring="lowest"``), then by seat."""
+    game = session.game
+    assert game is not None
+    session.status = Status.FINISHED
+    session.deadline = None
+    session.last_activity = now  # finished sessions are kept for Limits.finished_kept from here
+    abandoned = abandoned or game.abandoned or game.winner is None
+    scores = game.scores
+    lowest = game.options.scoring == "lowest"
+    order = sorted(range(game.players), key=lambda s: (s != game.winner, scores[s] if lowest else -scores[s], s))
+    placement = {s: i + 1 for i, s in enumerate(order)}
+    rounds = tuple(RoundResult(i + 1, r.winner, sum(r.points)) for i, r in enumerate(game.history))
+    players = tuple(
+        MatchPlayer(
+            seat=s,
+            user_id=seat.user_id,
+            display_name=seat.name[:100] or "?",
+            is_ai=seat.ai,
+            final_score=scores[s],
+            placement=placement[s],
+            rounds_won=sum(1 for r in game.history if r.winner == s),
+            points_scored=sum(r.points[s] for r in game.history),
+        )
+        for s, seat in enumerate(session.seats)
+    )
+    session.result = {
+        "status": "abandoned" if abandoned else "completed",
+        "winner": None if abandoned else game.winner,
+        "scores": list(scores),
+        "ended": now,
+    }
+    return MatchResult(
+        match_key=session.match_key,
+        mode=session.mode.value,
+        guild_id=session.guild_id,
+        channel_id=session.channel_id,
+        status="abandoned" if abandoned else "completed",
+        target_score=game.options.target_score,
+        started_at=session.started_at or session.created_at,
+        ended_at=max(now, session.started_at or session.created_at),
+        winner_seat=None if abandoned else game.winner,
+        players=players,
+        rounds=rounds,
+    )
+
+
+__all__ = ["abandon", "settle"]

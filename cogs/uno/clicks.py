@@ -1,0 +1,393 @@
+"""The handlers of every button and select: a table from each verb of a custom_id (:mod:`cogs.uno.ids`) to what it
+does, so a verb is parsed once and handled in one place (DESIGN "Discord layer").
+
+Every click is answered once: refused ones with a short ephemeral line (nothing changes), moves after their commit.
+A move whose result the message shows anyway is acknowledged first, then saved.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import discord
+
+from bot.adapter import AdapterError, SessionManager
+from bot.adapter.session import Session, Status
+from bot.engine.actions import Accept, Action, CallUno, Catch, Challenge, DeclareColour, Draw, Keep, NextRound, Play
+from bot.engine.cards import Colour
+from bot.engine.errors import RuleError
+from bot.engine.view import PlayerView
+from bot.i18n import t
+
+from . import ids, screens
+from .hands import Hands
+from .images import Images
+from .replies import answered, bad_request, error_text, guild_of, not_seated, send_ephemeral
+from .screens import Screen
+
+if TYPE_CHECKING:
+    from bot.client import UnoBot
+
+Interaction = discord.Interaction["UnoBot"]
+#: What a hand or decision click asks of the adapter: the action, built from the clicker's current view.
+Build = Callable[[PlayerView], Action]
+
+
+def me(view: PlayerView) -> int:
+    """The clicker's seat in ``view`` (the adapter builds actions from a seated player's view only)."""
+    assert view.me is not None
+    return view.me
+
+
+def index(text: str, size: int) -> int:
+    """``text`` as an index below ``size``; :class:`~bot.adapter.errors.BadRequest` otherwise."""
+    if not text.isdigit() or not 0 <= int(text) < size:
+        raise bad_request()
+    return int(text)
+
+
+def play(view: PlayerView, option_index: int, colour: Colour | None, target: int | None) -> Play:
+    """The play ``play_options(view)[option_index]`` with its declared colour and target (SPEC G4, X5)."""
+    option = ids.play_options(view)[option_index]
+    return Play(me(view), option.card, colour, target, option.flex, option.uno)
+
+
+def display_name(user: discord.abc.User) -> str:
+    return (getattr(user, "display_name", None) or user.name)[:100]
+
+
+def is_admin(interaction: Interaction) -> bool:
+    perms = interaction.permissions
+    return bool(perms.manage_guild or perms.administrator)
+
+
+# --------------------------------------------------------------------------------------------------------------------
+# Lobby verbs: the adapter call each one makes
+
+
+LobbyOp = Callable[[SessionManager, int, Interaction], Awaitable[object]]
+
+LOBBY_ACTIONS: dict[str, LobbyOp] = {
+    "join": lambda m, ch, i: m.join(ch, i.user.id, display_name(i.user)),
+    "leave": lambda m, ch, i: m.leave(ch, i.user.id),
+    "ai": lambda m, ch, i: m.add_ai(ch, i.user.id, is_admin=is_admin(i)),
+    "start": lambda m, ch, i: m.start_game(ch, i.user.id, is_admin=is_admin(i)),
+    "cancel": lambda m, ch, i: m.end(ch, i.user.id, is_admin=is_admin(i)),
+}
+
+
+# --------------------------------------------------------------------------------------------------------------------
+# Decision verbs (the table's challenge / accept / colour buttons): the action each one builds
+
+
+def _decision_colour(arg: str) -> Build:
+    colour = Colour(arg)  # ValueError: a forged colour
+    return lambda v: DeclareColour(me(v), colour)
+
+
+DECISION_ACTIONS: dict[str, Callable[[str], Build]] = {
+    "challenge": lambda arg: lambda v: Challenge(me(v)),
+    "accept": lambda arg: lambda v: Accept(me(v)),
+    "colour": _decision_colour,
+}
+
+
+# --------------------------------------------------------------------------------------------------------------------
+# Hand verbs: each gives either a screen to show at once (a picker) or the action to send to the adapter
+
+
+@dataclass(frozen=True, slots=True)
+class HandClick:
+    """One click on a hand: its ``arg`` (from the custom_id), the select's ``values``, and what the player sees."""
+
+    session: Session
+    view: PlayerView
+    lang: str
+    arg: str
+    values: tuple[str, ...]
+
+    @property
+    def options(self) -> list[ids.PlayOption]:
+        return ids.play_options(self.view)
+
+    def value(self) -> str:
+        """The value chosen in the select ("" for none: refused by :func:`index`)."""
+        return self.values[0] if self.values else ""
+
+
+HandStep = Screen | Build
+
+
+def _hand_play(c: HandClick) -> HandStep:
+    i = index(c.value(), len(c.options))
+    option = c.options[i]
+    if option.targeted:
+        return screens.target_picker(c.session, c.view, c.lang, i)
+    if option.wild:
+        return screens.colour_picker(c.session, c.view, c.lang, i, None)
+    return lambda v: play(v, i, None, None)
+
+
+def _hand_target(c: HandClick) -> HandStep:
+    i = index(c.arg, len(c.options))
+    chosen = index(c.value(), c.view.players)
+    return screens.colour_picker(c.session, c.view, c.lang, i, chosen)
+
+
+def _hand_colour(c: HandClick) -> HandStep:
+    parts = c.arg.split(".")
+    i = index(parts[0], len(c.options))
+    colour = Colour(parts[1]) if len(parts) > 1 else None
+    target = index(parts[2], c.view.players) if len(parts) > 2 else None
+    return lambda v: play(v, i, colour, target)
+
+
+def _hand_declare(c: HandClick) -> HandStep:
+    colour = Colour(c.arg)
+    return lambda v: DeclareColour(me(v), colour)
+
+
+def _own(action: Callable[[int], Action]) -> Callable[[HandClick], HandStep]:
+    return lambda c: lambda v: action(me(v))
+
+
+HAND_ACTIONS: dict[str, Callable[[HandClick], HandStep]] = {
+    "play": _hand_play,
+    "target": _hand_target,
+    "colour": _hand_colour,
+    "declare": _hand_declare,
+    "draw": _own(Draw),
+    "keep": _own(Keep),
+    "uno": _own(CallUno),
+    "challenge": _own(Challenge),
+    "accept": _own(Accept),
+}
+#: Hand verbs that only show the hand again (``arg``: the page of the "Play a card" list).
+HAND_VIEWS = ("refresh", "back", "page")
+
+
+class Clicks:
+    """The click handlers the persistent components (:mod:`cogs.uno.views`) call."""
+
+    def __init__(self, bot: UnoBot, images: Images, hands: Hands) -> None:
+        self.bot = bot
+        self.images = images
+        self.hands = hands
+        self.table_actions: dict[str, Callable[[Interaction, int, str], Awaitable[None]]] = {
+            "hand": lambda i, ch, lang: self.open_hand(i, ch),
+            "again": self.play_again,
+            "uno": self._table_uno,
+            "catch": self._table_catch,
+            "next": self._table_next,
+        }
+
+    @property
+    def manager(self) -> SessionManager:
+        return self.bot.manager
+
+    async def lang(self, interaction: Interaction) -> str:
+        return await self.bot.language(interaction)
+
+    async def error(self, interaction: Interaction, error: Exception, lang: str) -> None:
+        await send_ephemeral(interaction, error_text(error, lang))
+
+    @staticmethod
+    async def ack(interaction: Interaction) -> None:
+        if not interaction.response.is_done():
+            await interaction.response.defer()
+
+    # ------------------------------------------------------------------------------------------------------------
+    # Lobby
+
+    async def lobby_op(self, interaction: Interaction, verb: str, channel: int) -> None:
+        """Do lobby ``verb`` (also the ``/uno join|leave|start|end`` commands); adapter and rule errors propagate."""
+        op = LOBBY_ACTIONS.get(verb)
+        if op is None:
+            raise bad_request()
+        await op(self.manager, channel, interaction)
+
+    @answered
+    async def on_lobby(self, interaction: Interaction, verb: str, channel: int) -> None:
+        lang = await self.lang(interaction)
+        if channel != interaction.channel_id:
+            await self.error(interaction, AdapterError(), lang)
+            return
+        await self.ack(interaction)  # the lobby message itself shows the change: acknowledge before saving it
+        try:
+            await self.lobby_op(interaction, verb, channel)
+        except (AdapterError, RuleError) as exc:
+            await self.error(interaction, exc, lang)
+
+    async def post_lobby(self, interaction: Interaction, session: Session) -> None:
+        """Answer with the lobby message and remember it: every later update edits this one message."""
+        screen = screens.lobby_screen(session, session.ui.get("lang", "en"))
+        callback = await interaction.response.send_message(**screen.send_kwargs())
+        message_id = callback.message_id
+        if message_id is None:
+            message_id = (await interaction.original_response()).id
+        await self.manager.update_ui(session.channel_id, message=message_id)
+
+    # ------------------------------------------------------------------------------------------------------------
+    # Table buttons
+
+    @answered
+    async def on_table(self, interaction: Interaction, verb: str, channel: int) -> None:
+        lang = await self.lang(interaction)
+        if channel != interaction.channel_id:
+            await self.error(interaction, AdapterError(), lang)
+            return
+        handler = self.table_actions.get(verb)
+        if handler is None:
+            await self.error(interaction, bad_request(), lang)
+            return
+        try:
+            await handler(interaction, channel, lang)
+        except (AdapterError, RuleError) as exc:
+            await self.error(interaction, exc, lang)
+            return
+        await self.ack(interaction)
+
+    async def _table_uno(self, interaction: Interaction, channel: int, lang: str) -> None:
+        await self.ack(interaction)
+        await self.manager.act(channel, interaction.user.id, lambda v: CallUno(me(v)))
+
+    async def _table_catch(self, interaction: Interaction, channel: int, lang: str) -> None:
+        view = self.manager.view(channel, interaction.user.id)
+        if view.catchable is None or view.catchable == view.me:
+            await interaction.response.send_message(t("error.nothing_to_catch", lang), ephemeral=True)
+            return
+        target = view.catchable
+        await self.ack(interaction)
+        await self.manager.act(
+            channel, interaction.user.id, lambda v: Catch(me(v), target), expect=lambda v: v.catchable == target
+        )
+
+    async def _table_next(self, interaction: Interaction, channel: int, lang: str) -> None:
+        await self.ack(interaction)
+        await self.manager.act(channel, interaction.user.id, lambda v: NextRound(me(v)))
+
+    async def play_again(self, interaction: Interaction, channel: int, lang: str) -> None:
+        old = self.manager.sessions.get(channel)
+        if old is not None and old.status != Status.FINISHED:
+            await interaction.response.send_message(t("error.game_exists", lang), ephemeral=True)
+            return
+        settings = await self.bot.guild_settings(interaction.guild_id)
+        public_lang = await self.bot.public_language(interaction.guild_id, str(interaction.guild_locale or ""))
+        try:
+            session = await self.manager.open_lobby(
+                channel_id=channel,
+                guild_id=guild_of(interaction),
+                host_id=interaction.user.id,
+                host_name=display_name(interaction.user),
+                mode=old.mode if old else settings.default_mode,
+                options=old.options if old else None,
+                turn_timer=old.turn_timer if old else settings.turn_timer,
+                ui={"lang": old.ui.get("lang", public_lang) if old else public_lang},
+            )
+        except (AdapterError, RuleError) as exc:
+            await self.error(interaction, exc, lang)
+            return
+        await self.post_lobby(interaction, session)
+
+    @answered
+    async def on_decision(self, interaction: Interaction, verb: str, channel: int, fp: str, arg: str) -> None:
+        lang = await self.lang(interaction)
+        make = DECISION_ACTIONS.get(verb)
+        if channel != interaction.channel_id or make is None:
+            await self.error(interaction, AdapterError(), lang)
+            return
+        user = interaction.user.id
+        try:
+            build = make(arg)
+        except ValueError:
+            await self.error(interaction, AdapterError(), lang)
+            return
+        if verb != "challenge":
+            await self.ack(interaction)  # the table shows the outcome: acknowledge before saving the move
+        elif await self.images.shown(interaction.guild_id):
+            await interaction.response.defer(ephemeral=True, thinking=True)  # the challenged hand follows, drawn
+        try:
+            await self.manager.act(channel, user, build, expect=lambda v: ids.decision_fingerprint(v) == fp)
+        except (AdapterError, RuleError) as exc:
+            await self.error(interaction, exc, lang)
+            return
+        if verb == "challenge":
+            session = self.manager.get(channel)
+            view = self.manager.view(channel, user)
+            await self.hands.send(interaction, session, view, lang)
+            return
+        await self.ack(interaction)
+
+    # ------------------------------------------------------------------------------------------------------------
+    # The ephemeral hand
+
+    async def open_hand(self, interaction: Interaction, channel: int) -> None:
+        lang = await self.lang(interaction)
+        try:
+            session = self.manager.get(channel)
+            view = self.manager.view(channel, interaction.user.id)
+            if view.me is None:
+                raise not_seated()
+        except (AdapterError, RuleError) as exc:
+            await self.error(interaction, exc, lang)
+            return
+        await self.hands.send(interaction, session, view, lang)
+
+    @answered
+    async def on_hand(
+        self, interaction: Interaction, verb: str, channel: int, fp: str, arg: str, values: list[str]
+    ) -> None:
+        lang = await self.lang(interaction)
+        user = interaction.user.id
+        if interaction.message is None or not interaction.message.flags.ephemeral:
+            # hand components live on ephemeral hands only: answering a forged one on a public message would edit
+            # that message (the table) into the clicker's hand
+            await self.error(interaction, bad_request(), lang)
+            return
+        try:
+            session = self.manager.get(channel)
+            view = self.manager.view(channel, user)
+            if view.me is None:
+                raise not_seated()
+        except (AdapterError, RuleError) as exc:
+            await self.error(interaction, exc, lang)
+            return
+        if verb in HAND_VIEWS and (verb != "page" or arg.isdigit()):
+            page = int(arg) if verb != "back" and arg.isdigit() else 0
+            await self.hands.show(interaction, session, view, lang, page=page)
+            return
+        if ids.hand_fingerprint(view) != fp:
+            await self.hands.show(interaction, session, view, lang, note=t("hand.stale", lang))
+            return
+        try:
+            step = HAND_ACTIONS.get(verb)
+            if step is None:
+                raise bad_request()
+            outcome = step(HandClick(session, view, lang, arg, tuple(values)))
+            if isinstance(outcome, Screen):
+                await self.hands.edit(interaction, outcome)
+                return
+            if await self.images.shown(session.guild_id):
+                await self.ack(interaction)  # the new hand is drawn after the move is saved: acknowledge first
+            await self.manager.act(channel, user, outcome, expect=lambda v: ids.hand_fingerprint(v) == fp)
+        except (AdapterError, RuleError, ValueError, IndexError) as exc:
+            error = exc if isinstance(exc, AdapterError | RuleError) else bad_request()
+            view = self.manager.view(channel, user) if channel in self.manager.sessions else view
+            note = t("hand.stale", lang) if getattr(error, "code", "") == "stale" else error_text(error, lang)
+            if session.status == Status.PLAYING and view.me is not None:
+                await self.hands.show(interaction, session, view, lang, note=note)
+            else:
+                await self.error(interaction, error, lang)
+            return
+        session = self.manager.sessions.get(channel, session)
+        if session.status != Status.PLAYING or session.game is None:
+            await self.hands.edit(
+                interaction, Screen(content=t("hand.game_over", lang), view=discord.ui.View(timeout=None))
+            )
+            return
+        await self.hands.show(interaction, session, self.manager.view(channel, user), lang)
+
+
+__all__ = ["DECISION_ACTIONS", "HAND_ACTIONS", "HAND_VIEWS", "LOBBY_ACTIONS", "Clicks", "HandClick"]

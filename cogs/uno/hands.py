@@ -1,0 +1,148 @@
+"""The ephemeral hands: answering with a hand, updating it in place, and remembering each player's open hand so the
+publisher can bring it up to date while its interaction token lives (DESIGN "Discord layer": 15 minutes).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.engine.view import PlayerView
+
+from . import ids, screens
+from .images import Images
+from .screens import Screen
+
+if TYPE_CHECKING:
+    from bot.adapter.session import Session
+
+#: How long an open hand may be edited through its interaction (s): tokens last 15 minutes.
+HAND_REFRESH_WINDOW = 14 * 60
+
+
+@dataclass(slots=True)
+class OpenHand:
+    """A hand message a player has open: the interaction that can edit it, the fingerprint of the view it shows
+    (:func:`cogs.uno.ids.hand_fingerprint`), when it was opened (``time.monotonic()`` s) and its language."""
+
+    interaction: discord.Interaction[Any]
+    fingerprint: str
+    opened: float
+    lang: str
+
+
+class HandRegistry:
+    """The open hand of each (channel, user), forgotten once its token is too old to edit it."""
+
+    def __init__(self, *, window: float = HAND_REFRESH_WINDOW, now: Callable[[], float] = time.monotonic) -> None:
+        self.window = window
+        self._now = now
+        self._open: dict[tuple[int, int], OpenHand] = {}
+
+    def remember(
+        self, channel_id: int, user_id: int, interaction: discord.Interaction[Any], fp: str, lang: str
+    ) -> None:
+        self._open[(channel_id, user_id)] = OpenHand(interaction, fp, self._now(), lang)
+
+    def get(self, channel_id: int, user_id: int) -> OpenHand | None:
+        """The user's open hand in the channel, if its interaction can still edit it."""
+        hand = self._open.get((channel_id, user_id))
+        if hand is not None and self._now() - hand.opened > self.window:
+            self.forget(channel_id, user_id)
+            return None
+        return hand
+
+    def forget(self, channel_id: int, user_id: int) -> None:
+        self._open.pop((channel_id, user_id), None)
+
+    def __len__(self) -> int:
+        return len(self._open)
+
+
+class Hands:
+    """Sends and edits ephemeral hands (deferring first when an image is drawn) and records them in :attr:`open`."""
+
+    def __init__(self, images: Images) -> None:
+        self.images = images
+        self.open = HandRegistry()
+
+    async def send(
+        self,
+        interaction: discord.Interaction[Any],
+        session: Session,
+        view: PlayerView,
+        lang: str,
+        *,
+        note: str | None = None,
+    ) -> None:
+        """Answer with a new ephemeral hand. With card images the answer is deferred first (the image takes a few
+        milliseconds to draw) and the hand follows."""
+        images = await self.images.shown(session.guild_id)
+        if images and not interaction.response.is_done():
+            await interaction.response.defer(ephemeral=True, thinking=True)
+        if not interaction.response.is_done():
+            with screens.hand_screen(session, view, lang, note=note) as screen:
+                await interaction.response.send_message(ephemeral=True, **screen.send_kwargs())
+        else:
+            png, seen = await self.images.hand(session, view, lang)
+            with screens.hand_screen(session, view, lang, note=note, png=png, table_png=seen) as screen:
+                await interaction.followup.send(ephemeral=True, **screen.send_kwargs())
+        self._remember(interaction, session, view, lang)
+
+    async def show(
+        self,
+        interaction: discord.Interaction[Any],
+        session: Session,
+        view: PlayerView,
+        lang: str,
+        *,
+        page: int = 0,
+        note: str | None = None,
+    ) -> None:
+        """Update the ephemeral hand the component is on (deferring first when an image is drawn)."""
+        images = await self.images.shown(session.guild_id)
+        if images and not interaction.response.is_done():
+            await interaction.response.defer()
+        if not interaction.response.is_done():
+            with screens.hand_screen(session, view, lang, page=page, note=note) as screen:
+                await interaction.response.edit_message(**screen.edit_kwargs())
+        else:
+            png, seen = await self.images.hand(session, view, lang)
+            with screens.hand_screen(session, view, lang, page=page, note=note, png=png, table_png=seen) as screen:
+                await interaction.edit_original_response(**screen.edit_kwargs())
+        self._remember(interaction, session, view, lang)
+
+    async def edit(self, interaction: discord.Interaction[Any], screen: Screen) -> None:
+        """Turn the hand the component is on into ``screen`` (a picker, or "the match is over")."""
+        with screen:
+            if interaction.response.is_done():
+                await interaction.edit_original_response(**screen.edit_kwargs())
+            else:
+                await interaction.response.edit_message(**screen.edit_kwargs())
+
+    async def refresh(self, session: Session, user_id: int, view: PlayerView) -> None:
+        """Bring ``user_id``'s open hand (if any, within its token's life) up to ``view``; nothing when it shows it
+        already. A hand that cannot be edited any more is forgotten."""
+        hand = self.open.get(session.channel_id, user_id)
+        if hand is None:
+            return
+        fp = ids.hand_fingerprint(view)
+        if fp == hand.fingerprint:
+            return
+        png, seen = await self.images.hand(session, view, hand.lang)
+        try:
+            with screens.hand_screen(session, view, hand.lang, png=png, table_png=seen) as screen:
+                await hand.interaction.edit_original_response(**screen.edit_kwargs())
+            hand.fingerprint = fp
+        except discord.HTTPException:
+            self.open.forget(session.channel_id, user_id)
+
+    def _remember(self, interaction: discord.Interaction[Any], session: Session, view: PlayerView, lang: str) -> None:
+        self.open.remember(session.channel_id, interaction.user.id, interaction, ids.hand_fingerprint(view), lang)
+
+
+__all__ = ["HAND_REFRESH_WINDOW", "HandRegistry", "Hands", "OpenHand"]

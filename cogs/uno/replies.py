@@ -1,0 +1,131 @@
+"""Replies and errors: how a refused or failed interaction is answered (DESIGN "Discord layer").
+
+Every refused request gets a short ephemeral line in the user's language (``error.<code>`` of the catalogue);
+unexpected errors are logged with their traceback and answered with a generic line, so nothing shows "This interaction
+failed" and nothing crashes the bot. :class:`UnoTree` does this for slash commands, :func:`answered` for components.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+from collections.abc import Callable, Coroutine
+from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, Protocol, TypeVar
+
+import discord
+from discord import app_commands
+
+from bot.adapter import AdapterError
+from bot.adapter.errors import BadRequest, NotSeated
+from bot.engine.errors import RuleError
+from bot.i18n import t
+
+if TYPE_CHECKING:
+    from bot.client import UnoBot
+
+log = logging.getLogger(__name__)
+
+#: How texts name the command that opens a game: a clickable ``</uno new:id>`` once the commands are synced (Discord
+#: shows it in each reader's own language), plain ``/uno new`` before.
+COMMANDS = {"new": "/uno new"}
+
+
+def error_text(error: Exception, lang: str) -> str:
+    """The catalogue text of an engine or adapter error (``error.<code>``), else a generic one."""
+    code = getattr(error, "code", None)
+    key = f"error.{code}"
+    try:
+        details = getattr(error, "details", {}) or {}
+        return t(key, lang, command=COMMANDS["new"], **details)
+    except KeyError:
+        return t("error.not_possible", lang)
+
+
+async def send_ephemeral(interaction: discord.Interaction[Any], text: str) -> None:
+    """Answer ``interaction`` with an ephemeral line, whether or not it was already acknowledged."""
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=True)
+        else:
+            await interaction.response.send_message(text, ephemeral=True)
+    except discord.HTTPException:
+        log.warning("could not send an error message for interaction %s", interaction.id)
+
+
+def bad_request() -> AdapterError:
+    """The error for a malformed or forged request (``error.bad_request``)."""
+    return BadRequest("bad request")
+
+
+def not_seated() -> AdapterError:
+    return NotSeated("not in this game")
+
+
+def channel_of(interaction: discord.Interaction[Any]) -> int:
+    """The channel an interaction comes from; :func:`bad_request` when it has none."""
+    if interaction.channel_id is None:
+        raise bad_request()
+    return interaction.channel_id
+
+
+def guild_of(interaction: discord.Interaction[Any]) -> int:
+    """The server an interaction comes from (the ``/uno`` commands are server-only); :func:`bad_request` outside one."""
+    if interaction.guild_id is None:
+        raise bad_request()
+    return interaction.guild_id
+
+
+class _Speaks(Protocol):
+    async def lang(self, interaction: discord.Interaction[UnoBot]) -> str: ...
+
+
+S = TypeVar("S", bound=_Speaks)
+P = ParamSpec("P")
+Handler = Callable[Concatenate[S, "discord.Interaction[UnoBot]", P], Coroutine[Any, Any, None]]
+
+
+def answered(handler: Handler[S, P]) -> Handler[S, P]:
+    """Wrap a component handler: an unexpected error is logged with its traceback and answered ephemerally, so the
+    user never sees "This interaction failed"."""
+
+    @functools.wraps(handler)
+    async def wrapper(self: S, interaction: discord.Interaction[UnoBot], *args: P.args, **kwargs: P.kwargs) -> None:
+        try:
+            await handler(self, interaction, *args, **kwargs)
+        except Exception:
+            log.exception("handling %s failed", getattr(handler, "__name__", "a component"))
+            await send_ephemeral(interaction, t("error.unexpected", await self.lang(interaction)))
+
+    return wrapper  # type: ignore[return-value]  # functools.wraps keeps the signature
+
+
+class UnoTree(app_commands.CommandTree["UnoBot"]):
+    """Answers every failed command ephemerally in the user's language and logs unexpected errors with their
+    traceback; nothing crashes the bot."""
+
+    async def on_error(self, interaction: discord.Interaction[UnoBot], error: app_commands.AppCommandError) -> None:
+        original = error.original if isinstance(error, app_commands.CommandInvokeError) else error
+        lang = await interaction.client.language(interaction)
+        if isinstance(original, RuleError | AdapterError):
+            text = error_text(original, lang)
+        elif isinstance(original, app_commands.MissingPermissions | app_commands.CheckFailure):
+            text = t("error.no_permission", lang)
+        else:
+            log.error(
+                "command %s failed", interaction.command and interaction.command.qualified_name, exc_info=original
+            )
+            text = t("error.unexpected", lang)
+        await send_ephemeral(interaction, text)
+
+
+__all__ = [
+    "COMMANDS",
+    "UnoTree",
+    "answered",
+    "bad_request",
+    "channel_of",
+    "error_text",
+    "guild_of",
+    "not_seated",
+    "send_ephemeral",
+]
