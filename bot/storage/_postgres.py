@@ -619,20 +619,25 @@ class PostgresStore:
         """Recompute every total and rank table from the raw match tables in one transaction, under the totals lock
         (finishes wait; readers see the old totals until the commit). The rank trigger is off for the bulk work."""
         async with self._conn() as conn, conn.transaction():
-            await conn.execute("SELECT pg_advisory_xact_lock($1)", TOTALS_LOCK)
-            await conn.execute("ALTER TABLE player_totals DISABLE TRIGGER USER")
-            for table in ("player_totals", *_RANK_TABLES):
-                await conn.execute(f"DELETE FROM {table}", timeout=None)
-            await conn.execute(_REBUILD_FINEST, timeout=None)
-            for guild, mode, group in (
-                ("guild_id", f"'{ALL_MODES}'", "guild_id, "),
-                (str(ALL_GUILDS), "mode", "mode, "),
-                (str(ALL_GUILDS), f"'{ALL_MODES}'", ""),
-            ):
-                await conn.execute(_REBUILD_WIDER.format(guild=guild, mode=mode, group=group), timeout=None)
-            for table, keys in _RANK_TABLES.items():
-                await conn.execute(
-                    f"INSERT INTO {table} SELECT {keys}, count(*) FROM player_totals WHERE played > 0 GROUP BY {keys}",
-                    timeout=None,
-                )
-            await conn.execute("ALTER TABLE player_totals ENABLE TRIGGER USER")
+            await rebuild_aggregates(conn)
+
+
+async def rebuild_aggregates(conn: asyncpg.Connection) -> None:
+    """:meth:`PostgresStore.rebuild_aggregates` inside the caller's transaction on ``conn``."""
+    await conn.execute("SELECT pg_advisory_xact_lock($1)", TOTALS_LOCK)
+    await conn.execute("ALTER TABLE player_totals DISABLE TRIGGER USER")
+    for table in ("player_totals", *_RANK_TABLES):
+        await conn.execute(f"DELETE FROM {table}", timeout=None)
+    await conn.execute(_REBUILD_FINEST, timeout=None)
+    for guild, mode, group in (
+        ("guild_id", f"'{ALL_MODES}'", "guild_id, "),
+        (str(ALL_GUILDS), "mode", "mode, "),
+        (str(ALL_GUILDS), f"'{ALL_MODES}'", ""),
+    ):
+        await conn.execute(_REBUILD_WIDER.format(guild=guild, mode=mode, group=group), timeout=None)
+    for table, keys in _RANK_TABLES.items():
+        await conn.execute(
+            f"INSERT INTO {table} SELECT {keys}, count(*) FROM player_totals WHERE played > 0 GROUP BY {keys}",
+            timeout=None,
+        )
+    await conn.execute("ALTER TABLE player_totals ENABLE TRIGGER USER")
