@@ -67,7 +67,7 @@ async def copy_sqlite_to_postgres(
         raise StorageError(f"no SQLite database at {path}")
     src = await SqliteStore.open(path)
     try:
-        settings = [await src.get_settings(int(g)) for (g,) in _read(path, "SELECT guild_id FROM guild_settings")]
+        settings = [await src.get_settings(int(str(g))) for (g,) in _read(path, "SELECT guild_id FROM guild_settings")]
         games = await src.load_games()
         ranked = await src.leaderboard_count(guild_id=None, mode=None)
     finally:
