@@ -18,6 +18,7 @@ from bot.adapter.clock import Clock
 from bot.adapter.manager import Limits
 from bot.adapter.runtime import tune_gc
 from bot.config import Settings
+from bot.engine.options import Options
 from bot.i18n import language_for
 from bot.i18n.translator import UnoTranslator
 from bot.shardlog import ShardedBot
@@ -69,7 +70,8 @@ class UnoBot(ShardedBot):
         self._settings_cache: dict[int, GuildSettings] = {}
 
     async def setup_hook(self) -> None:
-        self.store = await open_store(self.settings.database)
+        # a server's saved default rule options are checked by the engine's own table (SPEC O) when saved and read
+        self.store = await open_store(self.settings.database, validate_options=Options.from_dict)
         self.manager = SessionManager(self.store, clock=self._clock, limits=self._limits)
         await self.manager.start()
         await self.load_extension("cogs.uno")

@@ -1,4 +1,5 @@
-"""Storage: server settings, live-game snapshots, finished matches, leaderboards and live-game leases.
+"""Storage: server settings, user preferences, live-game snapshots, finished matches, leaderboards and live-game
+leases.
 
 Two stores behind one typed protocol, :class:`Store`: an SQLite file (aiosqlite, the embedded default) or a PostgreSQL
 server (asyncpg, an optional extra, for several processes or machines). Imports nothing from discord, the engine or the
@@ -35,12 +36,14 @@ from ._models import (
     LiveGame,
     MatchPlayer,
     MatchResult,
+    OptionsValidator,
     PlayerStats,
     RoundResult,
     SchemaTooNewError,
     Shards,
     StorageError,
     StorageUnavailable,
+    UserPrefs,
     is_postgres_url,
     redact_database,
 )
@@ -68,6 +71,7 @@ __all__ = [
     "MatchPlayer",
     "MatchResult",
     "Migration",
+    "OptionsValidator",
     "PlayerStats",
     "RoundResult",
     "SchemaTooNewError",
@@ -76,6 +80,7 @@ __all__ = [
     "StorageError",
     "StorageUnavailable",
     "Store",
+    "UserPrefs",
     "available_migrations",
     "is_postgres_url",
     "open_store",

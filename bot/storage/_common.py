@@ -5,9 +5,13 @@ One home for each rule, so that SQLite and PostgreSQL give the same answers (tes
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import logging
+from collections.abc import Callable
 from typing import Any, Final
+
+from bot.limits import TARGET_SCORE_DEFAULT, TARGET_SCORE_MAX
 
 from ._models import (
     DEFAULT_MODE,
@@ -20,10 +24,15 @@ from ._models import (
     InvalidInputError,
     LiveGame,
     MatchResult,
+    OptionsValidator,
+    UserPrefs,
     _Unset,
+    check_default_options,
+    check_flag,
     check_language,
     check_live_game,
     check_mode,
+    check_target_score,
     check_text_only,
     check_turn_timer,
 )
@@ -44,14 +53,34 @@ def scope(guild_id: int | None, mode: str | None) -> tuple[int, str]:
     return (ALL_GUILDS if guild_id is None else guild_id), (ALL_MODES if mode is None else mode)
 
 
-def settings_from_row(guild_id: int, row: Any) -> GuildSettings:
-    """The settings of a stored ``(default_mode, turn_timer, language, text_only)`` row (``None``: no row, defaults).
+SETTINGS_COLUMNS: Final = (
+    "default_mode, turn_timer, language, text_only, default_target_score, turn_pings, game_threads, default_options"
+)
+"""The ``guild_settings`` columns after ``guild_id``, in the order :func:`settings_from_row` and
+:func:`settings_row` use."""
+
+
+def stored_flag(
+    name: str, value: object, default: bool, bad: Callable[[str, object, object], None], *, optional: bool = True
+) -> bool:
+    """A stored 0/1 as a bool; NULL (a column added later, never set) is ``default`` when ``optional``; anything else
+    is reported with ``bad`` and is ``default``."""
+    if value is None and optional:
+        return default
+    if type(value) is not int or value not in (0, 1):
+        bad(name, value, default)
+        return default
+    return bool(value)
+
+
+def settings_from_row(guild_id: int, row: Any, validate_options: OptionsValidator | None) -> GuildSettings:
+    """The settings of a stored row of :data:`SETTINGS_COLUMNS` (``None``: no row, the defaults).
 
     A value that is not valid (a damaged or hand-edited row) is replaced by its default, with one warning per value.
     """
     if row is None:
         return GuildSettings(guild_id)
-    mode, timer, language, text_only = tuple(row)
+    mode, timer, language, text_only, target, pings, threads, options_text = tuple(row)
 
     def bad(name: str, value: object, default: object) -> None:
         log.warning("guild %d: stored setting %s=%r is not valid; using the default %r", guild_id, name, value, default)
@@ -65,14 +94,37 @@ def settings_from_row(guild_id: int, row: Any) -> GuildSettings:
     if language is not None and language not in LANGUAGES:
         bad("language", language, None)
         language = None
-    if text_only not in (0, 1) or type(text_only) is not int:
-        bad("text_only", text_only, False)
-        text_only = 0
-    return GuildSettings(guild_id, mode, timer, language, bool(text_only))
+    text_only = stored_flag("text_only", text_only, False, bad, optional=False)
+    # the columns of migration 0002: NULL = never set, the default without a warning
+    if target is None:
+        target = TARGET_SCORE_DEFAULT
+    elif not (type(target) is int and 0 <= target <= TARGET_SCORE_MAX):
+        bad("default_target_score", target, TARGET_SCORE_DEFAULT)
+        target = TARGET_SCORE_DEFAULT
+    pings = stored_flag("turn_pings", pings, True, bad)
+    threads = stored_flag("game_threads", threads, False, bad)
+    options: dict[str, Any] = {}
+    if options_text is not None:
+        try:
+            parsed: Any = json.loads(options_text) if isinstance(options_text, str) else None
+            check_default_options(parsed, validate_options)
+            options = dict(parsed)
+        except (ValueError, InvalidInputError):
+            bad("default_options", options_text, {})
+    return GuildSettings(guild_id, mode, timer, language, text_only, target, pings, threads, options)
 
 
 def settings_changes(
-    default_mode: str | _Unset, turn_timer: int | _Unset, language: str | _Unset | None, text_only: bool | _Unset
+    validate_options: OptionsValidator | None,
+    *,
+    default_mode: str | _Unset,
+    turn_timer: int | _Unset,
+    language: str | _Unset | None,
+    text_only: bool | _Unset,
+    default_target_score: int | _Unset,
+    turn_pings: bool | _Unset,
+    game_threads: bool | _Unset,
+    default_options: dict[str, Any] | _Unset,
 ) -> dict[str, Any]:
     """The validated arguments of ``update_settings`` that were given (raises :class:`InvalidInputError`)."""
     changes: dict[str, Any] = {}
@@ -84,17 +136,61 @@ def settings_changes(
         changes["language"] = check_language(language)
     if not isinstance(text_only, _Unset):
         changes["text_only"] = check_text_only(text_only)
+    if not isinstance(default_target_score, _Unset):
+        changes["default_target_score"] = check_target_score(default_target_score)
+    if not isinstance(turn_pings, _Unset):
+        changes["turn_pings"] = check_flag("turn_pings", turn_pings)
+    if not isinstance(game_threads, _Unset):
+        changes["game_threads"] = check_flag("game_threads", game_threads)
+    if not isinstance(default_options, _Unset):
+        check_default_options(default_options, validate_options)
+        changes["default_options"] = dict(default_options)
     return changes
 
 
 def merge_settings(current: GuildSettings, changes: dict[str, Any]) -> GuildSettings:
-    return GuildSettings(
-        current.guild_id,
-        changes.get("default_mode", current.default_mode),
-        changes.get("turn_timer", current.turn_timer),
-        changes.get("language", current.language),
-        changes.get("text_only", current.text_only),
+    return dataclasses.replace(current, **changes)
+
+
+def settings_row(new: GuildSettings) -> tuple[Any, ...]:
+    """The row to store: ``guild_id`` then :data:`SETTINGS_COLUMNS` (flags as 0/1, options as JSON text)."""
+    return (
+        new.guild_id,
+        new.default_mode,
+        new.turn_timer,
+        new.language,
+        int(new.text_only),
+        new.default_target_score,
+        int(new.turn_pings),
+        int(new.game_threads),
+        check_default_options(new.default_options, None),
     )
+
+
+def prefs_from_row(user_id: int, row: Any) -> UserPrefs:
+    """A user's preferences from a stored ``(text_only, large_cards)`` row (``None``: the defaults); a bad value is
+    its default, with a warning."""
+    if row is None:
+        return UserPrefs(user_id)
+    text_only, large = tuple(row)
+
+    def bad(name: str, value: object, default: object) -> None:
+        log.warning(
+            "user %d: stored preference %s=%r is not valid; using the default %r", user_id, name, value, default
+        )
+
+    return UserPrefs(
+        user_id, stored_flag("text_only", text_only, False, bad), stored_flag("large_cards", large, False, bad)
+    )
+
+
+def prefs_changes(text_only: bool | _Unset, large_cards: bool | _Unset) -> dict[str, bool]:
+    changes: dict[str, bool] = {}
+    if not isinstance(text_only, _Unset):
+        changes["text_only"] = check_flag("text_only", text_only)
+    if not isinstance(large_cards, _Unset):
+        changes["large_cards"] = check_flag("large_cards", large_cards)
+    return changes
 
 
 class Corrupt(Exception):

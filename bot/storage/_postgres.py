@@ -27,6 +27,7 @@ Concurrency
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import logging
 import time
 from collections.abc import AsyncIterator, Callable, Iterable
@@ -39,12 +40,16 @@ from ._common import (
     ALL_GUILDS,
     ALL_MODES,
     RANK_COLUMNS,
+    SETTINGS_COLUMNS,
     Corrupt,
     live_game_from_row,
     merge_settings,
+    prefs_changes,
+    prefs_from_row,
     scope,
     settings_changes,
     settings_from_row,
+    settings_row,
     totals_rows,
 )
 from ._migrations import POSTGRES, Migration, available, refuse_newer
@@ -56,10 +61,12 @@ from ._models import (
     LeaderboardRow,
     LiveGame,
     MatchResult,
+    OptionsValidator,
     PlayerStats,
     Shards,
     StorageError,
     StorageUnavailable,
+    UserPrefs,
     _Unset,
     check_id,
     check_live_game,
@@ -92,7 +99,7 @@ _UNAVAILABLE: Final = (
     TimeoutError,
 )
 
-_SELECT_SETTINGS = "SELECT default_mode, turn_timer, language, text_only FROM guild_settings WHERE guild_id = $1"
+_SELECT_SETTINGS = f"SELECT {SETTINGS_COLUMNS} FROM guild_settings WHERE guild_id = $1"
 
 _UPSERT_GAME = """
 INSERT INTO live_games (channel_id, guild_id, mode, status, version, snapshot, updated_at)
@@ -248,9 +255,16 @@ class PostgresStore:
     within the lease ``ttl``.
     """
 
-    def __init__(self, pool: asyncpg.Pool, url: str, clock: Callable[[], float] = time.time) -> None:
+    def __init__(
+        self,
+        pool: asyncpg.Pool,
+        url: str,
+        validate_options: OptionsValidator | None = None,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
         """Use :meth:`open`."""
         self._pool = pool
+        self._validate_options = validate_options
         self.url = url
         self.clock = clock
 
@@ -258,10 +272,17 @@ class PostgresStore:
 
     @classmethod
     async def open(
-        cls, url: str, *, clock: Callable[[], float] = time.time, min_size: int = 1, max_size: int = 10
+        cls,
+        url: str,
+        *,
+        validate_options: OptionsValidator | None = None,
+        clock: Callable[[], float] = time.time,
+        min_size: int = 1,
+        max_size: int = 10,
     ) -> PostgresStore:
         """Connect to ``url``, apply the missing migrations (under the advisory lock) and open the pool.
 
+        ``validate_options`` checks a server's ``default_options`` when saved and read (as for SQLite).
         Raises :class:`StorageUnavailable` when the server cannot be reached, :class:`SchemaTooNewError` for a
         database written by a newer bot, :class:`StorageError` for a refused login or a database that does not exist.
         """
@@ -290,7 +311,7 @@ class PostgresStore:
             if _is_unavailable(e):
                 raise StorageUnavailable(f"cannot reach PostgreSQL at {where}: {e}") from e
             raise
-        return cls(pool, url, clock)
+        return cls(pool, url, validate_options, clock)
 
     async def close(self) -> None:
         """Wait for the running calls to give their connections back, then close the pool."""
@@ -348,7 +369,7 @@ class PostgresStore:
         """The server's settings; defaults when it never changed any (a damaged value reads as its default)."""
         check_id("guild_id", guild_id)
         rows = await self._fetch(_SELECT_SETTINGS, guild_id)
-        return settings_from_row(guild_id, rows[0] if rows else None)
+        return settings_from_row(guild_id, rows[0] if rows else None, self._validate_options)
 
     async def update_settings(
         self,
@@ -358,32 +379,71 @@ class PostgresStore:
         turn_timer: int | _Unset = UNSET,
         language: str | _Unset | None = UNSET,
         text_only: bool | _Unset = UNSET,
+        default_target_score: int | _Unset = UNSET,
+        turn_pings: bool | _Unset = UNSET,
+        game_threads: bool | _Unset = UNSET,
+        default_options: dict[str, Any] | _Unset = UNSET,
     ) -> GuildSettings:
         """Change some of a server's settings (the others keep their value) and return them all; see
         :meth:`bot.storage.SqliteStore.update_settings`. Concurrent updates of one server apply one after the other."""
         check_id("guild_id", guild_id)
-        changes = settings_changes(default_mode, turn_timer, language, text_only)
-        default = GuildSettings(guild_id)
+        changes = settings_changes(
+            self._validate_options,
+            default_mode=default_mode,
+            turn_timer=turn_timer,
+            language=language,
+            text_only=text_only,
+            default_target_score=default_target_score,
+            turn_pings=turn_pings,
+            game_threads=game_threads,
+            default_options=default_options,
+        )
         async with self._transaction() as conn:
             # the row exists (with the defaults if it did not) and is locked until the commit
             await conn.execute(
-                "INSERT INTO guild_settings VALUES ($1, $2, $3, $4, $5) ON CONFLICT (guild_id) DO NOTHING",
-                guild_id,
-                default.default_mode,
-                default.turn_timer,
-                default.language,
-                int(default.text_only),
+                f"INSERT INTO guild_settings (guild_id, {SETTINGS_COLUMNS}) "
+                "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (guild_id) DO NOTHING",
+                *settings_row(GuildSettings(guild_id)),
             )
             row = await conn.fetchrow(_SELECT_SETTINGS + " FOR UPDATE", guild_id)
-            new = merge_settings(settings_from_row(guild_id, row), changes)
+            new = merge_settings(settings_from_row(guild_id, row, self._validate_options), changes)
             await conn.execute(
-                "UPDATE guild_settings SET default_mode = $2, turn_timer = $3, language = $4, text_only = $5 "
+                "UPDATE guild_settings SET default_mode = $2, turn_timer = $3, language = $4, text_only = $5, "
+                "default_target_score = $6, turn_pings = $7, game_threads = $8, default_options = $9 "
                 "WHERE guild_id = $1",
-                guild_id,
-                new.default_mode,
-                new.turn_timer,
-                new.language,
+                *settings_row(new),
+            )
+        return new
+
+    # --- user preferences -----------------------------------------------------------------------------------------
+
+    async def get_prefs(self, user_id: int) -> UserPrefs:
+        """A user's preferences; defaults when they never changed any (a damaged value reads as its default)."""
+        check_id("user_id", user_id)
+        rows = await self._fetch("SELECT text_only, large_cards FROM user_prefs WHERE user_id = $1", user_id)
+        return prefs_from_row(user_id, rows[0] if rows else None)
+
+    async def update_prefs(
+        self, user_id: int, *, text_only: bool | _Unset = UNSET, large_cards: bool | _Unset = UNSET
+    ) -> UserPrefs:
+        """Change some of a user's preferences (the others keep their value) and return them all."""
+        check_id("user_id", user_id)
+        changes = prefs_changes(text_only, large_cards)
+        async with self._transaction() as conn:
+            await conn.execute(
+                "INSERT INTO user_prefs (user_id, text_only, large_cards) VALUES ($1, 0, 0) "
+                "ON CONFLICT (user_id) DO NOTHING",
+                user_id,
+            )
+            row = await conn.fetchrow(
+                "SELECT text_only, large_cards FROM user_prefs WHERE user_id = $1 FOR UPDATE", user_id
+            )
+            new = dataclasses.replace(prefs_from_row(user_id, row), **changes)
+            await conn.execute(
+                "UPDATE user_prefs SET text_only = $2, large_cards = $3 WHERE user_id = $1",
+                user_id,
                 int(new.text_only),
+                int(new.large_cards),
             )
         return new
 

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from types import TracebackType
 from typing import Any, Protocol, Self
 
-from ._models import GuildSettings, LeaderboardRow, LiveGame, MatchResult, PlayerStats, Shards, _Unset
+from ._models import GuildSettings, LeaderboardRow, LiveGame, MatchResult, PlayerStats, Shards, UserPrefs, _Unset
 
 
 class Store(Protocol):
@@ -48,8 +48,25 @@ class Store(Protocol):
         turn_timer: int | _Unset = ...,
         language: str | _Unset | None = ...,
         text_only: bool | _Unset = ...,
+        default_target_score: int | _Unset = ...,
+        turn_pings: bool | _Unset = ...,
+        game_threads: bool | _Unset = ...,
+        default_options: dict[str, Any] | _Unset = ...,
     ) -> GuildSettings:
-        """Change the given settings (the others keep their value) and return them all; ``UNSET`` = unchanged."""
+        """Change the given settings (the others keep their value) and return them all; ``UNSET`` = unchanged.
+        ``default_options`` must pass the ``validate_options`` the store was opened with."""
+        ...
+
+    # --- user preferences -----------------------------------------------------------------------------------------
+
+    async def get_prefs(self, user_id: int) -> UserPrefs:
+        """A user's preferences (``/uno prefs``); defaults when they never changed any."""
+        ...
+
+    async def update_prefs(
+        self, user_id: int, *, text_only: bool | _Unset = ..., large_cards: bool | _Unset = ...
+    ) -> UserPrefs:
+        """Change some of a user's preferences and return them all."""
         ...
 
     # --- live games -----------------------------------------------------------------------------------------------

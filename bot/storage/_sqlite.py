@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 import os
 import sqlite3
@@ -45,12 +46,16 @@ from ._common import (
     ALL_MODES,
     BUCKET_SHIFT,
     RANK_COLUMNS,
+    SETTINGS_COLUMNS,
     Corrupt,
     live_game_from_row,
     merge_settings,
+    prefs_changes,
+    prefs_from_row,
     scope,
     settings_changes,
     settings_from_row,
+    settings_row,
     totals_rows,
 )
 from ._models import (
@@ -61,10 +66,12 @@ from ._models import (
     LeaderboardRow,
     LiveGame,
     MatchResult,
+    OptionsValidator,
     PlayerStats,
     Shards,
     StorageError,
     StorageUnavailable,
+    UserPrefs,
     _Unset,
     check_id,
     check_live_game,
@@ -87,7 +94,7 @@ _RANK_TABLES = {
 """The rank tables of migration 0001 and the player_totals columns they count ranked players by."""
 _WAL_AUTOCHECKPOINT = 4000
 _BUCKET_SHIFT = BUCKET_SHIFT
-_SELECT_SETTINGS = "SELECT default_mode, turn_timer, language, text_only FROM guild_settings WHERE guild_id = ?"
+_SELECT_SETTINGS = f"SELECT {SETTINGS_COLUMNS} FROM guild_settings WHERE guild_id = ?"
 _TRANSIENT = ("locked", "busy", "disk i/o", "full", "unable to open", "readonly", "read-only")
 """Words of the ``sqlite3.OperationalError`` messages that mean the file cannot be used right now."""
 
@@ -208,9 +215,11 @@ class SqliteStore:
         reader: aiosqlite.Connection,
         checkpointer: aiosqlite.Connection,
         path: Path,
+        validate_options: OptionsValidator | None = None,
         clock: Callable[[], float] = time.time,
     ) -> None:
         """Use :meth:`open`."""
+        self._validate_options = validate_options
         self._writer = writer
         self._reader = reader
         self._checkpointer = checkpointer
@@ -226,8 +235,17 @@ class SqliteStore:
     # --- lifecycle ------------------------------------------------------------------------------------------------
 
     @classmethod
-    async def open(cls, path: str | os.PathLike[str], *, clock: Callable[[], float] = time.time) -> SqliteStore:
+    async def open(
+        cls,
+        path: str | os.PathLike[str],
+        *,
+        validate_options: OptionsValidator | None = None,
+        clock: Callable[[], float] = time.time,
+    ) -> SqliteStore:
         """Open (creating it and its parent folder if needed) the database at ``path`` and bring its schema up to date.
+
+        ``validate_options`` checks a server's ``default_options`` when they are saved and when they are read (the bot
+        passes ``bot.engine.options.Options.from_dict``; storage itself knows nothing of the rules).
 
         Raises :class:`SchemaTooNewError` if the file was written by a newer bot, :class:`StorageError` if it is not an
         SQLite database or cannot be opened; in both cases the file is left as it was.
@@ -253,7 +271,7 @@ class SqliteStore:
             if isinstance(e, sqlite3.DatabaseError):
                 raise StorageError(f"cannot use database {p}: {e}") from e
             raise
-        return cls(writer, reader, checkpointer, p, clock)
+        return cls(writer, reader, checkpointer, p, validate_options, clock)
 
     async def close(self) -> None:
         """Wait for the running calls to finish, then close. The store cannot be used afterwards."""
@@ -342,12 +360,11 @@ class SqliteStore:
         hand-edited row) is replaced by its default in the result, with one warning logged per value."""
         check_id("guild_id", guild_id)
         rows = await self._read(_SELECT_SETTINGS, (guild_id,))
-        return settings_from_row(guild_id, next(iter(rows), None))
+        return settings_from_row(guild_id, next(iter(rows), None), self._validate_options)
 
-    @staticmethod
-    async def _read_settings(db: aiosqlite.Connection, guild_id: int) -> GuildSettings:
+    async def _read_settings(self, db: aiosqlite.Connection, guild_id: int) -> GuildSettings:
         rows = await db.execute_fetchall(_SELECT_SETTINGS, (guild_id,))
-        return settings_from_row(guild_id, next(iter(rows), None))
+        return settings_from_row(guild_id, next(iter(rows), None), self._validate_options)
 
     async def update_settings(
         self,
@@ -357,21 +374,66 @@ class SqliteStore:
         turn_timer: int | _Unset = UNSET,
         language: str | _Unset | None = UNSET,
         text_only: bool | _Unset = UNSET,
+        default_target_score: int | _Unset = UNSET,
+        turn_pings: bool | _Unset = UNSET,
+        game_threads: bool | _Unset = UNSET,
+        default_options: dict[str, Any] | _Unset = UNSET,
     ) -> GuildSettings:
         """Change some of a server's settings (the others keep their value) and return them all.
 
         ``default_mode`` one of ``classic``/``flip``/``flex``; ``turn_timer`` seconds, 15–600; ``language`` one of
-        ``en``/``it``/``es``/``sk`` or ``None`` for each user's Discord locale; ``text_only`` ``True``/``False``.
+        ``en``/``it``/``es``/``sk`` or ``None`` for each user's Discord locale; ``text_only``, ``turn_pings`` and
+        ``game_threads`` ``True``/``False``; ``default_target_score`` 0–100000 (bounds: :mod:`bot.limits`);
+        ``default_options`` a dict of rule options (``{}`` = SPEC's defaults) that ``validate_options`` accepts.
         Raises :class:`InvalidInputError` for any bad value, and then changes nothing.
         """
         check_id("guild_id", guild_id)
-        changes = settings_changes(default_mode, turn_timer, language, text_only)
+        changes = settings_changes(
+            self._validate_options,
+            default_mode=default_mode,
+            turn_timer=turn_timer,
+            language=language,
+            text_only=text_only,
+            default_target_score=default_target_score,
+            turn_pings=turn_pings,
+            game_threads=game_threads,
+            default_options=default_options,
+        )
         async with self._transaction() as db:
             new = merge_settings(await self._read_settings(db, guild_id), changes)
             await db.execute(
-                "INSERT OR REPLACE INTO guild_settings (guild_id, default_mode, turn_timer, language, text_only) "
-                "VALUES (?, ?, ?, ?, ?)",
-                (guild_id, new.default_mode, new.turn_timer, new.language, int(new.text_only)),
+                f"INSERT OR REPLACE INTO guild_settings (guild_id, {SETTINGS_COLUMNS}) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                settings_row(new),
+            )
+        return new
+
+    # --- user preferences -----------------------------------------------------------------------------------------
+
+    async def get_prefs(self, user_id: int) -> UserPrefs:
+        """A user's preferences (``/uno prefs``); defaults when they never changed any. A stored value that is not
+        valid is replaced by its default in the result, with one warning logged per value."""
+        check_id("user_id", user_id)
+        return await self._read_prefs(self._reader, user_id)
+
+    @staticmethod
+    async def _read_prefs(db: aiosqlite.Connection, user_id: int) -> UserPrefs:
+        rows = await db.execute_fetchall("SELECT text_only, large_cards FROM user_prefs WHERE user_id = ?", (user_id,))
+        return prefs_from_row(user_id, next(iter(rows), None))
+
+    async def update_prefs(
+        self, user_id: int, *, text_only: bool | _Unset = UNSET, large_cards: bool | _Unset = UNSET
+    ) -> UserPrefs:
+        """Change some of a user's preferences (the others keep their value) and return them all; ``text_only`` and
+        ``large_cards`` ``True``/``False``. Raises :class:`InvalidInputError` for a bad value, and then changes
+        nothing."""
+        check_id("user_id", user_id)
+        changes = prefs_changes(text_only, large_cards)
+        async with self._transaction() as db:
+            new = dataclasses.replace(await self._read_prefs(db, user_id), **changes)
+            await db.execute(
+                "INSERT OR REPLACE INTO user_prefs (user_id, text_only, large_cards) VALUES (?, ?, ?)",
+                (user_id, int(new.text_only), int(new.large_cards)),
             )
         return new
 

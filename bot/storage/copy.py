@@ -4,7 +4,8 @@
     scripts/copy-to-postgres data/uno.sqlite3 postgresql://uno@db.example/uno      # the same, from a clone
 
 Stop the bot first. The SQLite file is brought up to date (its migrations) and then only read; the PostgreSQL
-database gets the schema (its migrations) and, in one transaction: every server's settings, every live game (so the
+database gets the schema (its migrations) and, in one transaction: every server's settings and user's preferences
+(damaged values as their defaults), every live game (so the
 matches in progress resume after the move), every finished match with its players and rounds (same ids), and the
 leaderboard totals and rank tables rebuilt from those matches, so every leaderboard, player's stats and rank is the
 same as before. Leases are not copied (the processes take them anew); rows SQLite had set aside in
@@ -24,12 +25,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from ._common import SETTINGS_COLUMNS, settings_row
 from ._models import StorageError, check_live_game, is_postgres_url, redact_database
 from ._sqlite import SqliteStore
 
 CHUNK = 20_000
 """Matches copied per COPY statement."""
-_TARGET_TABLES = ("guild_settings", "live_games", "matches")
+_TARGET_TABLES = ("guild_settings", "live_games", "matches", "user_prefs")
 
 
 class TargetNotEmpty(StorageError):
@@ -41,6 +43,7 @@ class CopyReport:
     """What was copied: rows per table, and the ranked players of the all-servers leaderboard on both sides."""
 
     settings: int
+    prefs: int
     live_games: int
     matches: int
     players: int
@@ -68,6 +71,7 @@ async def copy_sqlite_to_postgres(
     src = await SqliteStore.open(path)
     try:
         settings = [await src.get_settings(int(str(g))) for (g,) in _read(path, "SELECT guild_id FROM guild_settings")]
+        prefs = [await src.get_prefs(int(str(u))) for (u,) in _read(path, "SELECT user_id FROM user_prefs")]
         games = await src.load_games()
         ranked = await src.leaderboard_count(guild_id=None, mode=None)
     finally:
@@ -82,13 +86,18 @@ async def copy_sqlite_to_postgres(
             if any(held):
                 raise TargetNotEmpty(
                     f"{redact_database(target)} already holds {held[0]} server settings, {held[1]} live games and "
-                    f"{held[2]} matches; copy into an empty database (nothing was written)"
+                    f"{held[2]} matches ({held[3]} users' preferences); copy into an empty database "
+                    "(nothing was written)"
                 )
             await conn.copy_records_to_table(
                 "guild_settings",
-                records=[(s.guild_id, s.default_mode, s.turn_timer, s.language, int(s.text_only)) for s in settings],
+                records=[settings_row(s) for s in settings],
+                columns=["guild_id", *SETTINGS_COLUMNS.split(", ")],
             )
-            progress(f"copied {len(settings):,} server settings")
+            await conn.copy_records_to_table(
+                "user_prefs", records=[(p.user_id, int(p.text_only), int(p.large_cards)) for p in prefs]
+            )
+            progress(f"copied {len(settings):,} server settings and {len(prefs):,} users' preferences")
             await conn.executemany(
                 "INSERT INTO live_games (channel_id, guild_id, mode, status, version, snapshot, updated_at) "
                 "VALUES ($1, $2, $3, $4, $5, $6, $7)",
@@ -122,7 +131,7 @@ async def copy_sqlite_to_postgres(
             progress("rebuilt the leaderboards")
     finally:
         await dst.close()
-    return CopyReport(len(settings), len(games), counts[0], counts[1], counts[2], ranked)
+    return CopyReport(len(settings), len(prefs), len(games), counts[0], counts[1], counts[2], ranked)
 
 
 def _read(path: Path, sql: str) -> list[tuple[object, ...]]:
@@ -195,7 +204,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"error: {e}", file=sys.stderr)
         return 2
     print(
-        f"done: {report.settings:,} server settings, {report.live_games:,} live games, {report.matches:,} matches "
+        f"done: {report.settings:,} server settings, {report.prefs:,} users' preferences, "
+        f"{report.live_games:,} live games, {report.matches:,} matches "
         f"({report.players:,} seats, {report.rounds:,} rounds); {report.ranked_players:,} ranked players, as before"
     )
     return 0

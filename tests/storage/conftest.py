@@ -105,8 +105,8 @@ class Backend:
 
         return (asyncpg.IntegrityConstraintViolationError, asyncpg.RaiseError)
 
-    async def open(self) -> Store:
-        return await open_store(self.target, clock=self.clock)
+    async def open(self, **options: Any) -> Store:
+        return await open_store(self.target, clock=self.clock, **options)
 
     def sql(self, sql: str) -> str:
         if self.name == "sqlite":

@@ -36,7 +36,9 @@ async def filled_sqlite(path: Path) -> SqliteStore:
     for i in range(150):
         await store.finish_match(random_result(rng, f"r{i}", 1_700_000_000.0 + i))
     await store.update_settings(501, default_mode="flip", turn_timer=20, language="sk", text_only=True)
-    await store.update_settings(502, language=None, turn_timer=600)
+    await store.update_settings(502, language=None, turn_timer=600, default_target_score=0, game_threads=True)
+    await store.update_settings(503, default_options={"scoring": "lowest"}, turn_pings=False)
+    await store.update_prefs(11, large_cards=True)
     for channel in (7001, 7002, 7003):
         snap = {"channel": channel, "hands": [["R5", "W+4"], ["G7"]], "name": "Žofia 🃏"}
         await store.save_game(LiveGame(channel, 501, "flex", "playing", channel - 7000, snap, 1_700_000_123.5))
@@ -48,7 +50,7 @@ async def test_a_copy_keeps_every_setting_game_result_and_rank(db_path: Path, pg
     await src.close()
     lines: list[str] = []
     report = await copy_sqlite_to_postgres(db_path, str(pg.target), progress=lines.append)
-    assert (report.settings, report.live_games, report.matches) == (2, 3, 162)
+    assert (report.settings, report.prefs, report.live_games, report.matches) == (3, 1, 3, 162)
     assert any("match_players" in line for line in lines)
 
     src = await SqliteStore.open(db_path)
@@ -56,6 +58,9 @@ async def test_a_copy_keeps_every_setting_game_result_and_rank(db_path: Path, pg
     try:
         for guild in (501, 502, 503, 1001):
             assert await dst.get_settings(guild) == await src.get_settings(guild)
+        assert (await dst.get_settings(503)).default_options == {"scoring": "lowest"}
+        for user in (11, 12):
+            assert await dst.get_prefs(user) == await src.get_prefs(user)
         assert await dst.load_games() == await src.load_games()
         for guild in (None, *GUILDS, 1001, 1002):
             for mode in (None, *MODES):
@@ -83,7 +88,7 @@ async def test_a_target_that_holds_data_is_refused_and_left_alone(db_path: Path,
     await (await filled_sqlite(db_path)).close()
     await copy_sqlite_to_postgres(db_path, str(pg.target))
     before = await pg.fetch("SELECT count(*), max(id) FROM matches")
-    with pytest.raises(TargetNotEmpty, match="already holds 2 server settings, 3 live games and 162 matches"):
+    with pytest.raises(TargetNotEmpty, match="already holds 3 server settings, 3 live games and 162 matches"):
         await copy_sqlite_to_postgres(db_path, str(pg.target))
     assert await pg.fetch("SELECT count(*), max(id) FROM matches") == before
 
@@ -105,5 +110,6 @@ async def test_the_command_line(tmp_path: Path, pg: Backend, capsys):
     await (await SqliteStore.open(path)).close()
     assert await asyncio.to_thread(main, [str(path), str(pg.target)]) == 0
     assert capsys.readouterr().out.splitlines()[-1] == (
-        "done: 0 server settings, 0 live games, 0 matches (0 seats, 0 rounds); 0 ranked players, as before"
+        "done: 0 server settings, 0 users' preferences, 0 live games, 0 matches (0 seats, 0 rounds); "
+        "0 ranked players, as before"
     )

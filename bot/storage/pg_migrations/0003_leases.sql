@@ -1,4 +1,4 @@
--- 0002 (PostgreSQL): leases of live games, as SQLite's 0002: one process at a time runs a game.
+-- 0003 (PostgreSQL): leases of live games, as SQLite's 0003: one process at a time runs a game.
 CREATE TABLE game_leases (
     channel_id BIGINT           PRIMARY KEY,
     owner      TEXT             NOT NULL,
