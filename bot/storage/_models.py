@@ -138,7 +138,7 @@ class GuildSettings:
     - ``game_threads``: ``True`` = each game is played in a thread of its own; default ``False``.
     - ``default_options``: the rule options (SPEC table O, as :meth:`bot.engine.options.Options.to_dict` gives them)
       that ``/uno new`` starts from; default ``{}`` (the SPEC defaults). Storage checks that it is a small JSON object;
-      the rules are checked by the ``validate_options`` given to :meth:`Store.open`.
+      the rules are checked by the ``validate_options`` given to :func:`open_store`.
     """
 
     guild_id: int
