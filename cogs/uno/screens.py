@@ -611,7 +611,7 @@ def match_summary(session: Session, lang: str) -> Screen:
         embed.description = t("match.recorded", lang)
     else:
         embed.title = t("match.abandoned", lang)
-    order = sorted(range(len(session.seats)), key=lambda s: (s != winner, -scores[s]))
+    order = result.get("placement") or range(len(session.seats))  # the engine's ranking (SPEC G9), saved with it
     embed.add_field(
         name=t("match.scores", lang),
         value="\n".join(
