@@ -13,6 +13,7 @@ from bot.engine.events import (
     CardKept,
     CardPlayed,
     CardsDrawn,
+    CardsReceived,
     ChallengeResolved,
     ColourDeclared,
     DealerChosen,
@@ -114,12 +115,13 @@ def event_lines(
     out: list[str] = []
     skip: set[int] = set()
     if timed_out is not None:
-        key, skip, colour = timeout_outcome(events, timed_out)
+        key, skip_events, colour = timeout_outcome(events, timed_out)
+        skip = {id(events[i]) for i in skip_events}
         if key is not None:
             params = {"colour": colour_name(colour, lang)} if colour is not None else {}
             out.append(t(f"ev.timeout.{key}", lang, player=name(timed_out), **params))
-    for i, e in enumerate(events):
-        if i in skip:
+    for e in _told_in_order(events):
+        if id(e) in skip:
             continue
         line = _event_line(e, name, lang)
         if line:
@@ -152,6 +154,24 @@ def timeout_outcome(events: Sequence[Event], seat: int) -> tuple[str | None, set
     return None, set(), None
 
 
+def _told_in_order(events: Sequence[Event]) -> list[Event]:
+    """``events`` in the order a reader follows them: a challenge's verdict before the cards its penalty drew (the
+    engine reports the draw first, as it happens: SPEC G7)."""
+    out = list(events)
+    for i, e in enumerate(out):
+        if isinstance(e, ChallengeResolved):
+            j = i
+            while j > 0 and isinstance(out[j - 1], CardsDrawn | CardsReceived | Reshuffled):
+                j -= 1
+            out.insert(j, out.pop(i))
+    return out
+
+
+def power_line(power: Sequence[bool], name: Callable[[int], str], lang: str) -> str:
+    """Every seat's Power Card, named: ``"Alice 🟢 · Bob 🔴"`` (SPEC X3)."""
+    return " · ".join(f"{name(seat)} {'🟢' if green else '🔴'}" for seat, green in enumerate(power))
+
+
 def _event_line(e: Event, name: Callable[[int], str], lang: str) -> str | None:
     match e:
         case CardPlayed(player=p, face=face, flex=flex, colour=colour, target=target):
@@ -179,7 +199,7 @@ def _event_line(e: Event, name: Callable[[int], str], lang: str) -> str | None:
         case ColourDeclared(player=p, colour=colour):
             return t("ev.colour_declared", lang, player=name(p), colour=colour_name(colour, lang))
         case PowerCardsChanged(power=power):
-            return t("ev.power", lang, states=" ".join(("🟢" if g else "🔴") for g in power))
+            return t("ev.power", lang, states=power_line(power, name, lang))
         case ChallengeResolved(challenger=c, player=p, guilty=guilty, penalised=who, count=n):
             key = "ev.challenge_guilty" if guilty else "ev.challenge_innocent"
             return t(key, lang, challenger=name(c), player=name(p), penalised=name(who), n=n)
