@@ -74,7 +74,7 @@ from .legal import (
 from .options import Options
 from .pending import PendingChallenge
 from .rng import Rng
-from .rules import RULESETS, Ruleset, stacks_on
+from .rules import RULESETS, Ruleset, colour_held_most, stacks_on
 from .scoring import match_winner, placement, round_points
 from .view import HandCard, Phase, PlayerView, RoundRecord
 
@@ -1217,6 +1217,36 @@ class Game:
             jump_ins=jump_ins,
             house_rules=self.options.house_rules(),
         )
+
+    def jump_ins(self, seat: int) -> list[int]:
+        """House rule ``jump_in`` (SPEC H): the cards ``seat`` may jump in with right now (empty for the current
+        player, when the rule is off, or while a challenge, colour or stack is pending)."""
+        if type(seat) is not int or not 0 <= seat < self.players or not self._may_jump_in(seat):
+            return []
+        return [card for card, _, _, _ in self._plays_of(seat, self.hands[seat])]
+
+    def default_action(self, seat: int) -> Action | None:
+        """The default of ``seat``'s pending decision, for a turn timer (DESIGN "Adapter"): draw (then keep); keep;
+        accept (a challenge or a stack: SPEC G7, H); declare the colour ``seat`` holds most. Under house rule
+        ``force_play`` a player who must play plays their first playable card instead (a wild declares the colour
+        held most; UNO is called with it). None when ``seat`` owes nothing."""
+        if self.pending != seat:
+            return None
+        legal = self.legal_actions(seat)
+        phase = self.phase
+        if phase is Phase.CHALLENGE or phase is Phase.STACK:
+            return ACCEPTS[seat]
+        favourite = colour_held_most((self.faces[c] for c in self.hands[seat]), self.side)
+        if phase is Phase.DECLARE_COLOUR:
+            return DeclareColour(seat, favourite)
+        for action in legal[legal.plays : legal.moves]:
+            if isinstance(action, Draw | Keep):
+                return action
+        plays = [a for a in legal[: legal.plays] if isinstance(a, Play) and not a.flex]
+        preferred = [a for a in plays if a.colour in (None, favourite) and a.uno == (len(self.hands[seat]) == 2)]
+        if preferred or plays:
+            return (preferred or plays)[0]
+        return legal[0] if legal.moves else None
 
     def card(self, card_id: int) -> Card:
         """The physical card ``card_id`` (both faces). For logs and tests: the UI reads games through :meth:`view`."""
