@@ -21,7 +21,6 @@ from discord.ext import commands
 from bot.adapter import AdapterError, SessionManager
 from bot.engine.cards import Mode
 from bot.engine.errors import RuleError
-from bot.engine.options import Options
 from bot.i18n import LANGUAGE_NAMES, LANGUAGES, t
 from bot.limits import FALSE_CATCH_PENALTY_MAX, TARGET_SCORE_MAX, TURN_TIMER_MAX, TURN_TIMER_MIN
 from bot.storage import InvalidInputError
@@ -258,14 +257,15 @@ class UnoCog(
     @app_commands.choices(game=GAME_CHOICES)
     async def rules(self, interaction: Interaction, game: str | None = None) -> None:
         """The rules of ``game`` (default: the game of this channel's table, else the server's default game), with
-        the table's own target score when it plays that game."""
+        the table's own target score when it plays that game, else the server's default target score."""
         lang = await self.lang(interaction)
         table = None
         with contextlib.suppress(AdapterError):
             table = self.manager.get(channel_of(interaction))
-        default = (await self.bot.guild_settings(interaction.guild_id)).default_mode
-        mode = Mode(game or (table.mode if table is not None else default))
-        target = table.options.target_score if table is not None and table.mode is mode else Options().target_score
+        settings = await self.bot.guild_settings(interaction.guild_id)
+        mode = Mode(game or (table.mode if table is not None else settings.default_mode))
+        own = table is not None and table.mode is mode
+        target = table.options.target_score if table is not None and own else settings.default_target_score
         await interaction.response.send_message(embed=rules_embed(mode, lang, target), ephemeral=True)
 
     @app_commands.command(
