@@ -21,7 +21,7 @@ from bot.engine.errors import RuleError
 from bot.engine.view import PlayerView
 from bot.i18n import t
 
-from . import ids, screens
+from . import house, ids, screens
 from .hands import Hands
 from .images import Images
 from .replies import answered, bad_request, error_text, guild_of, not_seated, send_ephemeral
@@ -133,6 +133,8 @@ def _hand_play(c: HandClick) -> HandStep:
 def _hand_target(c: HandClick) -> HandStep:
     i = index(c.arg, len(c.options))
     chosen = index(c.value(), c.view.players)
+    if not c.options[i].wild:  # a 7 under house rule seven_zero (SPEC H): the target is all it needs
+        return lambda v: play(v, i, None, chosen)
     return screens.colour_picker(c.session, c.view, c.lang, i, chosen)
 
 
@@ -358,6 +360,9 @@ class Clicks:
             page = int(arg) if verb != "back" and arg.isdigit() else 0
             await self.hands.show(interaction, session, view, lang, page=page)
             return
+        if verb == "jump":
+            await self.jump_in(interaction, session, view, lang, fp, arg, values)
+            return
         if ids.hand_fingerprint(view) != fp:
             await self.hands.show(interaction, session, view, lang, note=t("hand.stale", lang))
             return
@@ -371,7 +376,7 @@ class Clicks:
                 return
             if await self.images.shown(session.guild_id):
                 await self.ack(interaction)  # the new hand is drawn after the move is saved: acknowledge first
-            await self.manager.act(channel, user, outcome, expect=lambda v: ids.hand_fingerprint(v) == fp)
+            update = await self.manager.act(channel, user, outcome, expect=lambda v: ids.hand_fingerprint(v) == fp)
         except (AdapterError, RuleError, ValueError, IndexError) as exc:
             error = exc if isinstance(exc, AdapterError | RuleError) else bad_request()
             view = self.manager.view(channel, user) if channel in self.manager.sessions else view
@@ -387,7 +392,67 @@ class Clicks:
                 interaction, Screen(content=t("hand.game_over", lang), view=discord.ui.View(timeout=None))
             )
             return
-        await self.hands.show(interaction, session, self.manager.view(channel, user), lang)
+        view = self.manager.view(channel, user)
+        note = house.action_note(
+            update.events, me(view), session.options, lambda s: screens.player_name(session, s, lang), lang
+        )
+        await self.hands.show(interaction, session, view, lang, note=note)
+
+    async def jump_in(
+        self,
+        interaction: Interaction,
+        session: Session,
+        view: PlayerView,
+        lang: str,
+        fp: str,
+        arg: str,
+        values: list[str],
+    ) -> None:
+        """A **Jump in!** click (SPEC H ``jump_in``): ``arg`` is the card's place in the hand (``.u``: with UNO), a
+        select's value the player to swap hands with (a 7 under ``seven_zero``). The click must have been made on the
+        top card still in play (:func:`~cogs.uno.house.jump_fingerprint`), checked again under the session's lock: of
+        two players jumping in at once the first accepted plays, the other is told "too late"."""
+        channel, user = session.channel_id, interaction.user.id
+        too_late = t("hand.too_late", lang)
+        if house.jump_fingerprint(view) != fp:
+            await self.hands.show(interaction, session, view, lang, note=too_late)
+            return
+        place, _, flag = arg.partition(".")
+        try:
+            card = view.hand[index(place, len(view.hand))]
+            target = index(values[0], view.players) if values else None
+        except AdapterError as exc:
+            await self.error(interaction, exc, lang)
+            return
+        if target is None and house.needs_target(view, card):
+            await self.hands.edit(interaction, screens.jump_target_picker(session, view, lang, arg, card))
+            return
+        action = Play(me(view), card.id, None, target, False, flag == "u")
+        if await self.images.shown(session.guild_id):
+            await self.ack(interaction)
+        try:
+            update = await self.manager.act(
+                channel, user, lambda v: action, expect=lambda v: house.jump_fingerprint(v) == fp
+            )
+        except (AdapterError, RuleError) as exc:
+            late = getattr(exc, "code", "") in ("stale", "too_late")
+            if channel not in self.manager.sessions:
+                await self.error(interaction, exc, lang)
+                return
+            view = self.manager.view(channel, user)
+            await self.hands.show(interaction, session, view, lang, note=too_late if late else error_text(exc, lang))
+            return
+        session = self.manager.sessions.get(channel, session)
+        if session.status != Status.PLAYING or session.game is None:
+            await self.hands.edit(
+                interaction, Screen(content=t("hand.game_over", lang), view=discord.ui.View(timeout=None))
+            )
+            return
+        view = self.manager.view(channel, user)
+        note = house.action_note(
+            update.events, me(view), session.options, lambda s: screens.player_name(session, s, lang), lang
+        )
+        await self.hands.show(interaction, session, view, lang, note=note)
 
 
 __all__ = ["DECISION_ACTIONS", "HAND_ACTIONS", "HAND_VIEWS", "LOBBY_ACTIONS", "Clicks", "HandClick"]

@@ -59,6 +59,28 @@ SCOPE_CHOICES = [
 ]
 
 
+#: The house rules of SPEC H as ``/uno new`` options: localised names, descriptions and the stacking choices.
+HOUSE_NAMES: dict[str, locale_str] = {
+    "stacking": _l("stacking", "opt.stacking.name"),
+    "draw_to_match": _l("draw_to_match", "opt.draw_to_match.name"),
+    "force_play": _l("force_play", "opt.force_play.name"),
+    "seven_zero": _l("seven_zero", "opt.seven_zero.name"),
+    "jump_in": _l("jump_in", "opt.jump_in.name"),
+}
+HOUSE_DESCRIPTIONS: dict[str, locale_str] = {
+    "stacking": _l("House rule: pass a draw card's total on with another draw card", "opt.stacking"),
+    "draw_to_match": _l("House rule: keep drawing until a playable card arrives", "opt.draw_to_match"),
+    "force_play": _l("House rule: holding a playable card, you must play", "opt.force_play"),
+    "seven_zero": _l("House rule (classic): a 7 swaps hands, a 0 passes every hand on", "opt.seven_zero"),
+    "jump_in": _l("House rule: play a card identical to the top out of turn", "opt.jump_in"),
+}
+STACKING_CHOICES = [
+    Choice(name=_l("Off", "choice.stacking_off"), value="off"),
+    Choice(name=_l("On a draw card of the same kind", "choice.same_kind"), value="same_kind"),
+    Choice(name=_l("Any draw card on any", "choice.any_draw"), value="any_draw"),
+]
+
+
 @app_commands.guild_only()
 class UnoCog(
     commands.GroupCog,
@@ -111,8 +133,11 @@ class UnoCog(
         flex_target_can_challenge=_l(
             "UNO Flex!: the target of a flex Wild Draw Four may challenge", "opt.target_challenge"
         ),
+        **HOUSE_DESCRIPTIONS,
     )
+    @app_commands.rename(**HOUSE_NAMES)
     @app_commands.choices(
+        stacking=STACKING_CHOICES,
         game=GAME_CHOICES,
         scoring=[
             Choice(name=_l("The round winner scores", "choice.winner"), value="winner"),
@@ -148,8 +173,13 @@ class UnoCog(
         flip_invert_piles: bool | None = None,
         flex_reset_power: bool | None = None,
         flex_target_can_challenge: bool | None = None,
+        stacking: str | None = None,
+        draw_to_match: bool | None = None,
+        force_play: bool | None = None,
+        seven_zero: bool | None = None,
+        jump_in: bool | None = None,
     ) -> None:
-        """Open a lobby (SPEC O options as choices)."""
+        """Open a lobby (SPEC O options as choices, the house rules of SPEC H among them)."""
         lang = await self.lang(interaction)
         settings = await self.bot.guild_settings(interaction.guild_id)
         given = {
@@ -164,6 +194,11 @@ class UnoCog(
             "flip_invert_piles": flip_invert_piles,
             "flex_reset_power": flex_reset_power,
             "flex_target_can_challenge": flex_target_can_challenge,
+            "stacking": stacking,
+            "draw_to_match": draw_to_match,
+            "force_play": force_play,
+            "seven_zero": seven_zero,
+            "jump_in": jump_in,
         }
         options = {k: v for k, v in given.items() if v is not None}
         public_lang = await self.bot.public_language(interaction.guild_id, str(interaction.guild_locale or ""))
@@ -266,7 +301,8 @@ class UnoCog(
         mode = Mode(game or (table.mode if table is not None else settings.default_mode))
         own = table is not None and table.mode is mode
         target = table.options.target_score if table is not None and own else settings.default_target_score
-        await interaction.response.send_message(embed=rules_embed(mode, lang, target), ephemeral=True)
+        options = table.options if table is not None and own else None
+        await interaction.response.send_message(embed=rules_embed(mode, lang, target, options), ephemeral=True)
 
     @app_commands.command(
         name=_l("leaderboard", "cmd.leaderboard.name"),
