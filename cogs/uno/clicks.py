@@ -166,6 +166,18 @@ HAND_ACTIONS: dict[str, Callable[[HandClick], HandStep]] = {
     "challenge": _own(Challenge),
     "accept": _own(Accept),
 }
+#: Hand verbs that make a move on the player's own turn.
+TURN_VERBS = ("play", "target", "colour", "draw", "keep")
+
+
+def stale_note(view: PlayerView, verb: str, lang: str) -> str:
+    """What a hand says when a click came from an out-of-date hand: "too late" when a move on the player's own turn
+    lost the turn to someone who jumped in first (SPEC H ``jump_in``), else "the game moved on"."""
+    if verb in TURN_VERBS and "jump_in" in view.house_rules and view.pending != view.me:
+        return t("hand.too_late", lang)
+    return t("hand.stale", lang)
+
+
 #: Hand verbs that only show the hand again (``arg``: the page of the "Play a card" list).
 HAND_VIEWS = ("refresh", "back", "page")
 
@@ -364,7 +376,7 @@ class Clicks:
             await self.jump_in(interaction, session, view, lang, fp, arg, values)
             return
         if ids.hand_fingerprint(view) != fp:
-            await self.hands.show(interaction, session, view, lang, note=t("hand.stale", lang))
+            await self.hands.show(interaction, session, view, lang, note=stale_note(view, verb, lang))
             return
         try:
             step = HAND_ACTIONS.get(verb)
@@ -380,7 +392,7 @@ class Clicks:
         except (AdapterError, RuleError, ValueError, IndexError) as exc:
             error = exc if isinstance(exc, AdapterError | RuleError) else bad_request()
             view = self.manager.view(channel, user) if channel in self.manager.sessions else view
-            note = t("hand.stale", lang) if getattr(error, "code", "") == "stale" else error_text(error, lang)
+            note = stale_note(view, verb, lang) if getattr(error, "code", "") == "stale" else error_text(error, lang)
             if session.status == Status.PLAYING and view.me is not None:
                 await self.hands.show(interaction, session, view, lang, note=note)
             else:
@@ -393,10 +405,10 @@ class Clicks:
             )
             return
         view = self.manager.view(channel, user)
-        note = house.action_note(
+        said = house.action_note(
             update.events, me(view), session.options, lambda s: screens.player_name(session, s, lang), lang
         )
-        await self.hands.show(interaction, session, view, lang, note=note)
+        await self.hands.show(interaction, session, view, lang, note=said)
 
     async def jump_in(
         self,
@@ -449,10 +461,10 @@ class Clicks:
             )
             return
         view = self.manager.view(channel, user)
-        note = house.action_note(
+        said = house.action_note(
             update.events, me(view), session.options, lambda s: screens.player_name(session, s, lang), lang
         )
-        await self.hands.show(interaction, session, view, lang, note=note)
+        await self.hands.show(interaction, session, view, lang, note=said)
 
 
 __all__ = ["DECISION_ACTIONS", "HAND_ACTIONS", "HAND_VIEWS", "LOBBY_ACTIONS", "Clicks", "HandClick"]

@@ -26,12 +26,12 @@ from bot.i18n import t, tn
 
 #: The lobby line of each house rule (SPEC H), by option name (``stacking`` by its setting).
 _OPTION_LINES = {
-    "same_kind": "opt.line.stacking_same_kind",
-    "any_draw": "opt.line.stacking_any_draw",
-    "draw_to_match": "opt.line.draw_to_match",
-    "force_play": "opt.line.force_play",
-    "seven_zero": "opt.line.seven_zero",
-    "jump_in": "opt.line.jump_in",
+    "same_kind": "lobby.house.stacking_same_kind",
+    "any_draw": "lobby.house.stacking_any_draw",
+    "draw_to_match": "lobby.house.draw_to_match",
+    "force_play": "lobby.house.force_play",
+    "seven_zero": "lobby.house.seven_zero",
+    "jump_in": "lobby.house.jump_in",
 }
 #: The ``/uno rules`` field of each house rule (SPEC H): (title, explanation).
 _RULES_TEXTS = {
@@ -59,14 +59,17 @@ def option_lines(options: Options, lang: str) -> list[str]:
 
 
 def stack_kinds(mode: Mode, lang: str) -> str:
-    """The cards of ``mode`` that start or join a stack (SPEC H ``stacking``), by name: ``"Draw Two, Wild Draw Four"``."""
+    """The cards of ``mode`` that start or join a stack (SPEC H ``stacking``), by name (``"Draw Two, Wild Draw
+    Four"``)."""
     return ", ".join(t(f"kind.{kind.value}", lang) for kind in STACKS_ON[mode])
 
 
 def rules_lines(mode: Mode, options: Options, lang: str) -> list[tuple[str, str]]:
     """The house rules in force at a table of ``mode`` with ``options`` (SPEC H), as ``(title, explanation)``."""
     kinds = stack_kinds(mode, lang)
-    return [(t(title, lang), t(text, lang, kinds=kinds)) for title, text in (_RULES_TEXTS[n] for n in _in_force(options))]
+    return [
+        (t(title, lang), t(text, lang, kinds=kinds)) for title, text in (_RULES_TEXTS[n] for n in _in_force(options))
+    ]
 
 
 # --------------------------------------------------------------------------------------------------------------------

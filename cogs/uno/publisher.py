@@ -119,7 +119,9 @@ class Publisher:
             if user is not None:
 
                 def note(lang: str, seat: int = seat) -> str | None:
-                    return house.received_note(update.events, seat, lambda s: screens.player_name(session, s, lang), lang)
+                    return house.received_note(
+                        update.events, seat, lambda s: screens.player_name(session, s, lang), lang
+                    )
 
                 await self.hands.refresh(session, user, game.view(seat), note=note)
         if not game.options.jump_in:

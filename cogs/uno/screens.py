@@ -153,6 +153,9 @@ def lobby_screen(session: Session, lang: str) -> Screen:
         name=t("lobby.players", lang, n=len(session.seats), max=session.max_players), value=players or "—", inline=False
     )
     embed.add_field(name=t("lobby.options", lang), value=options_text(session, lang), inline=False)
+    rules = house.option_lines(session.options, lang)
+    if rules:  # SPEC H: the house rules in force
+        embed.add_field(name=t("lobby.house_rules", lang), value="\n".join(rules), inline=False)
     embed.set_footer(text=t("lobby.footer", lang, min=session.min_players, max=session.max_players))
     full = len(session.seats) >= session.max_players
     view = _view(
@@ -193,7 +196,6 @@ def options_text(session: Session, lang: str) -> str:
             lines.append(t("opt.line.keep_power", lang))
         if not o.flex_target_can_challenge:
             lines.append(t("opt.line.no_target_challenge", lang))
-    lines += house.option_lines(o, lang)
     return "\n".join(lines)
 
 
@@ -311,7 +313,7 @@ def table_scene(session: Session, view: PlayerView, lang: str = "en") -> TableSc
 def table_components(session: Session, view: PlayerView, lang: str) -> discord.ui.View:
     ch = session.channel_id
     items: list[discord.ui.Item[Any]] = []
-    if view.phase in (Phase.PLAY, Phase.PLAY_DRAWN, Phase.CHALLENGE, Phase.DECLARE_COLOUR):
+    if view.phase in (Phase.PLAY, Phase.PLAY_DRAWN, Phase.CHALLENGE, Phase.DECLARE_COLOUR, Phase.STACK):
         items += [
             TableButton("hand", ch, t("btn.hand", lang), discord.ButtonStyle.primary, emoji="🃏"),
             TableButton("uno", ch, t("btn.uno", lang), discord.ButtonStyle.danger),
@@ -563,7 +565,13 @@ def jump_buttons(
         if len(view.hand) == 2:
             items.append(
                 HandButton(
-                    "jump", ch, fp, f"{place}.u", t("btn.jump_in_uno", lang, card=name), discord.ButtonStyle.danger, row=4
+                    "jump",
+                    ch,
+                    fp,
+                    f"{place}.u",
+                    t("btn.jump_in_uno", lang, card=name),
+                    discord.ButtonStyle.danger,
+                    row=4,
                 )
             )
     return items
@@ -576,7 +584,15 @@ def jump_target_picker(session: Session, view: PlayerView, lang: str, arg: str, 
         title=t("hand.pick_swap", lang, card=card_name(card.face, lang)), colour=MODE_COLOUR[session.mode]
     )
     items: list[discord.ui.Item[Any]] = [
-        HandSelect("jump", session.channel_id, fp, arg, t("hand.pick_swap_placeholder", lang), _targets(session, view, lang), row=0),
+        HandSelect(
+            "jump",
+            session.channel_id,
+            fp,
+            arg,
+            t("hand.pick_swap_placeholder", lang),
+            _targets(session, view, lang),
+            row=0,
+        ),
         HandButton("back", session.channel_id, fp, "", t("btn.back", lang), discord.ButtonStyle.secondary, row=1),
     ]
     return Screen(embed=embed, view=_view(*items))
@@ -618,7 +634,11 @@ def target_picker(session: Session, view: PlayerView, lang: str, index: int) -> 
     option = ids.play_options(view)[index]
     face = next(c.face for c in view.hand if c.id == option.card)
     swap = not option.flex
-    title, placeholder = ("hand.pick_swap", "hand.pick_swap_placeholder") if swap else ("hand.pick_target", "hand.pick_target_placeholder")
+    title, placeholder = (
+        ("hand.pick_swap", "hand.pick_swap_placeholder")
+        if swap
+        else ("hand.pick_target", "hand.pick_target_placeholder")
+    )
     embed = discord.Embed(title=t(title, lang, card=card_name(face, lang)), colour=MODE_COLOUR[session.mode])
     items: list[discord.ui.Item[Any]] = [
         HandSelect("target", ch, fp, str(index), t(placeholder, lang), _targets(session, view, lang), row=0),
