@@ -22,7 +22,7 @@ from bot.engine.options import Options
 from bot.i18n import language_for
 from bot.i18n.translator import UnoTranslator
 from bot.shardlog import ShardedBot
-from bot.storage import GuildSettings, Store
+from bot.storage import GuildSettings, Store, open_store
 from cogs.uno.replies import COMMANDS, UnoTree
 
 log = logging.getLogger(__name__)
@@ -40,7 +40,7 @@ HANDLER_DRAIN = 10.0
 
 
 class UnoBot(ShardedBot):
-    """The UNO bot. ``bot.store`` (SQLite) and ``bot.manager`` (live sessions) exist once ``setup_hook`` ran."""
+    """The UNO bot. ``bot.store`` (SQLite or PostgreSQL) and ``bot.manager`` (live sessions) exist after setup_hook."""
 
     store: Store
     manager: SessionManager
@@ -70,9 +70,8 @@ class UnoBot(ShardedBot):
         self._settings_cache: dict[int, GuildSettings] = {}
 
     async def setup_hook(self) -> None:
-        self.settings.database.parent.mkdir(parents=True, exist_ok=True)
         # a server's saved default rule options are checked by the engine's own table (SPEC O) when saved and read
-        self.store = await Store.open(self.settings.database, validate_options=Options.from_dict)
+        self.store = await open_store(self.settings.database, validate_options=Options.from_dict)
         self.manager = SessionManager(self.store, clock=self._clock, limits=self._limits)
         await self.manager.start()
         await self.load_extension("cogs.uno")
