@@ -178,6 +178,9 @@ def stale_note(view: PlayerView, verb: str, lang: str) -> str:
     return t("hand.stale", lang)
 
 
+#: The hand verb of a jump-in (SPEC H ``jump_in``), handled by :meth:`Clicks.jump_in` (a card's place in the hand,
+#: checked against the jump fingerprint under the session's lock).
+HAND_JUMP = "jump"
 #: Hand verbs that only show the hand again (``arg``: the page of the "Play a card" list).
 HAND_VIEWS = ("refresh", "back", "page")
 
@@ -372,7 +375,7 @@ class Clicks:
             page = int(arg) if verb != "back" and arg.isdigit() else 0
             await self.hands.show(interaction, session, view, lang, page=page)
             return
-        if verb == "jump":
+        if verb == HAND_JUMP:
             await self.jump_in(interaction, session, view, lang, fp, arg, values)
             return
         if ids.hand_fingerprint(view) != fp:
@@ -467,4 +470,4 @@ class Clicks:
         await self.hands.show(interaction, session, view, lang, note=said)
 
 
-__all__ = ["DECISION_ACTIONS", "HAND_ACTIONS", "HAND_VIEWS", "LOBBY_ACTIONS", "Clicks", "HandClick"]
+__all__ = ["DECISION_ACTIONS", "HAND_ACTIONS", "HAND_JUMP", "HAND_VIEWS", "LOBBY_ACTIONS", "Clicks", "HandClick"]

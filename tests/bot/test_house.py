@@ -1,4 +1,4 @@
-"""House rules in the Discord layer (SPEC H): option names, the lobby and /uno rules texts, whose hands show Jump in!."""
+"""House rules in the Discord layer (SPEC H): option names, the lobby and /uno rules texts, who sees Jump in!."""
 
 from __future__ import annotations
 

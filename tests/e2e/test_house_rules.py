@@ -42,9 +42,7 @@ def lay_out(monkeypatch: pytest.MonkeyPatch, hands: list[str], draw: str) -> Non
     monkeypatch.setattr(Game, "new", classmethod(new))
 
 
-async def open_table(
-    emulator: DiscordEmulator, world: dict[str, Any], bot: Any, players: int, **options: Any
-) -> Table:
+async def open_table(emulator: DiscordEmulator, world: dict[str, Any], bot: Any, players: int, **options: Any) -> Table:
     """Text-only cards; alice opens a one-round classic table with ``options``, the others join, alice starts."""
     users: list[User] = world["users"][:players]
     channel = world["channel"]
