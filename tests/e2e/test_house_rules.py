@@ -29,15 +29,16 @@ def world(emulator: DiscordEmulator) -> dict[str, Any]:
     return uno_world(emulator)
 
 
-def lay_out(monkeypatch: pytest.MonkeyPatch, hands: list[str], draw: str) -> None:
+def lay_out(monkeypatch: pytest.MonkeyPatch, hands: list[str], draw: str, rest: str = "box") -> None:
     """The next match the bot starts is dealt ``hands`` with the draw pile ``draw`` (top first; its first card
-    opens the round), the last seat dealing; the other cards stay in the box."""
+    opens the round), the last seat dealing; the other cards stay in the box (``rest="bottom"``: under the draw
+    pile)."""
 
     def new(
         cls: type[Game], mode: Any, players: int, *, seed: int = 0, rng: Any = None, options: Options | None = None
     ) -> tuple[Game, list[Event]]:
         assert players == len(hands)
-        return deal(mode, hands, draw, options=options, dealer=players - 1)
+        return deal(mode, hands, draw, options=options, dealer=players - 1, rest=rest)
 
     monkeypatch.setattr(Game, "new", classmethod(new))
 
@@ -251,6 +252,33 @@ async def test_jump_in_race_first_accepted_wins_the_other_is_too_late(
     assert button(carol_hand, "jump") is None, "the control goes as soon as it cannot be used"
     for message in emulator.public_messages(world["channel"]):
         assert "Too late" not in message.text
+    await finish(table, hands)
+    emulator.assert_all_interactions_answered_once(max_latency=3.0)
+
+
+async def test_jumping_in_with_a_seven_picks_whom_to_swap_with_first(
+    emulator: DiscordEmulator, world: dict[str, Any], bot_starter: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """SPEC H jump_in with seven_zero: a 7 that jumps in asks for the player to swap hands with before it is sent."""
+    lay_out(monkeypatch, ["R7 G1 G2", "B5 B6", "R7 Y2 Y3 Y4"], "R4", rest="bottom")
+    bot = await bot_starter(make_bot(emulator, tmp_path / "uno.sqlite3", world["guild"]))
+    table = await open_table(emulator, world, bot, 3, seven_zero=True, jump_in=True)
+    alice, bob, carol = world["users"]
+    hands = {u.id: await table.open_hand(u) for u in (alice, bob, carol)}
+    await play(table, alice, hands[alice.id], "Red 7")
+    (picker,) = [s for s in hands[alice.id].selects() if s.custom_id.startswith("uno:hs:target")]
+    await emulator.select(alice, hands[alice.id], picker.custom_id, ["1"])
+    carol_hand = hands[carol.id]
+    version = table.session.version
+    await emulator.click(carol, carol_hand, button(carol_hand, "jump").custom_id)
+    assert "swap hands with whom?" in carol_hand.text and table.session.version == version, "nothing sent yet"
+    (picker,) = [s for s in carol_hand.selects() if s.custom_id.startswith("uno:hs:jump")]
+    await emulator.select(carol, carol_hand, picker.custom_id, ["0"])
+    log = log_text(table)
+    assert "Carol jumped in!" in log and "Carol swapped hands with Alice" in log
+    assert "You now hold Alice's hand (2 cards)." in carol_hand.text and "Blue 5" in carol_hand.text
+    assert "You now hold Carol's hand (3 cards)." in hands[alice.id].text
+    assert table.session.game.pending == 0, "play goes on from the jumper"
     await finish(table, hands)
     emulator.assert_all_interactions_answered_once(max_latency=3.0)
 
