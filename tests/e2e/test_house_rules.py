@@ -330,3 +330,24 @@ async def test_seven_zero_is_refused_outside_classic(
     res = await emulator.slash(alice, world["channel"], "uno new", game="flip", seven_zero=True)
     (answer,) = res.ephemeral_messages
     assert answer.visible_to == alice.id and not emulator.public_messages(world["channel"])
+
+
+async def test_a_servers_saved_house_rules_are_the_defaults_of_uno_new(
+    emulator: DiscordEmulator, world: dict[str, Any], bot_starter: Any, tmp_path: Path
+) -> None:
+    """/uno settings saves house rules as the defaults of /uno new (SPEC H, issue 9); a saved classic-only rule is
+    left out of a UNO FLIP table instead of refusing it."""
+    bot = await bot_starter(make_bot(emulator, tmp_path / "uno.sqlite3", world["guild"]))
+    alice, _, carol = world["users"]
+    channel = world["channel"]
+    res = await emulator.slash(carol, channel, "uno settings", stacking="any_draw", seven_zero=True)
+    (saved,) = res.ephemeral_messages
+    assert "Stacking: any draw card on any" in saved.text and "Seven-zero" in saved.text
+    await emulator.slash(alice, channel, "uno new", game="classic")
+    session = bot.manager.sessions[channel.id]
+    assert session.options.stacking == "any_draw" and session.options.seven_zero
+    assert "Seven-zero" in emulator.message(int(session.ui["message"])).text
+    await emulator.slash(alice, channel, "uno end")
+    await emulator.slash(alice, channel, "uno new", game="flip", jump_in=True)
+    session = bot.manager.sessions[channel.id]
+    assert session.options.stacking == "any_draw" and session.options.jump_in and not session.options.seven_zero
