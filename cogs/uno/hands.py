@@ -168,23 +168,26 @@ class Hands:
         user_id: int,
         view: PlayerView,
         *,
-        note: Callable[[str], str] | None = None,
+        note: Callable[[str], str | None] | None = None,
+        force: bool = False,
     ) -> None:
         """Bring ``user_id``'s open hand (if any, within its token's life) up to ``view`` when what they see
-        changed: always once it is, or stops being, their decision; otherwise when :func:`seen_key` changed or a
-        ``note(lang)`` is to be shown (what the turn timer did). A hand that cannot be edited any more is forgotten."""
+        changed: always once it is, or stops being, their decision; otherwise when :func:`seen_key` changed, when
+        ``force`` (its controls changed, e.g. a jump-in became possible) or when ``note(lang)`` gives a text to show
+        on it (what the turn timer did, whose hand they received). A hand that cannot be edited any more is
+        forgotten."""
         hand = self.open.get(session.channel_id, user_id)
         if hand is None:
             return
         fp = ids.hand_fingerprint(view)
         seen = seen_key(view)
         mine = view.me is not None and view.pending == view.me
-        if note is None:
+        text = note(hand.lang) if note is not None else None
+        if text is None and not force:
             if fp == hand.fingerprint:
                 return
             if not mine and not hand.mine and seen == hand.seen:
                 return  # another player's move: nothing this player sees in their hand changed
-        text = note(hand.lang) if note is not None else None
         png, table_png = await self.images.hand(session, view, hand.lang)
         try:
             with screens.hand_screen(

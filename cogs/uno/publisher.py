@@ -21,11 +21,11 @@ import discord
 
 from bot.adapter import AdapterError, Update
 from bot.adapter.session import Session, Status
-from bot.engine.events import Event, RoundEnded
+from bot.engine.events import Event, HandReceived, RoundEnded
 from bot.engine.view import Phase
 from bot.i18n import t
 
-from . import ids, screens
+from . import house, ids, screens
 from .hands import Hands
 from .images import Images
 from .pings import Turn, TurnPings
@@ -89,6 +89,7 @@ class Publisher:
         self._pacer = Pacer(REPAINT_RATE)
         self._retries: dict[int, asyncio.Task[None]] = {}
         self._failures: dict[int, int] = {}
+        self.jumps = house.JumpWatch()
 
     # ------------------------------------------------------------------------------------------------------------
     # The adapter's hooks
@@ -118,6 +119,7 @@ class Publisher:
             reason = kind.partition(":")[2]
             await self.pings.clear(session.channel_id, session.guild_id)
             await self.edit_public(session, screens.closed_screen(session, lang, reason))
+            self.jumps.forget(session.channel_id)
             if session.game is not None and session.result is not None:
                 await channel.send(**screens.match_summary(session, lang).send_kwargs())
             await self.hands.close(session.channel_id, lambda hand_lang: t("hand.game_over", hand_lang))
@@ -129,6 +131,7 @@ class Publisher:
             if kind == "finished":
                 await self.post_summary(session, screens.match_summary(session, lang), "match")
             await self.show_ping(session, lang)
+            await self.refresh_house_hands(session, update)
             timed_out = update.actor if kind == "timeout" else None
             await self.refresh_hands(session, update.events, timed_out)
 
@@ -345,6 +348,34 @@ class Publisher:
             return
         with contextlib.suppress(AdapterError):
             await self.bot.manager.update_ui(session.channel_id, commit=commit, **values)
+
+    async def refresh_house_hands(self, session: Session, update: Update) -> None:
+        """House rules (SPEC H): tell the players who received a hand by a 7 or a 0 whose hand they now hold (the
+        player who acted sees it in the answer to their click), and bring the open hands of the players who can jump
+        in, or could until this change, up to date, so that a **Jump in!** control is there at once and only while it
+        can be used."""
+        game = session.game
+        if game is None or not (game.options.seven_zero or game.options.jump_in):
+            return
+        own = update.actor if update.kind == "action" else None
+        received = {e.to for e in update.events if isinstance(e, HandReceived) and e.to != own}
+        for seat in sorted(received):
+            user = session.seats[seat].user_id
+            if user is not None:
+
+                def note(lang: str, seat: int = seat) -> str | None:
+                    return house.received_note(
+                        update.events, seat, lambda s: screens.player_name(session, s, lang), lang
+                    )
+
+                await self.hands.refresh(session, user, game.view(seat), note=note)
+        if not game.options.jump_in:
+            return
+        views = [game.view(i) if s.user_id is not None and not s.left else None for i, s in enumerate(session.seats)]
+        for seat in self.jumps.changed(session.channel_id, views):
+            user = session.seats[seat].user_id
+            if user is not None and seat != game.pending and seat not in received and seat != own:
+                await self.hands.refresh(session, user, game.view(seat), force=True)
 
 
 __all__ = ["LOG_SHOWN", "REPAINT_RATE", "TABLE_REPOST_AFTER", "Pacer", "Publisher"]

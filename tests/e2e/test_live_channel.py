@@ -12,7 +12,6 @@ import pytest
 
 from bot.adapter import ManualClock
 from bot.engine.cards import Side
-from bot.engine.view import Phase
 from cogs.uno import screens
 from cogs.uno.publisher import TABLE_REPOST_AFTER
 from tests.discord_emulator import DiscordEmulator, Message
@@ -52,7 +51,7 @@ async def test_each_human_turn_pings_only_that_player_and_the_ping_goes_when_the
     turns = 0
     for _step in range(10):
         game = table.session.game
-        if game.phase not in (Phase.PLAY, Phase.PLAY_DRAWN, Phase.CHALLENGE, Phase.DECLARE_COLOUR):
+        if game.phase not in screens.DECISIONS:
             break
         player = table.user_of(game.pending)
         standing = [m for m in pings(emulator, table) if not m.deleted]
