@@ -4,6 +4,7 @@ publisher can bring it up to date while its interaction token lives (DESIGN "Dis
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import time
 from collections.abc import Callable
@@ -103,6 +104,11 @@ class Hands:
         self.images = images
         self.round_pause = round_pause  # named in a hand shown between rounds
         self.open = HandRegistry()
+        #: One edit of a player's hand at a time: a refresh never lands over the answer to their click.
+        self._locks: dict[tuple[int, int], asyncio.Lock] = {}
+
+    def _lock(self, channel_id: int, user_id: int) -> asyncio.Lock:
+        return self._locks.setdefault((channel_id, user_id), asyncio.Lock())
 
     async def send(
         self,
@@ -115,19 +121,20 @@ class Hands:
     ) -> None:
         """Answer with a new ephemeral hand. With card images the answer is deferred first (the image takes a few
         milliseconds to draw) and the hand follows."""
-        images = await self.images.shown(session.guild_id)
-        if images and not interaction.response.is_done():
-            await interaction.response.defer(ephemeral=True, thinking=True)
-        if not interaction.response.is_done():
-            with screens.hand_screen(session, view, lang, note=note, round_pause=self.round_pause) as screen:
-                await interaction.response.send_message(ephemeral=True, **screen.send_kwargs())
-        else:
-            png, seen = await self.images.hand(session, view, lang)
-            with screens.hand_screen(
-                session, view, lang, note=note, png=png, table_png=seen, round_pause=self.round_pause
-            ) as screen:
-                await interaction.followup.send(ephemeral=True, **screen.send_kwargs())
-        self._remember(interaction, session, view, lang)
+        async with self._lock(session.channel_id, interaction.user.id):
+            images = await self.images.shown(session.guild_id)
+            if images and not interaction.response.is_done():
+                await interaction.response.defer(ephemeral=True, thinking=True)
+            if not interaction.response.is_done():
+                with screens.hand_screen(session, view, lang, note=note, round_pause=self.round_pause) as screen:
+                    await interaction.response.send_message(ephemeral=True, **screen.send_kwargs())
+            else:
+                png, seen = await self.images.hand(session, view, lang)
+                with screens.hand_screen(
+                    session, view, lang, note=note, png=png, table_png=seen, round_pause=self.round_pause
+                ) as screen:
+                    await interaction.followup.send(ephemeral=True, **screen.send_kwargs())
+            self._remember(interaction, session, view, lang)
 
     async def show(
         self,
@@ -140,19 +147,22 @@ class Hands:
         note: str | None = None,
     ) -> None:
         """Update the ephemeral hand the component is on (deferring first when an image is drawn)."""
-        images = await self.images.shown(session.guild_id)
-        if images and not interaction.response.is_done():
-            await interaction.response.defer()
-        if not interaction.response.is_done():
-            with screens.hand_screen(session, view, lang, page=page, note=note, round_pause=self.round_pause) as screen:
-                await interaction.response.edit_message(**screen.edit_kwargs())
-        else:
-            png, seen = await self.images.hand(session, view, lang)
-            with screens.hand_screen(
-                session, view, lang, page=page, note=note, png=png, table_png=seen, round_pause=self.round_pause
-            ) as screen:
-                await interaction.edit_original_response(**screen.edit_kwargs())
-        self._remember(interaction, session, view, lang)
+        async with self._lock(session.channel_id, interaction.user.id):
+            images = await self.images.shown(session.guild_id)
+            if images and not interaction.response.is_done():
+                await interaction.response.defer()
+            if not interaction.response.is_done():
+                with screens.hand_screen(
+                    session, view, lang, page=page, note=note, round_pause=self.round_pause
+                ) as screen:
+                    await interaction.response.edit_message(**screen.edit_kwargs())
+            else:
+                png, seen = await self.images.hand(session, view, lang)
+                with screens.hand_screen(
+                    session, view, lang, page=page, note=note, png=png, table_png=seen, round_pause=self.round_pause
+                ) as screen:
+                    await interaction.edit_original_response(**screen.edit_kwargs())
+            self._remember(interaction, session, view, lang)
 
     async def edit(self, interaction: discord.Interaction[Any], screen: Screen) -> None:
         """Turn the hand the component is on into ``screen`` (a picker, or "the match is over")."""
@@ -176,27 +186,28 @@ class Hands:
         ``force`` (its controls changed, e.g. a jump-in became possible) or when ``note(lang)`` gives a text to show
         on it (what the turn timer did, whose hand they received). A hand that cannot be edited any more is
         forgotten."""
-        hand = self.open.get(session.channel_id, user_id)
-        if hand is None:
-            return
-        fp = ids.hand_fingerprint(view)
-        seen = seen_key(view)
-        mine = view.me is not None and view.pending == view.me
-        text = note(hand.lang) if note is not None else None
-        if text is None and not force:
-            if fp == hand.fingerprint:
+        async with self._lock(session.channel_id, user_id):
+            hand = self.open.get(session.channel_id, user_id)
+            if hand is None:
                 return
-            if not mine and not hand.mine and seen == hand.seen:
-                return  # another player's move: nothing this player sees in their hand changed
-        png, table_png = await self.images.hand(session, view, hand.lang)
-        try:
-            with screens.hand_screen(
-                session, view, hand.lang, note=text, png=png, table_png=table_png, round_pause=self.round_pause
-            ) as screen:
-                await hand.interaction.edit_original_response(**screen.edit_kwargs())
-            hand.fingerprint, hand.seen, hand.mine = fp, seen, mine
-        except discord.HTTPException:
-            self.open.forget(session.channel_id, user_id)
+            fp = ids.hand_fingerprint(view)
+            seen = seen_key(view)
+            mine = view.me is not None and view.pending == view.me
+            text = note(hand.lang) if note is not None else None
+            if text is None and not force:
+                if fp == hand.fingerprint:
+                    return
+                if not mine and not hand.mine and seen == hand.seen:
+                    return  # another player's move: nothing this player sees in their hand changed
+            png, table_png = await self.images.hand(session, view, hand.lang)
+            try:
+                with screens.hand_screen(
+                    session, view, hand.lang, note=text, png=png, table_png=table_png, round_pause=self.round_pause
+                ) as screen:
+                    await hand.interaction.edit_original_response(**screen.edit_kwargs())
+                hand.fingerprint, hand.seen, hand.mine = fp, seen, mine
+            except discord.HTTPException:
+                self.open.forget(session.channel_id, user_id)
 
     async def close(self, channel_id: int, text: Callable[[str], str]) -> None:
         """Turn every open hand of the channel into ``text(lang)`` without controls (the game was ended or closed),
