@@ -39,7 +39,7 @@ from typing import Any
 from bot.adapter.session import Session, Status
 from bot.adapter.timers import Limits
 from bot.i18n import t
-from bot.storage import Store
+from bot.storage import open_store
 from cogs.uno import ids, screens
 from cogs.uno.publisher import Publisher
 from tests.bot.test_main import clean_env
@@ -83,7 +83,7 @@ END;
 
 async def prepare_database(path: Path) -> None:
     """Create the bot's schema, then add the commit log: every committed live-game row, in the same transaction."""
-    store = await Store.open(path)
+    store = await open_store(path)
     await store.close()
     with sqlite3.connect(path) as db:
         db.executescript(COMMIT_LOG)
