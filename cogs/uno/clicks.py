@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from bot.adapter import AdapterError, SessionManager
-from bot.adapter.session import Session, Status
+from bot.adapter import AdapterError, SessionManager, SessionView, Status
+from bot.adapter.errors import NoGame
 from bot.engine.actions import Accept, Action, CallUno, Catch, Challenge, DeclareColour, Draw, Keep, NextRound, Play
 from bot.engine.cards import Colour
 from bot.engine.errors import RuleError
@@ -102,7 +102,7 @@ DECISION_ACTIONS: dict[str, Callable[[str], Build]] = {
 class HandClick:
     """One click on a hand: its ``arg`` (from the custom_id), the select's ``values``, and what the player sees."""
 
-    session: Session
+    session: SessionView
     view: PlayerView
     lang: str
     arg: str
@@ -193,6 +193,22 @@ class Clicks:
     async def error(self, interaction: Interaction, error: Exception, lang: str) -> None:
         await send_ephemeral(interaction, error_text(error, lang))
 
+    def snapshot(self, channel: int) -> SessionView:
+        """The channel's session as last committed; :class:`~bot.adapter.errors.NoGame` when there is none."""
+        session = self.manager.snapshot(channel)
+        if session is None:
+            raise NoGame("no game in this channel")
+        return session
+
+    def seated(self, channel: int, user: int) -> tuple[SessionView, PlayerView]:
+        """The committed session of a match being played and ``user``'s own view of it; adapter errors (no game, not
+        started, over, not seated) otherwise."""
+        session = self.snapshot(channel)
+        view = session.require_view(user)
+        if view.me is None:
+            raise not_seated()
+        return session, view
+
     @staticmethod
     async def ack(interaction: Interaction) -> None:
         if not interaction.response.is_done():
@@ -220,9 +236,11 @@ class Clicks:
         except (AdapterError, RuleError) as exc:
             await self.error(interaction, exc, lang)
 
-    async def post_lobby(self, interaction: Interaction, session: Session) -> None:
-        """Answer with the lobby message and remember it: every later update edits this one message."""
-        screen = screens.lobby_screen(session, session.ui.get("lang", "en"))
+    async def post_lobby(self, interaction: Interaction, channel: int) -> None:
+        """Answer with the lobby just opened in ``channel`` and remember its message: every later update edits this
+        one message."""
+        session = self.snapshot(channel)
+        screen = screens.lobby_screen(session, str(session.ui.get("lang", "en")))
         callback = await interaction.response.send_message(**screen.send_kwargs())
         message_id = callback.message_id
         if message_id is None:
@@ -269,14 +287,14 @@ class Clicks:
         await self.manager.act(channel, interaction.user.id, lambda v: NextRound(me(v)))
 
     async def play_again(self, interaction: Interaction, channel: int, lang: str) -> None:
-        old = self.manager.sessions.get(channel)
-        if old is not None and old.status != Status.FINISHED:
+        old = self.manager.snapshot(channel)
+        if old is not None and old.status is not Status.FINISHED:
             await interaction.response.send_message(t("error.game_exists", lang), ephemeral=True)
             return
         settings = await self.bot.guild_settings(interaction.guild_id)
         public_lang = await self.bot.public_language(interaction.guild_id, str(interaction.guild_locale or ""))
         try:
-            session = await self.manager.open_lobby(
+            await self.manager.open_lobby(
                 channel_id=channel,
                 guild_id=guild_of(interaction),
                 host_id=interaction.user.id,
@@ -289,7 +307,7 @@ class Clicks:
         except (AdapterError, RuleError) as exc:
             await self.error(interaction, exc, lang)
             return
-        await self.post_lobby(interaction, session)
+        await self.post_lobby(interaction, channel)
 
     @answered
     async def on_decision(self, interaction: Interaction, verb: str, channel: int, fp: str, arg: str) -> None:
@@ -309,14 +327,16 @@ class Clicks:
         elif await self.images.shown(interaction.guild_id):
             await interaction.response.defer(ephemeral=True, thinking=True)  # the challenged hand follows, drawn
         try:
-            await self.manager.act(channel, user, build, expect=lambda v: ids.decision_fingerprint(v) == fp)
+            update = await self.manager.act(channel, user, build, expect=lambda v: ids.decision_fingerprint(v) == fp)
         except (AdapterError, RuleError) as exc:
             await self.error(interaction, exc, lang)
             return
         if verb == "challenge":
-            session = self.manager.get(channel)
-            view = self.manager.view(channel, user)
-            await self.hands.send(interaction, session, view, lang)
+            view = update.view.view_for(user)  # the challenger sees the challenged hand (SPEC G7)
+            if view is not None and view.me is not None:
+                await self.hands.send(interaction, update.view, view, lang)
+            else:
+                await send_ephemeral(interaction, t("hand.game_over", lang))
             return
         await self.ack(interaction)
 
@@ -326,10 +346,7 @@ class Clicks:
     async def open_hand(self, interaction: Interaction, channel: int) -> None:
         lang = await self.lang(interaction)
         try:
-            session = self.manager.get(channel)
-            view = self.manager.view(channel, interaction.user.id)
-            if view.me is None:
-                raise not_seated()
+            session, view = self.seated(channel, interaction.user.id)
         except (AdapterError, RuleError) as exc:
             await self.error(interaction, exc, lang)
             return
@@ -347,10 +364,7 @@ class Clicks:
             await self.error(interaction, bad_request(), lang)
             return
         try:
-            session = self.manager.get(channel)
-            view = self.manager.view(channel, user)
-            if view.me is None:
-                raise not_seated()
+            session, view = self.seated(channel, user)
         except (AdapterError, RuleError) as exc:
             await self.error(interaction, exc, lang)
             return
@@ -371,23 +385,26 @@ class Clicks:
                 return
             if await self.images.shown(session.guild_id):
                 await self.ack(interaction)  # the new hand is drawn after the move is saved: acknowledge first
-            await self.manager.act(channel, user, outcome, expect=lambda v: ids.hand_fingerprint(v) == fp)
+            update = await self.manager.act(channel, user, outcome, expect=lambda v: ids.hand_fingerprint(v) == fp)
         except (AdapterError, RuleError, ValueError, IndexError) as exc:
             error = exc if isinstance(exc, AdapterError | RuleError) else bad_request()
-            view = self.manager.view(channel, user) if channel in self.manager.sessions else view
             note = t("hand.stale", lang) if getattr(error, "code", "") == "stale" else error_text(error, lang)
-            if session.status == Status.PLAYING and view.me is not None:
-                await self.hands.show(interaction, session, view, lang, note=note)
+            latest = self.manager.snapshot(channel)
+            if latest is not None and latest.same_session(session):
+                session = latest
+            mine = session.view_for(user) if session.playing else None
+            if mine is not None and mine.me is not None:
+                await self.hands.show(interaction, session, mine, lang, note=note)
             else:
                 await self.error(interaction, error, lang)
             return
-        session = self.manager.sessions.get(channel, session)
-        if session.status != Status.PLAYING or session.game is None:
+        mine = update.view.view_for(user)
+        if not update.view.playing or mine is None or mine.me is None:
             await self.hands.edit(
                 interaction, Screen(content=t("hand.game_over", lang), view=discord.ui.View(timeout=None))
             )
             return
-        await self.hands.show(interaction, session, self.manager.view(channel, user), lang)
+        await self.hands.show(interaction, update.view, mine, lang)
 
 
 __all__ = ["DECISION_ACTIONS", "HAND_ACTIONS", "HAND_VIEWS", "LOBBY_ACTIONS", "Clicks", "HandClick"]

@@ -167,7 +167,7 @@ class UnoCog(
         options = {k: v for k, v in given.items() if v is not None}
         public_lang = await self.bot.public_language(interaction.guild_id, str(interaction.guild_locale or ""))
         try:
-            session = await self.manager.open_lobby(
+            await self.manager.open_lobby(
                 channel_id=channel_of(interaction),
                 guild_id=guild_of(interaction),
                 host_id=interaction.user.id,
@@ -180,7 +180,7 @@ class UnoCog(
         except (AdapterError, RuleError) as exc:
             await self.error(interaction, exc, lang)
             return
-        await self.clicks.post_lobby(interaction, session)
+        await self.clicks.post_lobby(interaction, channel_of(interaction))
 
     @app_commands.command(
         name=_l("join", "cmd.join.name"), description=_l("Join the game in this channel", "cmd.join.desc")
@@ -237,7 +237,7 @@ class UnoCog(
 
     @kick.autocomplete("player")
     async def kick_autocomplete(self, interaction: Interaction, current: str) -> list[Choice[str]]:
-        session = self.manager.sessions.get(interaction.channel_id or 0)
+        session = self.manager.snapshot(interaction.channel_id or 0)
         if session is None:
             return []
         out = []

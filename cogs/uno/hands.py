@@ -18,7 +18,7 @@ from .images import Images
 from .screens import Screen
 
 if TYPE_CHECKING:
-    from bot.adapter.session import Session
+    from bot.adapter import SessionView
 
 #: How long an open hand may be edited through its interaction (s): tokens last 15 minutes.
 HAND_REFRESH_WINDOW = 14 * 60
@@ -73,7 +73,7 @@ class Hands:
     async def send(
         self,
         interaction: discord.Interaction[Any],
-        session: Session,
+        session: SessionView,
         view: PlayerView,
         lang: str,
         *,
@@ -96,7 +96,7 @@ class Hands:
     async def show(
         self,
         interaction: discord.Interaction[Any],
-        session: Session,
+        session: SessionView,
         view: PlayerView,
         lang: str,
         *,
@@ -124,7 +124,7 @@ class Hands:
             else:
                 await interaction.response.edit_message(**screen.edit_kwargs())
 
-    async def refresh(self, session: Session, user_id: int, view: PlayerView) -> None:
+    async def refresh(self, session: SessionView, user_id: int, view: PlayerView) -> None:
         """Bring ``user_id``'s open hand (if any, within its token's life) up to ``view``; nothing when it shows it
         already. A hand that cannot be edited any more is forgotten."""
         hand = self.open.get(session.channel_id, user_id)
@@ -141,7 +141,9 @@ class Hands:
         except discord.HTTPException:
             self.open.forget(session.channel_id, user_id)
 
-    def _remember(self, interaction: discord.Interaction[Any], session: Session, view: PlayerView, lang: str) -> None:
+    def _remember(
+        self, interaction: discord.Interaction[Any], session: SessionView, view: PlayerView, lang: str
+    ) -> None:
         self.open.remember(session.channel_id, interaction.user.id, interaction, ids.hand_fingerprint(view), lang)
 
 

@@ -16,7 +16,7 @@ from . import screens
 from .painter import Painter
 
 if TYPE_CHECKING:
-    from bot.adapter.session import Session
+    from bot.adapter import SessionView
     from bot.client import UnoBot
 
 #: How many messages may be waiting for their images at once. When many games move together the rest queue here,
@@ -41,7 +41,7 @@ class Images:
         """Whether the server shows card images (``/uno settings card_images``)."""
         return not (await self.bot.guild_settings(guild_id)).text_only
 
-    async def table(self, session: Session, view: PlayerView, lang: str) -> bytes | None:
+    async def table(self, session: SessionView, view: PlayerView, lang: str) -> bytes | None:
         """The public table image of ``view`` (the public view), within a drawing slot; None in text-only servers."""
         if not await self.shown(session.guild_id):
             return None
@@ -52,13 +52,13 @@ class Images:
         args = screens.hand_image_args(view)
         return await self.painter.hand(*args) if args is not None else None
 
-    async def _seen_png(self, session: Session, view: PlayerView, lang: str) -> bytes | None:
+    async def _seen_png(self, session: SessionView, view: PlayerView, lang: str) -> bytes | None:
         """UNO FLIP: the table as this player sees it, with the other faces of the opponents' hands (SPEC F10)."""
         if view.other_faces is None:
             return None
         return await self.painter.table(screens.table_scene(session, view, lang))
 
-    async def hand(self, session: Session, view: PlayerView, lang: str) -> tuple[bytes | None, bytes | None]:
+    async def hand(self, session: SessionView, view: PlayerView, lang: str) -> tuple[bytes | None, bytes | None]:
         """The hand image (None for an empty hand) and, in UNO FLIP, the table as this player sees it, drawn within
         a drawing slot; ``(None, None)`` in text-only servers, without queueing for a slot."""
         if not await self.shown(session.guild_id):

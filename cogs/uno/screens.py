@@ -13,7 +13,7 @@ from typing import Any
 
 import discord
 
-from bot.adapter.session import Session, Status
+from bot.adapter import SessionView, Status
 from bot.engine.actions import Accept, CallUno, Challenge, DeclareColour, Draw, Keep
 from bot.engine.cards import Face, Mode, Side, colours_of
 from bot.engine.events import RoundEnded
@@ -80,21 +80,20 @@ def _view(*items: discord.ui.Item[Any]) -> discord.ui.View:
     return view
 
 
-def seat_name(session: Session, seat: int, lang: str) -> str:
+def seat_name(session: SessionView, seat: int, lang: str) -> str:
     """A seat's display name, as plain text: the player's name, or "AI 2" in the reader's language."""
     s = session.seats[seat]
-    if s.ai:
-        number = s.name.rsplit(" ", 1)[-1]
-        return t("seat.ai", lang, n=number if number.isdigit() else seat + 1)
+    if s.ai_number is not None:
+        return t("seat.ai", lang, n=s.ai_number)
     return s.name
 
 
-def player_name(session: Session, seat: int, lang: str = "en") -> str:
+def player_name(session: SessionView, seat: int, lang: str = "en") -> str:
     """:func:`seat_name` escaped for markdown."""
     return discord.utils.escape_markdown(seat_name(session, seat, lang))
 
 
-def mention(session: Session, seat: int, lang: str = "en") -> str:
+def mention(session: SessionView, seat: int, lang: str = "en") -> str:
     user = session.seats[seat].user_id
     return f"<@{user}>" if user is not None else f"**{player_name(session, seat, lang)}**"
 
@@ -139,7 +138,7 @@ def _png(data: bytes, name: str) -> discord.File:
 # Lobby
 
 
-def lobby_screen(session: Session, lang: str) -> Screen:
+def lobby_screen(session: SessionView, lang: str) -> Screen:
     ch = session.channel_id
     embed = discord.Embed(
         title=t("lobby.title", lang, game=game_name(session.mode, lang)), colour=MODE_COLOUR[session.mode]
@@ -165,7 +164,7 @@ def lobby_screen(session: Session, lang: str) -> Screen:
     return Screen(embed=embed, view=view)
 
 
-def options_text(session: Session, lang: str) -> str:
+def options_text(session: SessionView, lang: str) -> str:
     o = session.options
     lines = [
         t("opt.line.target", lang, target=o.target_score) if o.target_score else t("opt.line.single_round", lang),
@@ -200,11 +199,10 @@ def options_text(session: Session, lang: str) -> str:
 # Table
 
 
-def table_screen(session: Session, lang: str, log: list[str], *, png: bytes | None = None) -> Screen:
+def table_screen(session: SessionView, lang: str, log: list[str], *, png: bytes | None = None) -> Screen:
     """The public table: public view only (no hand, no other faces of any hand). ``png``: the table image, if any."""
-    game = session.game
-    assert game is not None
-    view = game.view(None)
+    view = session.public
+    assert view is not None
     embed = discord.Embed(
         title=t("table.title", lang, game=game_name(session.mode, lang), round=view.round),
         colour=MODE_COLOUR[session.mode],
@@ -237,7 +235,7 @@ def table_screen(session: Session, lang: str, log: list[str], *, png: bytes | No
     return Screen(content=content, embed=embed, view=table_components(session, view, lang), files=files)
 
 
-def status_line(session: Session, view: PlayerView, lang: str) -> str:
+def status_line(session: SessionView, view: PlayerView, lang: str) -> str:
     p = view.pending
     if view.phase is Phase.MATCH_OVER:
         return t("table.match_over", lang)
@@ -251,7 +249,7 @@ def status_line(session: Session, view: PlayerView, lang: str) -> str:
     return t("table.turn", lang, player=mention(session, p, lang))
 
 
-def players_text(session: Session, view: PlayerView, lang: str) -> str:
+def players_text(session: SessionView, view: PlayerView, lang: str) -> str:
     lines = []
     for seat, s in enumerate(session.seats):
         name = player_name(session, seat, lang)
@@ -269,7 +267,7 @@ def players_text(session: Session, view: PlayerView, lang: str) -> str:
     return "\n".join(lines)[:1024]
 
 
-def table_scene(session: Session, view: PlayerView, lang: str = "en") -> TableScene:
+def table_scene(session: SessionView, view: PlayerView, lang: str = "en") -> TableScene:
     """What a table image shows to the owner of ``view``: the public table, and in UNO FLIP, for a player's view, the
     other faces of each opponent's hand (SPEC F10; never their own, never in a public message)."""
     backs = view.other_faces
@@ -295,7 +293,7 @@ def table_scene(session: Session, view: PlayerView, lang: str = "en") -> TableSc
     )
 
 
-def table_components(session: Session, view: PlayerView, lang: str) -> discord.ui.View:
+def table_components(session: SessionView, view: PlayerView, lang: str) -> discord.ui.View:
     ch = session.channel_id
     items: list[discord.ui.Item[Any]] = []
     if view.phase in (Phase.PLAY, Phase.PLAY_DRAWN, Phase.CHALLENGE, Phase.DECLARE_COLOUR):
@@ -342,7 +340,7 @@ def hand_image_args(view: PlayerView) -> tuple[list[Face], list[int], Side, bool
 
 
 def hand_screen(
-    session: Session,
+    session: SessionView,
     view: PlayerView,
     lang: str,
     *,
@@ -429,7 +427,7 @@ def _fields(lines: list[str], limit: int = 1024) -> list[str]:
     return chunks or ["—"]
 
 
-def hand_status(session: Session, view: PlayerView, lang: str) -> str:
+def hand_status(session: SessionView, view: PlayerView, lang: str) -> str:
     me = view.me
     if view.phase is Phase.MATCH_OVER:
         return t("table.match_over", lang)
@@ -469,7 +467,7 @@ def option_label(view: PlayerView, option: ids.PlayOption, lang: str) -> str:
 
 
 def hand_components(
-    session: Session, view: PlayerView, lang: str, fp: str, options: list[ids.PlayOption], page: int
+    session: SessionView, view: PlayerView, lang: str, fp: str, options: list[ids.PlayOption], page: int
 ) -> discord.ui.View:
     ch = session.channel_id
     items: list[discord.ui.Item[Any]] = []
@@ -514,7 +512,7 @@ def hand_components(
     return _view(*items)
 
 
-def colour_picker(session: Session, view: PlayerView, lang: str, index: int, target: int | None) -> Screen:
+def colour_picker(session: SessionView, view: PlayerView, lang: str, index: int, target: int | None) -> Screen:
     """Choose the declared colour of the wild ``play_options(view)[index]`` (colour is part of the play: SPEC G4)."""
     ch = session.channel_id
     fp = ids.hand_fingerprint(view)
@@ -531,7 +529,7 @@ def colour_picker(session: Session, view: PlayerView, lang: str, index: int, tar
     return Screen(embed=embed, view=_view(*items))
 
 
-def target_picker(session: Session, view: PlayerView, lang: str, index: int) -> Screen:
+def target_picker(session: SessionView, view: PlayerView, lang: str, index: int) -> Screen:
     """Choose who draws for a targeted Flex flex side (SPEC X5); the colour comes next."""
     ch = session.channel_id
     fp = ids.hand_fingerprint(view)
@@ -559,13 +557,13 @@ def target_picker(session: Session, view: PlayerView, lang: str, index: int) -> 
 # Round and match summaries, closed games
 
 
-def round_summary(session: Session, ended: RoundEnded, lang: str) -> Screen:
+def round_summary(session: SessionView, ended: RoundEnded, lang: str) -> Screen:
     w = ended.winner
     embed = discord.Embed(
         title=t(
             "round.title",
             lang,
-            round=len(session.game.history) if session.game else 0,
+            round=session.rounds_played,
             player=player_name(session, w, lang),
         ),
         colour=MODE_COLOUR[session.mode],
@@ -587,12 +585,12 @@ def round_summary(session: Session, ended: RoundEnded, lang: str) -> Screen:
     return Screen(embed=embed)
 
 
-def match_summary(session: Session, lang: str) -> Screen:
-    result = session.result or {}
+def match_summary(session: SessionView, lang: str) -> Screen:
+    result = session.result
     embed = discord.Embed(colour=0xFFD600)
-    scores = result.get("scores") or [0] * len(session.seats)
-    winner = result.get("winner")
-    if result.get("status") == "completed" and winner is not None:
+    scores = result.scores if result is not None else (0,) * len(session.seats)
+    winner = result.winner if result is not None else None
+    if result is not None and result.completed and winner is not None:
         embed.title = t("match.title", lang, player=player_name(session, winner, lang))
         embed.description = t("match.recorded", lang)
     else:
@@ -609,7 +607,7 @@ def match_summary(session: Session, lang: str) -> Screen:
     return Screen(embed=embed, view=view)
 
 
-def closed_screen(session: Session, lang: str, reason: str) -> Screen:
+def closed_screen(session: SessionView, lang: str, reason: str) -> Screen:
     key = {"ended": "closed.ended", "idle": "closed.idle", "empty": "closed.empty"}.get(reason, "closed.ended")
     embed = discord.Embed(title=game_name(session.mode, lang), description=t(key, lang), colour=0x607D8B)
     return Screen(embed=embed, view=discord.ui.View(timeout=None))

@@ -43,6 +43,17 @@ class Table:
     def session(self) -> Any:
         return self.bot.manager.sessions.get(self.channel.id)
 
+    @property
+    def view(self) -> Any:
+        """The session as last committed (what the bot shows)."""
+        return self.bot.manager.snapshot(self.channel.id)
+
+    def republish(self) -> None:
+        """The test changed the live game directly (to lay out a position): let the bot show it as committed."""
+        from bot.adapter import SessionView
+
+        self.session.published = SessionView.of(self.session)
+
     def public_message(self) -> Message:
         """The lobby/table message of the session."""
         mid = self.session.ui["message"]
