@@ -7,6 +7,7 @@ persistent buttons, sync the slash commands (to ``DEV_GUILD_ID`` when set). No p
 from __future__ import annotations
 
 import logging
+from random import Random
 from typing import Any
 
 import discord
@@ -26,7 +27,11 @@ log = logging.getLogger(__name__)
 
 
 class UnoBot(commands.Bot):
-    """The UNO bot. ``bot.store`` (SQLite) and ``bot.manager`` (live sessions) exist once ``setup_hook`` ran."""
+    """The UNO bot. ``bot.store`` (SQLite) and ``bot.manager`` (live sessions) exist once ``setup_hook`` ran.
+
+    ``clock`` (default: the system clock), ``limits`` (timers) and ``rng`` (the generator that seeds each new game's
+    deal; default: seeded from the OS) are handed to the :class:`~bot.adapter.SessionManager`; tests pass their own
+    to make every deal reproducible."""
 
     store: Store
     manager: SessionManager
@@ -37,6 +42,7 @@ class UnoBot(commands.Bot):
         *,
         clock: Clock | None = None,
         limits: Limits | None = None,
+        rng: Random | None = None,
         **options: Any,
     ) -> None:
         intents = discord.Intents.default()
@@ -53,12 +59,13 @@ class UnoBot(commands.Bot):
         self.settings = settings
         self._clock = clock
         self._limits = limits
+        self._rng = rng
         self._settings_cache: dict[int, GuildSettings] = {}
 
     async def setup_hook(self) -> None:
         self.settings.database.parent.mkdir(parents=True, exist_ok=True)
         self.store = await Store.open(self.settings.database)
-        self.manager = SessionManager(self.store, clock=self._clock, limits=self._limits)
+        self.manager = SessionManager(self.store, clock=self._clock, limits=self._limits, rng=self._rng)
         await self.manager.start()
         await self.load_extension("cogs.uno")
         await self.tree.set_translator(UnoTranslator())

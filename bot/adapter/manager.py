@@ -406,7 +406,7 @@ class SessionManager:
             channel_id=session.channel_id,
             guild_id=session.guild_id,
             mode=session.mode.value,
-            status=session.status,
+            status=session.status.value,
             version=session.version,
             snapshot=session.to_dict(),
             updated_at=self.clock.now(),

@@ -7,7 +7,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import discord
 
@@ -19,6 +19,7 @@ from .screens import Screen
 
 if TYPE_CHECKING:
     from bot.adapter import SessionView
+    from bot.client import UnoBot
 
 #: How long an open hand may be edited through its interaction (s): tokens last 15 minutes.
 HAND_REFRESH_WINDOW = 14 * 60
@@ -29,7 +30,7 @@ class OpenHand:
     """A hand message a player has open: the interaction that can edit it, the fingerprint of the view it shows
     (:func:`cogs.uno.ids.hand_fingerprint`), when it was opened (``time.monotonic()`` s) and its language."""
 
-    interaction: discord.Interaction[Any]
+    interaction: discord.Interaction[UnoBot]
     fingerprint: str
     opened: float
     lang: str
@@ -44,7 +45,7 @@ class HandRegistry:
         self._open: dict[tuple[int, int], OpenHand] = {}
 
     def remember(
-        self, channel_id: int, user_id: int, interaction: discord.Interaction[Any], fp: str, lang: str
+        self, channel_id: int, user_id: int, interaction: discord.Interaction[UnoBot], fp: str, lang: str
     ) -> None:
         self._open[(channel_id, user_id)] = OpenHand(interaction, fp, self._now(), lang)
 
@@ -72,7 +73,7 @@ class Hands:
 
     async def send(
         self,
-        interaction: discord.Interaction[Any],
+        interaction: discord.Interaction[UnoBot],
         session: SessionView,
         view: PlayerView,
         lang: str,
@@ -95,7 +96,7 @@ class Hands:
 
     async def show(
         self,
-        interaction: discord.Interaction[Any],
+        interaction: discord.Interaction[UnoBot],
         session: SessionView,
         view: PlayerView,
         lang: str,
@@ -116,7 +117,7 @@ class Hands:
                 await interaction.edit_original_response(**screen.edit_kwargs())
         self._remember(interaction, session, view, lang)
 
-    async def edit(self, interaction: discord.Interaction[Any], screen: Screen) -> None:
+    async def edit(self, interaction: discord.Interaction[UnoBot], screen: Screen) -> None:
         """Turn the hand the component is on into ``screen`` (a picker, or "the match is over")."""
         with screen:
             if interaction.response.is_done():
@@ -142,7 +143,7 @@ class Hands:
             self.open.forget(session.channel_id, user_id)
 
     def _remember(
-        self, interaction: discord.Interaction[Any], session: SessionView, view: PlayerView, lang: str
+        self, interaction: discord.Interaction[UnoBot], session: SessionView, view: PlayerView, lang: str
     ) -> None:
         self.open.remember(session.channel_id, interaction.user.id, interaction, ids.hand_fingerprint(view), lang)
 
