@@ -6,6 +6,7 @@ persistent buttons, sync the slash commands (to ``DEV_GUILD_ID`` when set). No p
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from random import Random
 from typing import Any
@@ -20,13 +21,25 @@ from bot.adapter.runtime import tune_gc
 from bot.config import Settings
 from bot.i18n import language_for
 from bot.i18n.translator import UnoTranslator
+from bot.shardlog import ShardedBot
 from bot.storage import GuildSettings, Store
 from cogs.uno.replies import COMMANDS, UnoTree
 
 log = logging.getLogger(__name__)
 
+#: The names discord.py gives the tasks that run interaction handlers (slash commands, buttons, selects, modals).
+HANDLER_TASKS = (
+    "CommandTree-invoker",
+    "discord-ui-view-dispatch",
+    "discord-ui-dynamic-item",
+    "discord-ui-modal-dispatch",
+    "discord.py: on_interaction",
+)
+#: How long stopping waits for the interactions being handled (s) before it closes the sessions and the connection.
+HANDLER_DRAIN = 10.0
 
-class UnoBot(commands.Bot):
+
+class UnoBot(ShardedBot):
     """The UNO bot. ``bot.store`` (SQLite) and ``bot.manager`` (live sessions) exist once ``setup_hook`` ran.
 
     ``clock`` (default: the system clock), ``limits`` (timers) and ``rng`` (the generator that seeds each new game's
@@ -54,7 +67,7 @@ class UnoBot(commands.Bot):
             intents=intents,
             tree_cls=UnoTree,
             help_command=None,
-            **options,
+            **({"shard_count": settings.shard_count, "shard_ids": settings.shard_id_list()} | options),
         )
         self.settings = settings
         self._clock = clock
@@ -82,6 +95,10 @@ class UnoBot(commands.Bot):
         log.info("ready to play: %d live session(s)", len(self.manager.sessions))
 
     async def close(self) -> None:
+        """Stop in an order that leaves nothing half done: the interactions being handled finish (at most
+        :data:`HANDLER_DRAIN` s), then the sessions (the publisher's deliveries and their images), the database, the
+        cogs (the image worker, once its images are drawn), and last the Discord connection and its HTTP session."""
+        await self._finish_handlers()
         manager = getattr(self, "manager", None)
         if manager is not None:
             await manager.close()
@@ -89,6 +106,23 @@ class UnoBot(commands.Bot):
         if store is not None:
             await store.close()
         await super().close()
+
+    async def _finish_handlers(self) -> None:
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + HANDLER_DRAIN
+        me = asyncio.current_task()
+        while True:
+            running = [
+                task
+                for task in asyncio.all_tasks()
+                if task is not me and not task.done() and task.get_name().startswith(HANDLER_TASKS)
+            ]
+            left = deadline - loop.time()
+            if not running or left <= 0:
+                if running:
+                    log.warning("stopping with %d interaction(s) still being handled", len(running))
+                return
+            await asyncio.wait(running, timeout=left)
 
     async def guild_settings(self, guild_id: int | None) -> GuildSettings:
         """A server's settings (cached; :meth:`forget_settings` after a change)."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -25,6 +26,9 @@ class Settings:
     - ``log_level``: ``LOG_LEVEL``, one of DEBUG/INFO/WARNING/ERROR (default INFO).
     - ``api_base`` / ``gateway_url``: ``DISCORD_API_BASE`` / ``DISCORD_GATEWAY_URL``: send REST and gateway traffic to
       a proxy or the test emulator.
+    - ``shard_count`` / ``shard_ids``: ``SHARD_COUNT`` (total shards of the bot, ≥ 1) and ``SHARD_IDS`` (the ones
+      this process runs, e.g. ``0,1`` or ``0-3``; needs ``SHARD_COUNT``; default all of them). Both unset: one
+      process runs every shard Discord recommends.
     """
 
     token: str
@@ -33,6 +37,12 @@ class Settings:
     log_level: str = "INFO"
     api_base: str | None = None
     gateway_url: str | None = None
+    shard_count: int | None = None
+    shard_ids: tuple[int, ...] | None = None
+
+    def shard_id_list(self) -> list[int] | None:
+        """``shard_ids`` as discord.py's ``AutoShardedClient(shard_ids=...)`` takes them (None: all)."""
+        return None if self.shard_ids is None else list(self.shard_ids)
 
     @classmethod
     def from_env(cls, env_file: str | os.PathLike[str] | None = ".env") -> Settings:
@@ -53,6 +63,7 @@ class Settings:
         level = os.environ.get("LOG_LEVEL", "INFO").strip().upper() or "INFO"
         if level not in LOG_LEVELS:
             raise ConfigError(f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, not {level!r}.")
+        shard_count, shard_ids = parse_shards(os.environ.get("SHARD_COUNT", ""), os.environ.get("SHARD_IDS", ""))
         return cls(
             token=token,
             database=Path(os.environ.get("UNO_DATABASE", "").strip() or "data/uno.sqlite3"),
@@ -60,7 +71,45 @@ class Settings:
             log_level=level,
             api_base=os.environ.get("DISCORD_API_BASE", "").strip() or None,
             gateway_url=os.environ.get("DISCORD_GATEWAY_URL", "").strip() or None,
+            shard_count=shard_count,
+            shard_ids=shard_ids,
         )
+
+
+_SHARD_RANGE = re.compile(r"(\d+)(?:\s*-\s*(\d+))?", re.ASCII)
+
+
+def parse_shards(count_text: str, ids_text: str) -> tuple[int | None, tuple[int, ...] | None]:
+    """``(shard_count, shard_ids)`` from ``SHARD_COUNT`` and ``SHARD_IDS`` texts (blank: unset).
+
+    ``ids_text`` is a comma-separated list of ids and inclusive ranges (``"0,2"``, ``"0-3"``, ``"0-1,4"``), each
+    in ``0..count-1``, no id twice; the result is sorted. ``SHARD_COUNT`` alone: this process runs all its shards.
+    Raises :class:`ConfigError` (one line) for a non-number, a count below 1, ids without a count, an id out of
+    range, a reversed range or a repeated id."""
+    count_text, ids_text = count_text.strip(), ids_text.strip()
+    if not count_text:
+        if ids_text:
+            raise ConfigError(f"SHARD_IDS={ids_text!r} needs SHARD_COUNT (the bot's total number of shards) too.")
+        return None, None
+    if not count_text.isdecimal() or not count_text.isascii() or int(count_text) < 1:
+        raise ConfigError(f"SHARD_COUNT must be a whole number of shards, 1 or more, not {count_text!r}.")
+    count = int(count_text)
+    if not ids_text:
+        return count, None
+    ids: list[int] = []
+    for part in ids_text.split(","):
+        match = _SHARD_RANGE.fullmatch(part.strip())
+        if match is None:
+            raise ConfigError(f"SHARD_IDS must be shard ids and ranges like 0,1 or 0-3, not {ids_text!r}.")
+        first, last = int(match[1]), int(match[2] or match[1])
+        if first > last:
+            raise ConfigError(f"SHARD_IDS range {part.strip()!r} goes backwards: write it as {last}-{first}.")
+        if last >= count:
+            raise ConfigError(f"SHARD_IDS {part.strip()!r} is outside 0-{count - 1} (SHARD_COUNT={count}).")
+        ids.extend(range(first, last + 1))
+    if len(set(ids)) != len(ids):
+        raise ConfigError(f"SHARD_IDS {ids_text!r} names a shard twice.")
+    return count, tuple(sorted(ids))
 
 
 def apply_endpoints(settings: Settings) -> None:

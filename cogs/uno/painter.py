@@ -6,6 +6,9 @@ them instead; each face is drawn once per worker and cached (all of them in the 
 runs at a lower CPU priority (``nice`` :data:`WORKER_NICENESS`): when the cores are busy the operating system runs the
 event loop that answers clicks first, and the images take the time left over. If the worker cannot be started,
 images are drawn in a thread of this process instead.
+
+The worker ignores SIGTERM and SIGINT: a service manager (or Ctrl-C in a terminal) signals the whole process group,
+and the bot, not the signal, ends the worker — :meth:`Painter.close` once the images in flight are done.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ import contextlib
 import logging
 import multiprocessing
 import os
+import signal
 import threading
 from collections.abc import Sequence
 
@@ -64,9 +68,12 @@ class Painter:
 
 
 def _start_worker() -> None:
-    """In the worker: yield the CPU to the bot's event loop when both want it (no effect where ``nice`` is missing),
-    and draw every card face in a background thread (tens of seconds of CPU), so that the first hands after a start
-    do not each wait for their faces to be drawn; images asked for meanwhile are drawn as usual."""
+    """In the worker: ignore SIGTERM/SIGINT sent to the bot's process group (the bot closes the worker when it stops),
+    yield the CPU to the bot's event loop when both want it (no effect where ``nice`` is missing), and draw every card
+    face in a background thread (tens of seconds of CPU), so that the first hands after a start do not each wait for
+    their faces to be drawn; images asked for meanwhile are drawn as usual."""
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(sig, signal.SIG_IGN)
     with contextlib.suppress(AttributeError, OSError):
         os.nice(WORKER_NICENESS)
     threading.Thread(target=warm_cache, name="uno-warm-card-cache", daemon=True).start()

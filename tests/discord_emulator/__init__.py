@@ -6,6 +6,7 @@ pytest fixtures in ``tests.discord_emulator.fixtures``.
 """
 
 from .emulator import DiscordEmulator, Fault
+from .gateway import GatewayEvent, Session
 from .model import (
     Ack,
     Attachment,
@@ -21,6 +22,7 @@ from .model import (
     Select,
     SelectOption,
     User,
+    shard_of,
 )
 from .runner import running_bot, start_bot, stop_bot
 
@@ -32,6 +34,7 @@ __all__ = [
     "DiscordEmulator",
     "ErrorResponse",
     "Fault",
+    "GatewayEvent",
     "Guild",
     "InteractionRecord",
     "Member",
@@ -40,8 +43,10 @@ __all__ = [
     "Role",
     "Select",
     "SelectOption",
+    "Session",
     "User",
     "running_bot",
+    "shard_of",
     "start_bot",
     "stop_bot",
 ]

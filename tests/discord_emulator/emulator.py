@@ -29,7 +29,7 @@ import secrets
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import discord
@@ -39,7 +39,7 @@ import yarl
 from aiohttp import web
 
 from . import model
-from .gateway import Gateway
+from .gateway import RESUMABLE_CLOSE, Gateway, GatewayEvent, Session
 from .model import (
     ErrorResponse,
     Guild,
@@ -82,9 +82,12 @@ class Fault:
     retry_after: float
     times: int
     fired: int = 0
+    #: When each injected answer was given (emulator clock), and the ``"METHOD /path"`` it answered.
+    fired_at: list[tuple[float, str]] = field(default_factory=list)
 
-    def response(self) -> web.Response:
+    def response(self, at: float, request: str) -> web.Response:
         self.fired += 1
+        self.fired_at.append((at, request))
         body: dict[str, Any] = {"message": self.message, "code": self.code}
         headers: dict[str, str] = {}
         if self.status == 429:
@@ -111,6 +114,14 @@ class DiscordEmulator:
     Recorded for assertions: ``requests`` (recent ``(at, method, path, status)``), ``unknown_routes``
     (``[(method, path)]``), ``error_responses`` (4xx answered by known routes), ``faults``.
 
+    Shards: ``recommended_shards`` is what ``GET /gateway/bot`` recommends (default 1; ``AutoShardedClient``
+    without a ``shard_count`` runs that many); each gateway session gets only its shard's guilds and events
+    (``gateway.py``); ``add_guild(shard=(id, count))`` creates a guild that falls on a chosen shard;
+    ``max_guilds_per_shard`` (2500) is where Discord closes a session with 4011 Sharding required.
+    Gateway faults: ``drop_gateway`` (RESUME), ``gateway_outage`` (events missed, then replayed),
+    ``invalidate_session`` (new IDENTIFY); recorded in ``gateway.log``. REST faults: ``fail_next`` /
+    ``fail_edits`` (429 with rate-limit headers, 5xx, 4xx).
+
     ``clock`` (default ``time.monotonic``) is read through ``now()``; ``advance_clock(s)`` moves it forward, to
     expire interaction tokens (15 min) without waiting. ``ack_deadline`` (3 s, None = off) is how late a
     callback may come before Discord answers 10062 Unknown interaction.
@@ -122,6 +133,8 @@ class DiscordEmulator:
         self.token = token
         self.clock = clock
         self.ack_deadline: float | None = 3.0
+        self.recommended_shards = 1
+        self.max_guilds_per_shard = 2500
         self.ids = Snowflakes()
         self.application_id = self.ids()
         self.bot_user = User(self.application_id, bot_name, bot=True)
@@ -206,9 +219,38 @@ class DiscordEmulator:
         """
         await self.gateway.sync(timeout)
 
-    async def drop_gateway(self, code: int = 4000) -> None:
-        """Close the bot's websocket from the server side; discord.py reconnects and RESUMEs."""
-        await self.gateway.drop_connections(code)
+    async def drop_gateway(self, code: int = RESUMABLE_CLOSE, *, shard_id: int | None = None) -> None:
+        """Close the bot's websockets (of ``shard_id``, or all) from the server side; with the default code
+        (4000) discord.py reconnects at once and RESUMEs (``gateway.events("resume")``)."""
+        await self.gateway.drop_connections(code, shard_id)
+
+    def gateway_outage(self, shard_id: int | None = None, *, timeout: float = 10.0) -> Any:
+        """``async with emu.gateway_outage(shard_id=1):`` — the shard's sockets drop and it cannot RESUME until
+        the block ends; events dispatched inside (``add_channel``, ``dispatch``...) are replayed on RESUME with
+        their sequence numbers. On exit, waits until the shard is connected again."""
+        return self.gateway.outage(shard_id, timeout=timeout)
+
+    async def invalidate_session(self, shard_id: int | None = None, *, resumable: bool = False) -> None:
+        """Send op 9 Invalid Session to the bot (shard ``shard_id``, or every connected one). Not resumable: the
+        session ends and discord.py IDENTIFYs again after its ``before_identify_hook`` (5 s by default), getting a
+        new READY and GUILD_CREATEs; events meanwhile are lost and interactions wait for the new session."""
+        await self.gateway.invalidate(shard_id, resumable=resumable)
+
+    async def dispatch(self, event: str, data: Any, *, guild_id: int | None = None) -> list[Session]:
+        """Send a raw gateway event to the sessions of the shard owning ``guild_id`` (None: shard 0)."""
+        return await self.gateway.dispatch(event, data, guild_id)
+
+    def gateway_events(self, kind: str | None = None, *, shard_id: int | None = None) -> list[GatewayEvent]:
+        """What happened on the gateway (``GatewayEvent``: identify, resume, disconnect, invalid_session...)."""
+        return self.gateway.events(kind, shard_id=shard_id)
+
+    async def wait_shards(self, *shard_ids: int, timeout: float = 5.0) -> None:
+        """Wait until each of ``shard_ids`` has a connected session (``AssertionError`` after ``timeout`` s)."""
+        await self.wait_until(
+            lambda: all(self.gateway.connected(i) for i in shard_ids),
+            timeout=timeout,
+            what=f"shards {list(shard_ids)} connected (have {self.gateway.shards()})",
+        )
 
     # ------------------------------------------------------------ clock
 
@@ -224,24 +266,34 @@ class DiscordEmulator:
     # ------------------------------------------------------------ building the world
 
     def add_guild(
-        self, name: str = "Test Guild", *, locale: str = "en-US", channels: Iterable[str] = ("general",)
+        self,
+        name: str = "Test Guild",
+        *,
+        locale: str = "en-US",
+        channels: Iterable[str] = ("general",),
+        shard: tuple[int, int] | None = None,
     ) -> Guild:
-        """A guild with @everyone, the bot as a member (managed role "Bot") and text channels ``channels``."""
-        guild = Guild(self.ids(), name, owner_id=self.owner.id, locale=locale)
+        """A guild with @everyone, the bot as a member (managed role "Bot") and text channels ``channels``.
+
+        ``shard=(id, count)``: its id falls on shard ``id`` of ``count`` (``(guild_id >> 22) % count == id``).
+        Announced (GUILD_CREATE) to the connected sessions of the shard that owns it."""
+        guild_id = self.ids() if shard is None else self.ids.on_shard(*shard)
+        guild = Guild(guild_id, name, owner_id=self.owner.id, locale=locale)
         guild.roles[guild.id] = Role(guild.id, "@everyone", model.EVERYONE_PERMISSIONS)
         self.guilds[guild.id] = guild
         bot_role = self.add_role(guild, "Bot", model.BOT_PERMISSIONS, managed=True)
         guild.members[self.bot_user.id] = Member(self.bot_user, guild, [bot_role], self.iso_now())
         for channel_name in channels:
             self._new_channel(guild, channel_name, None)
-        self._dispatch_soon("GUILD_CREATE", lambda s: self.gateway.guild_payload(s, guild.id))
+        self._dispatch_soon("GUILD_CREATE", guild.id, lambda s: self.gateway.guild_payload(s, guild.id))
         return guild
 
     def add_channel(self, guild: Guild, name: str, *, thread_of: model.Channel | None = None) -> model.Channel:
         """A text channel, or a public thread (type 11) when ``thread_of`` is given; announced to a connected bot."""
         channel = self._new_channel(guild, name, thread_of)
         event = "THREAD_CREATE" if thread_of else "CHANNEL_CREATE"
-        self._dispatch_soon(event, lambda s: channel.payload() | ({"newly_created": True} if thread_of else {}))
+        extra = {"newly_created": True} if thread_of else {}
+        self._dispatch_soon(event, guild.id, lambda s: channel.payload() | extra)
         return channel
 
     def _new_channel(self, guild: Guild, name: str, thread_of: model.Channel | None) -> model.Channel:
@@ -312,10 +364,13 @@ class DiscordEmulator:
         guild.members[user.id] = member
         return member
 
-    def _dispatch_soon(self, event: str, build: Callable[[Any], Any]) -> None:
-        session = self.gateway.active
-        if session is not None:
-            task = asyncio.get_running_loop().create_task(self.gateway.dispatch(event, build(session)))
+    def _dispatch_soon(self, event: str, guild_id: int, build: Callable[[Session], Any]) -> None:
+        """Send ``build(session)`` to each live session owning ``guild_id`` (kept for the RESUME if it is down)."""
+        owners = [s for s in self.gateway.sessions.values() if s.owns(guild_id)]
+        if not owners:
+            self.gateway.undelivered.append((event, guild_id))
+        for session in owners:
+            task = asyncio.get_running_loop().create_task(session.send(event, build(session)))
             self._background.add(task)
             task.add_done_callback(self._background.discard)
 
@@ -371,6 +426,13 @@ class DiscordEmulator:
         )
         self.faults.append(fault)
         return fault
+
+    def fail_edits(self, status: int = 429, *, times: int = 1, retry_after: float = 0.05) -> Fault:
+        """Answer the next ``times`` message edits (``PATCH`` of channel messages and of interaction webhook
+        messages, ``@original`` included) with ``status``: 429 carries ``retry_after`` (s), ``global: false`` and
+        the ``X-RateLimit-*`` headers (discord.py sleeps ``retry_after`` and retries, up to 5 tries); 500/502 are
+        retried by discord.py after 1 s, 3 s, 5 s. ``fault.fired_at`` and ``requests`` show what happened."""
+        return self.fail_next("PATCH /*/messages/*", status, retry_after=retry_after, times=times)
 
     # ------------------------------------------------------------ acting as users
 
@@ -615,7 +677,7 @@ class DiscordEmulator:
         if member is None:
             raise AssertionError(f"{user.username} is not a member of {guild.name!r}")
         bot_member = guild.members[self.bot_user.id]
-        await self.gateway.wait_connected(timeout)
+        await self.gateway.wait_connected(timeout, guild.id)
         rec = InteractionRecord(
             id=self.ids(),
             token=f"aW50ZXJhY3Rpb24{secrets.token_urlsafe(48)}",
@@ -654,7 +716,8 @@ class DiscordEmulator:
             rec.payload["message"] = message.payload()
         self.interactions[rec.id] = rec
         self._by_token[rec.token] = rec
-        await self.gateway.dispatch("INTERACTION_CREATE", rec.payload)
+        sessions = await self.gateway.dispatch("INTERACTION_CREATE", rec.payload, guild.id)
+        rec.shards = [s.shard_id for s in sessions]
         if expect_ack:
             try:
                 await asyncio.wait_for(rec.answered.wait(), timeout)
@@ -663,7 +726,8 @@ class DiscordEmulator:
             if not rec.acknowledged:
                 raise AssertionError(f"the bot's acknowledgement of {rec.describe()} was refused: {rec.errors}")
         else:
-            await self.gateway.sync(timeout)  # the bot has at least seen it (and started its handler, if any)
+            # the bot has at least seen it (and started its handler, if any)
+            await self.gateway.sync(timeout, guild.id, every_shard=False)
         if settle:
             await self.settle(timeout=timeout)
         return rec

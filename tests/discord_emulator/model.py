@@ -50,6 +50,22 @@ class Snowflakes:
         self._last = max(self._last + 1, now)
         return self._last
 
+    def on_shard(self, shard_id: int, shard_count: int) -> int:
+        """A new id that Discord puts on shard ``shard_id`` of ``shard_count`` (``(id >> 22) % count``); later
+        ids stay larger. ``ValueError`` unless ``0 <= shard_id < shard_count``."""
+        if not 0 <= shard_id < shard_count:
+            raise ValueError(f"shard {shard_id} is not one of 0..{shard_count - 1}")
+        candidate = self()
+        stamp = candidate >> 22
+        if (shift := (shard_id - stamp) % shard_count) != 0:
+            self._last = candidate = (stamp + shift) << 22
+        return candidate
+
+
+def shard_of(guild_id: int, shard_count: int) -> int:
+    """The shard that owns ``guild_id`` when a bot runs ``shard_count`` shards (Discord: ``(id >> 22) % count``)."""
+    return (guild_id >> 22) % shard_count
+
 
 def iso_now(offset: float = 0.0) -> str:
     """Discord's ISO 8601 timestamp for the wall-clock time plus ``offset`` seconds."""
@@ -572,6 +588,9 @@ class InteractionRecord:
     dispatched_at: float
     messages_index: dict[int, Message] = field(repr=False)
     values: list[str] | None = None
+    #: The shard ids of the gateway sessions the INTERACTION_CREATE was sent on (one, unless two bot processes
+    #: claim the same shard).
+    shards: list[int] = field(default_factory=list)
     message_id: int | None = None
     payload: Json = field(default_factory=dict, repr=False)
     attempts: list[Ack] = field(default_factory=list)

@@ -183,7 +183,7 @@ class RestApi:
         (_, _, handler, auth), match = found
         fault = emu._take_fault(method, path)
         if fault is not None:
-            return fault.response()
+            return fault.response(emu.now(), f"{method} /{path}")
         if auth and request.headers.get("Authorization") != f"Bot {emu.token}":
             return json_response(401, {"message": "401: Unauthorized", "code": 0})
         body, files = await read_body(request)
@@ -379,7 +379,7 @@ class RestApi:
         data: dict[str, Any] = {"url": self.emu.gateway_url}
         if req.path.endswith("/bot"):
             limit = {"total": 1000, "remaining": 1000, "reset_after": 0, "max_concurrency": 1}
-            data |= {"shards": 1, "session_start_limit": limit}
+            data |= {"shards": self.emu.recommended_shards, "session_start_limit": limit}
         return json_response(200, data)
 
     def _command_scope(self, req: Request) -> int | None:

@@ -4,8 +4,9 @@
 button that edits its message), ``picture`` (defer, then edit ``@original`` with a PNG), ``echo`` (options of
 every common type, followups), ``settings`` (needs Manage Server), ``double`` (acknowledges twice, racing),
 ``post`` (channel message, survives 403), ``later`` (keeps its interaction to edit after the token expired),
-``slow`` (waits for ``gate``), ``find`` (autocomplete), ``feedback`` (modal); and ``/config`` (top level,
-default permission Manage Server).
+``slow`` (waits for ``gate``), ``find`` (autocomplete), ``feedback`` (modal), ``edit`` (posts a channel message,
+then edits it); and ``/config`` (top level, default permission Manage Server). ``ShardedDemoBot`` is the same bot
+on ``commands.AutoShardedBot``.
 """
 
 from __future__ import annotations
@@ -172,6 +173,14 @@ class Demo(commands.GroupCog, group_name="demo", group_description="Emulator dem
         else:
             await interaction.response.send_message("done", ephemeral=True)
 
+    @app_commands.command(description="Posts a channel message, then edits it")
+    async def edit(self, interaction: discord.Interaction) -> None:
+        assert isinstance(interaction.channel, discord.TextChannel)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        message = await interaction.channel.send("draft")
+        await message.edit(content="final")
+        await interaction.edit_original_response(content="edited")
+
     @app_commands.command(description="Answers now, edits later")
     async def later(self, interaction: discord.Interaction) -> None:
         self.bot.seen.kept = interaction
@@ -202,17 +211,33 @@ async def config(interaction: discord.Interaction) -> None:
 
 
 class DemoBot(commands.Bot):
-    """Syncs ``/demo`` to ``dev_guild_id`` (guild commands) or globally."""
+    """Syncs ``/demo`` to ``dev_guild_id`` (guild commands) or globally. ``options`` go to discord.py (e.g.
+    ``shard_id``, ``shard_count``).
 
-    def __init__(self, dev_guild_id: int | None = None) -> None:
+    ``identify_delay``: seconds to wait before each IDENTIFY but a shard's first (None: discord.py's own
+    ``before_identify_hook``, 5 s, Discord's identify rate limit, which the emulator does not enforce).
+    ``identified`` records each call: ``(shard_id, initial)``.
+    """
+
+    def __init__(self, dev_guild_id: int | None = None, *, identify_delay: float | None = None, **options: Any) -> None:
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=discord.Intents.default(),
             guild_ready_timeout=0.05,
+            **options,
         )
         self.dev_guild_id = dev_guild_id
+        self.identify_delay = identify_delay
+        self.identified: list[tuple[int | None, bool]] = []
         self.seen = Seen()
         self.gate = asyncio.Event()
+
+    async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
+        self.identified.append((shard_id, initial))
+        if self.identify_delay is None:
+            await super().before_identify_hook(shard_id, initial=initial)
+        elif not initial:
+            await asyncio.sleep(self.identify_delay)
 
     async def setup_hook(self) -> None:
         await self.add_cog(Demo(self))
@@ -230,3 +255,8 @@ class DemoBot(commands.Bot):
         self.seen.errors.append(error)
         if not interaction.response.is_done():
             await interaction.response.send_message(f"Error: {type(error).__name__}", ephemeral=True)
+
+
+class ShardedDemoBot(DemoBot, commands.AutoShardedBot):
+    """``DemoBot`` on ``commands.AutoShardedBot``: without ``shard_count`` it runs every shard ``GET /gateway/bot``
+    recommends, in one process."""

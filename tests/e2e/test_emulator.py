@@ -13,10 +13,10 @@ import aiohttp
 import discord
 import pytest
 
-from tests.discord_emulator import DiscordEmulator, Guild, User, running_bot
+from tests.discord_emulator import DiscordEmulator, Guild, User, running_bot, shard_of
 from tests.discord_emulator.model import Channel
 
-from .demo_bot import PNG, DemoBot
+from .demo_bot import PNG, DemoBot, ShardedDemoBot
 
 Starter = Callable[[Any], Awaitable[Any]]
 
@@ -421,3 +421,195 @@ async def test_multipart_bodies_are_read_as_aiohttp_writes_them() -> None:
     assert files[0].filename == 'hand "1".png'
     boundary = writer.content_type.split("boundary=")[1].strip('"')
     assert [p[0] for p in multipart_parts(body, boundary)] == ["payload_json", "files[0]", "files[1]"]
+
+
+# ------------------------------------------------------------------ shards
+
+
+def ws_of(bot: discord.AutoShardedClient, shard_id: int) -> discord.gateway.DiscordWebSocket:
+    shard = bot.get_shard(shard_id)
+    assert shard is not None
+    return shard._parent.ws
+
+
+async def test_an_auto_sharded_bot_runs_the_recommended_shards_each_with_its_own_guilds(
+    emulator: DiscordEmulator, bot_starter: Starter
+) -> None:
+    emulator.recommended_shards = 2
+    guilds = [emulator.add_guild(f"G{i}", shard=(i % 2, 2)) for i in range(4)]
+    alice = emulator.add_user("alice")
+    for guild in guilds:
+        emulator.add_member(guild, alice)
+    bot = await bot_starter(ShardedDemoBot(identify_delay=0))
+    assert ("GET", "gateway/bot") in {(m, p) for _, m, p, _ in emulator.requests}
+    assert bot.shard_count == 2 and sorted(bot.shards) == [0, 1]
+    assert sorted(emulator.gateway.shards()) == [(0, 2), (1, 2)]
+    for shard_id in (0, 1):
+        owned = {g.id for g in guilds if shard_of(g.id, 2) == shard_id}
+        assert set(emulator.gateway.guilds_of(emulator.gateway.session(shard_id))) == owned
+        assert {g.id for g in bot.guilds if g.shard_id == shard_id} == owned
+    assert {g.id for g in bot.guilds} == {g.id for g in guilds}
+
+    before = ws_of(bot, 0).sequence
+    res = await emulator.slash(alice, guilds[1].channel("general"), "demo panel")
+    assert res.acknowledged and res.shards == [1]
+    assert ws_of(bot, 1).sequence == emulator.gateway.session(1).seq  # it came on shard 1's connection
+    assert ws_of(bot, 0).sequence == before == emulator.gateway.session(0).seq
+    res = await emulator.slash(alice, guilds[2].channel("general"), "demo panel")
+    assert res.shards == [0] and ws_of(bot, 0).sequence == before + 1
+    assert [i["guild_id"] for i in bot.seen.interactions] == [guilds[1].id, guilds[2].id]
+
+    late = emulator.add_guild("Late", shard=(1, 2))  # announced to shard 1 only
+    await emulator.sync_gateway()
+    assert bot.get_guild(late.id) is not None and ws_of(bot, 0).sequence == before + 1
+    emulator.assert_all_interactions_answered_once()
+
+
+async def test_processes_with_their_own_shard_ids_each_get_only_their_guilds_and_interactions(
+    emulator: DiscordEmulator, bot_starter: Starter
+) -> None:
+    g0, g1 = emulator.add_guild("Zero", shard=(0, 2)), emulator.add_guild("One", shard=(1, 2))
+    alice = emulator.add_user("alice", guild=g0)
+    emulator.add_member(g1, alice)
+    one = await bot_starter(DemoBot(shard_id=1, shard_count=2))
+    assert [g.id for g in one.guilds] == [g1.id]
+    with pytest.raises(AssertionError, match=r"no bot is connected.*shard"):
+        await emulator.slash(alice, g0.channel("general"), "demo panel", timeout=0.05)
+    emulator.interactions.clear()
+    zero = await bot_starter(DemoBot(shard_id=0, shard_count=2))
+    assert [g.id for g in zero.guilds] == [g0.id]
+    assert ("GET", "gateway/bot") not in {(m, p) for _, m, p, _ in emulator.requests}  # plain clients never ask
+    first = await emulator.slash(alice, g1.channel("general"), "demo panel")
+    second = await emulator.slash(alice, g0.channel("general"), "demo panel")
+    assert (first.shards, second.shards) == ([1], [0])
+    assert [i["guild_id"] for i in one.seen.interactions] == [g1.id]
+    assert [i["guild_id"] for i in zero.seen.interactions] == [g0.id]
+    emulator.assert_all_interactions_answered_once()
+
+
+async def test_a_bad_shard_or_too_many_guilds_on_one_shard_is_refused_like_discord(
+    emulator: DiscordEmulator, bot_starter: Starter
+) -> None:
+    emulator.add_guild("A")
+    emulator.add_guild("B")
+    with pytest.raises(discord.ConnectionClosed) as bad:
+        await bot_starter(DemoBot(shard_id=2, shard_count=2))
+    assert bad.value.code == 4010
+    emulator.max_guilds_per_shard = 1
+    with pytest.raises(discord.ConnectionClosed) as crowded:
+        await bot_starter(DemoBot())
+    assert crowded.value.code == 4011
+    assert [e.detail["code"] for e in emulator.gateway_events("refused")] == [4010, 4011]
+
+
+def test_guild_ids_can_be_made_to_fall_on_any_shard() -> None:
+    emu = DiscordEmulator()
+    for count in (1, 2, 3, 16):
+        ids = [emu.ids.on_shard(shard, count) for shard in range(count) for _ in range(3)]
+        assert [shard_of(i, count) for i in ids] == [s for s in range(count) for _ in range(3)]
+        assert ids == sorted(set(ids))
+    assert emu.ids() > ids[-1]
+    with pytest.raises(ValueError, match="shard 2"):
+        emu.ids.on_shard(2, 2)
+
+
+# ------------------------------------------------------------------ Discord-side faults
+
+
+async def test_a_429_on_edits_is_retried_after_retry_after_and_the_edits_land(
+    emulator: DiscordEmulator, world: World, bot: DemoBot
+) -> None:
+    limited = emulator.fail_edits(429, times=2, retry_after=0.2)
+    res = await emulator.slash(world.alice, world.general, "demo edit")
+    assert limited.fired == 2
+    assert [m.content for m in emulator.public_messages(world.general)] == ["final"]
+    assert [m.content for m in res.ephemeral_messages] == ["edited"]
+    edits = [(at, path, status) for at, method, path, status in emulator.requests if method == "PATCH"]
+    assert [status for _, _, status in edits] == [429, 429, 200, 200]  # the channel edit twice refused, then both
+    assert edits[2][0] - edits[0][0] >= 2 * 0.2  # discord.py waited retry_after each time
+    assert all(p.startswith("channels/") for _, p, _ in edits[:3]) and "@original" in edits[3][1]
+    emulator.assert_all_interactions_answered_once()
+
+
+async def test_a_429_carries_discords_rate_limit_headers_and_body() -> None:
+    emu = DiscordEmulator()
+    await emu.start()
+    try:
+        emu.fail_edits(429, retry_after=0.25)
+        async with aiohttp.ClientSession() as http:
+            url = f"{emu.api_base}/channels/1/messages/2"
+            async with http.patch(url, json={"content": "x"}, headers={"Authorization": "Bot t"}) as response:
+                body, headers = await response.json(), response.headers
+        assert response.status == 429 and body["retry_after"] == 0.25 and body["global"] is False
+        assert headers["X-RateLimit-Remaining"] == "0" and headers["X-RateLimit-Reset-After"] == "0.25"
+        assert headers["Via"] and headers["Content-Type"] == "application/json"
+    finally:
+        await emu.stop()
+
+
+@pytest.mark.parametrize("status", [500, 502])
+async def test_a_server_error_on_an_edit_is_retried_and_the_edit_lands(
+    emulator: DiscordEmulator, world: World, bot: DemoBot, status: int
+) -> None:
+    failed = emulator.fail_edits(status)
+    res = await emulator.slash(world.alice, world.general, "demo edit")
+    assert failed.fired == 1 and failed.fired_at[0][1].startswith("PATCH /channels/")
+    assert [m.content for m in emulator.public_messages(world.general)] == ["final"]
+    assert [m.content for m in res.ephemeral_messages] == ["edited"]
+    emulator.assert_all_interactions_answered_once()
+
+
+async def test_resume_replays_the_missed_events_with_their_sequence_numbers(
+    emulator: DiscordEmulator, world: World, bot: DemoBot
+) -> None:
+    session = emulator.gateway.session(0)
+    async with emulator.gateway_outage() as dropped:
+        assert dropped == [session] and not session.connected
+        missed = [emulator.add_channel(world.guild, f"late-{i}") for i in range(3)]
+        await emulator.settle()
+        seq_at_drop = bot.ws.sequence
+    (resume,) = emulator.gateway_events("resume")
+    assert resume.detail["client_seq"] == seq_at_drop
+    assert resume.detail["replayed"] == list(range(seq_at_drop + 1, seq_at_drop + 4))  # the 3 CHANNEL_CREATEs
+    assert resume.detail["resumed_seq"] == seq_at_drop + 4 == session.seq  # then RESUMED
+    await emulator.sync_gateway()
+    assert all(bot.get_channel(c.id) is not None for c in missed) and bot.ws.sequence == session.seq
+    res = await emulator.slash(world.alice, missed[0], "demo counter")
+    assert res.acknowledged and emulator.gateway.identifies == 1 and emulator.gateway.resumes == 1
+    assert [e.kind for e in emulator.gateway_events()] == ["identify", "disconnect", "resume"]
+
+
+async def test_an_outage_of_one_shard_does_not_pause_the_other(emulator: DiscordEmulator, bot_starter: Starter) -> None:
+    g0, g1 = emulator.add_guild("Zero", shard=(0, 2)), emulator.add_guild("One", shard=(1, 2))
+    alice = emulator.add_user("alice", guild=g0)
+    emulator.add_member(g1, alice)
+    bot = await bot_starter(ShardedDemoBot(identify_delay=0, shard_count=2))
+    async with emulator.gateway_outage(shard_id=1):
+        res = await emulator.slash(alice, g0.channel("general"), "demo panel")
+        assert res.acknowledged and res.shards == [0]
+        late = emulator.add_channel(g1, "late")
+    await emulator.sync_gateway()
+    assert bot.get_channel(late.id) is not None
+    assert [(e.kind, e.shard) for e in emulator.gateway_events()[2:]] == [("disconnect", (1, 2)), ("resume", (1, 2))]
+    res = await emulator.slash(alice, late, "demo panel")
+    assert res.shards == [1] and emulator.gateway.identifies == 2
+    emulator.assert_all_interactions_answered_once()
+
+
+async def test_an_invalid_session_makes_the_client_identify_again_and_carry_on(
+    emulator: DiscordEmulator, world: World, bot: DemoBot
+) -> None:
+    old = emulator.gateway.session(0)
+    await emulator.invalidate_session()
+    added = emulator.add_channel(world.guild, "meanwhile")  # no session: lost, but in the next GUILD_CREATE
+    res = await emulator.slash(world.alice, world.general, "demo counter", timeout=15)
+    assert res.acknowledged
+    new = emulator.gateway.session(0)
+    assert new.id != old.id and emulator.gateway.identifies == 2 and emulator.gateway.resumes == 0
+    assert emulator.gateway.undelivered[-1] == ("CHANNEL_CREATE", world.guild.id)
+    invalid, identify = emulator.gateway_events("invalid_session")[0], emulator.gateway_events("identify")[1]
+    assert invalid.detail == {"resumable": False} and identify.at - invalid.at >= 1.0  # discord.py waited
+    assert bot.identified == [(None, True), (None, False)]
+    await emulator.sync_gateway()
+    assert bot.get_channel(added.id) is not None and bot.get_guild(world.guild.id) is not None
+    emulator.assert_all_interactions_answered_once()
