@@ -19,6 +19,7 @@ from bot.adapter.clock import Clock
 from bot.adapter.manager import Limits
 from bot.adapter.runtime import tune_gc
 from bot.config import Settings
+from bot.engine.options import Options
 from bot.i18n import language_for
 from bot.i18n.translator import UnoTranslator
 from bot.shardlog import ShardedBot
@@ -77,7 +78,8 @@ class UnoBot(ShardedBot):
 
     async def setup_hook(self) -> None:
         self.settings.database.parent.mkdir(parents=True, exist_ok=True)
-        self.store = await Store.open(self.settings.database)
+        # a server's saved default rule options are checked by the engine's own table (SPEC O) when saved and read
+        self.store = await Store.open(self.settings.database, validate_options=Options.from_dict)
         self.manager = SessionManager(self.store, clock=self._clock, limits=self._limits, rng=self._rng)
         await self.manager.start()
         await self.load_extension("cogs.uno")

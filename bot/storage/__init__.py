@@ -1,4 +1,5 @@
-"""Storage: server settings, live-game snapshots, finished matches and leaderboards in one SQLite file (aiosqlite).
+"""Storage: server settings, user preferences, live-game snapshots, finished matches and leaderboards in one SQLite
+file (aiosqlite).
 
 Imports nothing from discord, the engine or the adapter: snapshots are the adapter's JSON-able dicts, stored as
 they are.
@@ -31,10 +32,12 @@ from ._models import (
     LiveGame,
     MatchPlayer,
     MatchResult,
+    OptionsValidator,
     PlayerStats,
     RoundResult,
     SchemaTooNewError,
     StorageError,
+    UserPrefs,
 )
 from ._store import ALL_GUILDS, ALL_MODES, UNSET, Store
 
@@ -58,10 +61,12 @@ __all__ = [
     "MatchPlayer",
     "MatchResult",
     "Migration",
+    "OptionsValidator",
     "PlayerStats",
     "RoundResult",
     "SchemaTooNewError",
     "StorageError",
     "Store",
+    "UserPrefs",
     "available_migrations",
 ]

@@ -12,27 +12,32 @@ from __future__ import annotations
 import json
 import math
 import re
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
-MODES: tuple[str, ...] = ("classic", "flip", "flex")
-"""Game modes, as stored."""
-LANGUAGES: tuple[str, ...] = ("en", "it", "es", "sk")
-"""Language codes a server may choose (``None`` = follow each user's Discord locale)."""
+from bot.limits import LANGUAGES as LANGUAGES
+from bot.limits import MAX_PLAYERS as MAX_PLAYERS
+from bot.limits import MODES as MODES
+from bot.limits import TARGET_SCORE_DEFAULT, TARGET_SCORE_MAX, TURN_TIMER_DEFAULT
+from bot.limits import TURN_TIMER_MAX as TURN_TIMER_MAX
+from bot.limits import TURN_TIMER_MIN as TURN_TIMER_MIN
+
+# MODES: game modes, as stored; LANGUAGES: codes a server may choose (None = each user's Discord locale); the turn
+# timer bounds and MAX_PLAYERS: all from bot.limits, the one home of the limits every layer checks.
 MATCH_STATUSES: tuple[str, ...] = ("completed", "abandoned")
 """How a finished match ended: ``completed`` = someone reached the target score; ``abandoned`` = it stopped before."""
 
 DEFAULT_DATABASE = "data/uno.sqlite3"
 """Where the bot keeps its database unless ``UNO_DATABASE`` says otherwise (relative to the working directory)."""
 DEFAULT_MODE = "classic"
-DEFAULT_TURN_TIMER = 60
+DEFAULT_TURN_TIMER = TURN_TIMER_DEFAULT
 """Seconds a player has for a decision before the adapter takes the default for them."""
-TURN_TIMER_MIN = 15
-TURN_TIMER_MAX = 600
-MAX_PLAYERS = 10
 MAX_SEAT = 255
 MAX_NAME_LENGTH = 100
 MAX_MATCH_KEY_LENGTH = 200
+MAX_OPTIONS_LENGTH = 2000
+"""The longest ``default_options`` a server may save, as compact JSON text (SPEC table O has a dozen short fields)."""
 _MAX_SNOWFLAKE = 2**63 - 1
 _LIVE_STATUS = re.compile(r"[a-z][a-z_]{0,31}")
 
@@ -60,6 +65,13 @@ class GuildSettings:
     - ``turn_timer``: seconds per decision, :data:`TURN_TIMER_MIN`–:data:`TURN_TIMER_MAX`; default 60.
     - ``language``: one of :data:`LANGUAGES`, or ``None`` (default) = each user's Discord locale.
     - ``text_only``: ``True`` = no card images, text only; default ``False``.
+    - ``default_target_score``: the target score of ``/uno new`` without one, 0–:data:`bot.limits.TARGET_SCORE_MAX`
+      (0 = a single round decides, SPEC G9); default :data:`bot.limits.TARGET_SCORE_DEFAULT` (500).
+    - ``turn_pings``: ``True`` (default) = a short message mentions the player whose turn it is.
+    - ``game_threads``: ``True`` = each game is played in a thread of its own; default ``False``.
+    - ``default_options``: the rule options (SPEC table O, as :meth:`bot.engine.options.Options.to_dict` gives them)
+      that ``/uno new`` starts from; default ``{}`` (the SPEC defaults). Storage checks that it is a small JSON object;
+      the rules are checked by the ``validate_options`` given to :meth:`Store.open`.
     """
 
     guild_id: int
@@ -67,6 +79,24 @@ class GuildSettings:
     turn_timer: int = DEFAULT_TURN_TIMER
     language: str | None = None
     text_only: bool = False
+    default_target_score: int = TARGET_SCORE_DEFAULT
+    turn_pings: bool = True
+    game_threads: bool = False
+    default_options: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class UserPrefs:
+    """One user's own display choices (``/uno prefs``), the same in every server.
+
+    - ``text_only``: ``True`` = their hand is shown as text, without card images, even where the server shows them;
+      default ``False``.
+    - ``large_cards``: ``True`` = their hand's image is drawn with larger cards; default ``False``.
+    """
+
+    user_id: int
+    text_only: bool = False
+    large_cards: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -252,6 +282,40 @@ def check_text_only(value: object) -> bool:
     if not isinstance(value, bool):
         raise InvalidInputError(f"text_only must be True or False, got {value!r}")
     return value
+
+
+def check_flag(name: str, value: object) -> bool:
+    if not isinstance(value, bool):
+        raise InvalidInputError(f"{name} must be True or False, got {value!r}")
+    return value
+
+
+def check_target_score(value: object) -> int:
+    return _int("default_target_score", value, 0, TARGET_SCORE_MAX)
+
+
+OptionsValidator = Callable[[dict[str, Any]], object]
+"""Checks a server's ``default_options`` (e.g. ``bot.engine.options.Options.from_dict``): raises ``ValueError`` for
+options the rules refuse; its return value is ignored."""
+
+
+def check_default_options(value: object, validate: OptionsValidator | None) -> str:
+    """``default_options`` as the compact JSON text to store: a JSON object of option names (str) to JSON scalars, at
+    most :data:`MAX_OPTIONS_LENGTH` characters, accepted by ``validate`` when one is given."""
+    if not isinstance(value, dict):
+        raise InvalidInputError(f"default_options must be a dict, not {type(value).__name__}")
+    for k, v in value.items():
+        if not isinstance(k, str) or not (v is None or isinstance(v, bool | int | str)):
+            raise InvalidInputError(f"default_options: {k!r} must name a plain value")
+    text = encode_snapshot(value)
+    if len(text) > MAX_OPTIONS_LENGTH:
+        raise InvalidInputError(f"default_options is longer than {MAX_OPTIONS_LENGTH} characters")
+    if validate is not None:
+        try:
+            validate(dict(value))
+        except (ValueError, TypeError) as e:
+            raise InvalidInputError(f"default_options: {e}"[:200]) from None
+    return text
 
 
 def check_page(limit: object, offset: object) -> tuple[int, int]:

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import json
 import logging
 import os
@@ -37,6 +38,8 @@ from types import TracebackType
 from typing import Any, Final
 
 import aiosqlite
+
+from bot.limits import TARGET_SCORE_DEFAULT, TARGET_SCORE_MAX
 
 from . import _migrations
 from ._models import (
@@ -52,8 +55,12 @@ from ._models import (
     LeaderboardRow,
     LiveGame,
     MatchResult,
+    OptionsValidator,
     PlayerStats,
     StorageError,
+    UserPrefs,
+    check_default_options,
+    check_flag,
     check_id,
     check_language,
     check_live_game,
@@ -62,6 +69,7 @@ from ._models import (
     check_optional_guild,
     check_optional_mode,
     check_page,
+    check_target_score,
     check_text_only,
     check_turn_timer,
 )
@@ -199,9 +207,15 @@ class Store:
     """
 
     def __init__(
-        self, writer: aiosqlite.Connection, reader: aiosqlite.Connection, checkpointer: aiosqlite.Connection, path: Path
+        self,
+        writer: aiosqlite.Connection,
+        reader: aiosqlite.Connection,
+        checkpointer: aiosqlite.Connection,
+        path: Path,
+        validate_options: OptionsValidator | None = None,
     ) -> None:
         """Use :meth:`open`."""
+        self._validate_options = validate_options
         self._writer = writer
         self._reader = reader
         self._checkpointer = checkpointer
@@ -216,8 +230,11 @@ class Store:
     # --- lifecycle ------------------------------------------------------------------------------------------------
 
     @classmethod
-    async def open(cls, path: str | os.PathLike[str]) -> Store:
+    async def open(cls, path: str | os.PathLike[str], *, validate_options: OptionsValidator | None = None) -> Store:
         """Open (creating it and its parent folder if needed) the database at ``path`` and bring its schema up to date.
+
+        ``validate_options`` checks a server's ``default_options`` when they are saved and when they are read (the bot
+        passes ``bot.engine.options.Options.from_dict``; storage itself knows nothing of the rules).
 
         Raises :class:`SchemaTooNewError` if the file was written by a newer bot, :class:`StorageError` if it is not an
         SQLite database or cannot be opened; in both cases the file is left as it was.
@@ -243,7 +260,7 @@ class Store:
             if isinstance(e, sqlite3.DatabaseError):
                 raise StorageError(f"cannot use database {p}: {e}") from e
             raise
-        return cls(writer, reader, checkpointer, p)
+        return cls(writer, reader, checkpointer, p, validate_options)
 
     async def close(self) -> None:
         """Wait for the running calls to finish, then close. The store cannot be used afterwards."""
@@ -319,14 +336,15 @@ class Store:
         check_id("guild_id", guild_id)
         return await self._read_settings(self._reader, guild_id)
 
-    @staticmethod
-    async def _read_settings(db: aiosqlite.Connection, guild_id: int) -> GuildSettings:
+    async def _read_settings(self, db: aiosqlite.Connection, guild_id: int) -> GuildSettings:
         rows = await db.execute_fetchall(
-            "SELECT default_mode, turn_timer, language, text_only FROM guild_settings WHERE guild_id = ?", (guild_id,)
+            "SELECT default_mode, turn_timer, language, text_only, default_target_score, turn_pings, game_threads, "
+            "default_options FROM guild_settings WHERE guild_id = ?",
+            (guild_id,),
         )
         if not rows:
             return GuildSettings(guild_id)
-        mode, timer, language, text_only = next(iter(rows))
+        mode, timer, language, text_only, target, pings, threads, options_text = next(iter(rows))
 
         def bad(name: str, value: object, default: object) -> None:
             log.warning(
@@ -342,10 +360,24 @@ class Store:
         if language is not None and language not in LANGUAGES:
             bad("language", language, None)
             language = None
-        if text_only not in (0, 1) or type(text_only) is not int:
-            bad("text_only", text_only, False)
-            text_only = 0
-        return GuildSettings(guild_id, mode, timer, language, bool(text_only))
+        text_only = _stored_flag("text_only", text_only, False, bad, optional=False)
+        # the columns of migration 0002: NULL = never set, the default without a warning
+        if target is None:
+            target = TARGET_SCORE_DEFAULT
+        elif not (type(target) is int and 0 <= target <= TARGET_SCORE_MAX):
+            bad("default_target_score", target, TARGET_SCORE_DEFAULT)
+            target = TARGET_SCORE_DEFAULT
+        pings = _stored_flag("turn_pings", pings, True, bad)
+        threads = _stored_flag("game_threads", threads, False, bad)
+        options: dict[str, Any] = {}
+        if options_text is not None:
+            try:
+                parsed: Any = json.loads(options_text) if isinstance(options_text, str) else None
+                check_default_options(parsed, self._validate_options)
+                options = dict(parsed)
+            except (ValueError, InvalidInputError):
+                bad("default_options", options_text, {})
+        return GuildSettings(guild_id, mode, timer, language, text_only, target, pings, threads, options)
 
     async def update_settings(
         self,
@@ -355,11 +387,17 @@ class Store:
         turn_timer: int | _Unset = UNSET,
         language: str | _Unset | None = UNSET,
         text_only: bool | _Unset = UNSET,
+        default_target_score: int | _Unset = UNSET,
+        turn_pings: bool | _Unset = UNSET,
+        game_threads: bool | _Unset = UNSET,
+        default_options: dict[str, Any] | _Unset = UNSET,
     ) -> GuildSettings:
         """Change some of a server's settings (the others keep their value) and return them all.
 
         ``default_mode`` one of ``classic``/``flip``/``flex``; ``turn_timer`` seconds, 15–600; ``language`` one of
-        ``en``/``it``/``es``/``sk`` or ``None`` for each user's Discord locale; ``text_only`` ``True``/``False``.
+        ``en``/``it``/``es``/``sk`` or ``None`` for each user's Discord locale; ``text_only``, ``turn_pings`` and
+        ``game_threads`` ``True``/``False``; ``default_target_score`` 0–100000 (bounds: :mod:`bot.limits`);
+        ``default_options`` a dict of rule options (``{}`` = SPEC's defaults) that ``validate_options`` accepts.
         Raises :class:`InvalidInputError` for any bad value, and then changes nothing.
         """
         check_id("guild_id", guild_id)
@@ -372,19 +410,76 @@ class Store:
             changes["language"] = check_language(language)
         if not isinstance(text_only, _Unset):
             changes["text_only"] = check_text_only(text_only)
+        if not isinstance(default_target_score, _Unset):
+            changes["default_target_score"] = check_target_score(default_target_score)
+        if not isinstance(turn_pings, _Unset):
+            changes["turn_pings"] = check_flag("turn_pings", turn_pings)
+        if not isinstance(game_threads, _Unset):
+            changes["game_threads"] = check_flag("game_threads", game_threads)
+        if not isinstance(default_options, _Unset):
+            check_default_options(default_options, self._validate_options)
+            changes["default_options"] = dict(default_options)
         async with self._transaction() as db:
             current = await self._read_settings(db, guild_id)
-            new = GuildSettings(
-                guild_id,
-                changes.get("default_mode", current.default_mode),
-                changes.get("turn_timer", current.turn_timer),
-                changes.get("language", current.language),
-                changes.get("text_only", current.text_only),
-            )
+            new = dataclasses.replace(current, **changes)
             await db.execute(
-                "INSERT OR REPLACE INTO guild_settings (guild_id, default_mode, turn_timer, language, text_only) "
-                "VALUES (?, ?, ?, ?, ?)",
-                (guild_id, new.default_mode, new.turn_timer, new.language, int(new.text_only)),
+                "INSERT OR REPLACE INTO guild_settings (guild_id, default_mode, turn_timer, language, text_only, "
+                "default_target_score, turn_pings, game_threads, default_options) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    guild_id,
+                    new.default_mode,
+                    new.turn_timer,
+                    new.language,
+                    int(new.text_only),
+                    new.default_target_score,
+                    int(new.turn_pings),
+                    int(new.game_threads),
+                    check_default_options(new.default_options, None),
+                ),
+            )
+        return new
+
+    # --- user preferences -----------------------------------------------------------------------------------------
+
+    async def get_prefs(self, user_id: int) -> UserPrefs:
+        """A user's preferences (``/uno prefs``); defaults when they never changed any. A stored value that is not
+        valid is replaced by its default in the result, with one warning logged per value."""
+        check_id("user_id", user_id)
+        return await self._read_prefs(self._reader, user_id)
+
+    @staticmethod
+    async def _read_prefs(db: aiosqlite.Connection, user_id: int) -> UserPrefs:
+        rows = await db.execute_fetchall("SELECT text_only, large_cards FROM user_prefs WHERE user_id = ?", (user_id,))
+        if not rows:
+            return UserPrefs(user_id)
+        text_only, large = next(iter(rows))
+
+        def bad(name: str, value: object, default: object) -> None:
+            log.warning(
+                "user %d: stored preference %s=%r is not valid; using the default %r", user_id, name, value, default
+            )
+
+        return UserPrefs(
+            user_id, _stored_flag("text_only", text_only, False, bad), _stored_flag("large_cards", large, False, bad)
+        )
+
+    async def update_prefs(
+        self, user_id: int, *, text_only: bool | _Unset = UNSET, large_cards: bool | _Unset = UNSET
+    ) -> UserPrefs:
+        """Change some of a user's preferences (the others keep their value) and return them all; ``text_only`` and
+        ``large_cards`` ``True``/``False``. Raises :class:`InvalidInputError` for a bad value, and then changes
+        nothing."""
+        check_id("user_id", user_id)
+        changes: dict[str, bool] = {}
+        if not isinstance(text_only, _Unset):
+            changes["text_only"] = check_flag("text_only", text_only)
+        if not isinstance(large_cards, _Unset):
+            changes["large_cards"] = check_flag("large_cards", large_cards)
+        async with self._transaction() as db:
+            new = dataclasses.replace(await self._read_prefs(db, user_id), **changes)
+            await db.execute(
+                "INSERT OR REPLACE INTO user_prefs (user_id, text_only, large_cards) VALUES (?, ?, ?)",
+                (user_id, int(new.text_only), int(new.large_cards)),
             )
         return new
 
@@ -649,6 +744,19 @@ class Store:
 
 class _Corrupt(Exception):
     pass
+
+
+def _stored_flag(
+    name: str, value: object, default: bool, bad: Callable[[str, object, object], None], *, optional: bool = True
+) -> bool:
+    """A stored 0/1 as a bool; NULL (a column added later, never set) is ``default`` when ``optional``; anything else
+    is reported with ``bad`` and is ``default``."""
+    if value is None and optional:
+        return default
+    if type(value) is not int or value not in (0, 1):
+        bad(name, value, default)
+        return default
+    return bool(value)
 
 
 async def _connect(path: Path, opened: list[aiosqlite.Connection]) -> aiosqlite.Connection:

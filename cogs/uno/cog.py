@@ -21,6 +21,7 @@ from discord.ext import commands
 from bot.adapter import AdapterError, SessionManager
 from bot.engine.cards import Mode
 from bot.engine.errors import RuleError
+from bot.engine.options import Options
 from bot.i18n import LANGUAGE_NAMES, LANGUAGES, t
 from bot.storage import InvalidInputError
 
@@ -68,7 +69,7 @@ class UnoCog(
     def __init__(self, bot: UnoBot) -> None:
         self.bot = bot
         self.images = Images(bot)
-        self.hands = Hands(self.images)
+        self.hands = Hands(self.images, round_pause=bot.manager.limits.round_pause)
         self.clicks = Clicks(bot, self.images, self.hands)
         self.publisher = Publisher(bot, self.images, self.hands)
         bot.manager.subscribe(self.publisher.on_update)
@@ -255,9 +256,16 @@ class UnoCog(
     @app_commands.describe(game=_l("Which game", "opt.game"))
     @app_commands.choices(game=GAME_CHOICES)
     async def rules(self, interaction: Interaction, game: str | None = None) -> None:
+        """The rules of ``game`` (default: the game of this channel's table, else the server's default game), with
+        the table's own target score when it plays that game."""
         lang = await self.lang(interaction)
-        mode = Mode(game or (await self.bot.guild_settings(interaction.guild_id)).default_mode)
-        await interaction.response.send_message(embed=rules_embed(mode, lang), ephemeral=True)
+        table = None
+        with contextlib.suppress(AdapterError):
+            table = self.manager.get(channel_of(interaction))
+        default = (await self.bot.guild_settings(interaction.guild_id)).default_mode
+        mode = Mode(game or (table.mode if table is not None else default))
+        target = table.options.target_score if table is not None and table.mode is mode else Options().target_score
+        await interaction.response.send_message(embed=rules_embed(mode, lang, target), ephemeral=True)
 
     @app_commands.command(
         name=_l("leaderboard", "cmd.leaderboard.name"),

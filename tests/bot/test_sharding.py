@@ -178,3 +178,50 @@ async def test_without_shard_settings_one_process_runs_every_recommended_shard_a
         log.info("outside any shard's work")
     assert seen == [(guilds[0].id, "0"), (guilds[1].id, "1")]
     assert caplog.records[-1].__dict__.get("shard") == "0,1"  # the process's shards
+
+
+async def test_two_shard_processes_split_the_guilds_and_a_killed_one_restarts_without_pausing_the_other(
+    emulator: DiscordEmulator, tmp_path: Path
+) -> None:
+    zero, one = emulator.add_guild("Zero", shard=(0, 2)), emulator.add_guild("One", shard=(1, 2))
+    alice = emulator.add_user("alice", guild=zero)
+    emulator.add_member(one, alice)
+
+    async def start(shard: int, db: str) -> asyncio.subprocess.Process:
+        env = clean_env(
+            DISCORD_TOKEN=emulator.token,
+            UNO_DATABASE=str(tmp_path / db),
+            SHARD_COUNT="2",
+            SHARD_IDS=str(shard),
+            **emulator.env(),
+        )
+        return await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "bot", cwd=tmp_path, env=env, stderr=asyncio.subprocess.DEVNULL
+        )
+
+    procs = [await start(0, "zero.sqlite3"), await start(1, "one.sqlite3")]
+    try:
+        await emulator.wait_shards(0, 1, timeout=30)
+        await emulator.wait_until(lambda: bool(emulator.commands()), timeout=30, what="commands synced")
+        for guild, shard in ((zero, 0), (one, 1)):
+            res = await emulator.slash(alice, guild.channel("general"), "uno rules", timeout=15)
+            assert res.shards == [shard] and res.ephemeral_messages
+        procs[1].kill()
+        await procs[1].wait()
+        await emulator.wait_until(lambda: not emulator.gateway.connected(1), what="shard 1 gone")
+        res = await emulator.slash(alice, zero.channel("general"), "uno rules", timeout=15)  # shard 0 goes on
+        assert res.shards == [0] and res.ephemeral_messages
+        with pytest.raises(AssertionError, match="shard"):
+            await emulator.slash(alice, one.channel("general"), "uno rules", timeout=0.2)
+        procs[1] = await start(1, "one.sqlite3")
+        res = await emulator.slash(alice, one.channel("general"), "uno rules", timeout=30)
+        assert res.ephemeral_messages and len(emulator.gateway.connected(1)) == 1
+    finally:
+        for proc in procs:
+            if proc.returncode is None:
+                proc.send_signal(signal.SIGTERM)
+                await asyncio.wait_for(proc.wait(), 30)
+    assert sorted(e.shard for e in emulator.gateway_events("identify")) == [(0, 2), (1, 2), (1, 2)]
+    (lost,) = [e for e in emulator.gateway_events("closed") if e.detail["code"] not in (1000, 1001)]
+    assert lost.shard == (1, 2)  # the killed process's session: never closed, not resumed by the new process
+    assert [p.returncode for p in procs] == [0, 0]

@@ -41,6 +41,7 @@ from aiohttp import web
 from . import model
 from .gateway import RESUMABLE_CLOSE, Gateway, GatewayEvent, Session
 from .model import (
+    WAIT_TIMEOUT,
     ErrorResponse,
     Guild,
     InteractionRecord,
@@ -212,7 +213,7 @@ class DiscordEmulator:
         finally:
             route.BASE, ws.DEFAULT_GATEWAY = saved
 
-    async def sync_gateway(self, timeout: float = 5.0) -> None:
+    async def sync_gateway(self, timeout: float = WAIT_TIMEOUT) -> None:
         """Wait until the bot has processed every gateway event sent so far (e.g. GUILD_CREATE, CHANNEL_CREATE).
 
         Costs one of discord.py's 110 gateway sends a minute: not for every interaction.
@@ -244,7 +245,7 @@ class DiscordEmulator:
         """What happened on the gateway (``GatewayEvent``: identify, resume, disconnect, invalid_session...)."""
         return self.gateway.events(kind, shard_id=shard_id)
 
-    async def wait_shards(self, *shard_ids: int, timeout: float = 5.0) -> None:
+    async def wait_shards(self, *shard_ids: int, timeout: float = WAIT_TIMEOUT) -> None:
         """Wait until each of ``shard_ids`` has a connected session (``AssertionError`` after ``timeout`` s)."""
         await self.wait_until(
             lambda: all(self.gateway.connected(i) for i in shard_ids),
@@ -445,7 +446,7 @@ class DiscordEmulator:
         *,
         settle: bool = True,
         expect_ack: bool = True,
-        timeout: float = 5.0,
+        timeout: float = WAIT_TIMEOUT,
         **options: Any,
     ) -> InteractionRecord:
         """Run ``/command`` (e.g. ``"uno new"``: command then subcommand group/subcommand) with ``options``.
@@ -465,7 +466,15 @@ class DiscordEmulator:
         )
 
     async def autocomplete(
-        self, user: User, channel: model.Channel, command: str, /, focused: str, *, timeout: float = 5.0, **options: Any
+        self,
+        user: User,
+        channel: model.Channel,
+        command: str,
+        /,
+        focused: str,
+        *,
+        timeout: float = WAIT_TIMEOUT,
+        **options: Any,
     ) -> InteractionRecord:
         """Type into option ``focused`` of ``/command``; the choices the bot offers are in ``result.choices``."""
         data = self._command_data(user, channel, command, options, focused=focused)
@@ -483,7 +492,7 @@ class DiscordEmulator:
         label: str | None = None,
         settle: bool = True,
         expect_ack: bool = True,
-        timeout: float = 5.0,
+        timeout: float = WAIT_TIMEOUT,
     ) -> InteractionRecord:
         """Click the button with ``custom_id`` (or ``label``) on ``message``, which ``user`` must be able to see."""
         msg = self._interactive_message(user, message)
@@ -505,7 +514,7 @@ class DiscordEmulator:
         *,
         settle: bool = True,
         expect_ack: bool = True,
-        timeout: float = 5.0,
+        timeout: float = WAIT_TIMEOUT,
     ) -> InteractionRecord:
         """Choose option ``values`` in the string select ``custom_id`` (None: the message's first select)."""
         msg = self._interactive_message(user, message)
@@ -538,7 +547,7 @@ class DiscordEmulator:
         values: Mapping[str, str],
         *,
         settle: bool = True,
-        timeout: float = 5.0,
+        timeout: float = WAIT_TIMEOUT,
     ) -> InteractionRecord:
         """Submit the modal the bot answered ``opened_by`` with; ``values`` maps text-input custom_ids to text."""
         modal = opened_by.modal
@@ -734,7 +743,7 @@ class DiscordEmulator:
 
     # ------------------------------------------------------------ waiting
 
-    async def settle(self, *, quiet: float = 0.002, timeout: float = 5.0, wait_deferred: bool = True) -> None:
+    async def settle(self, *, quiet: float = 0.002, timeout: float = WAIT_TIMEOUT, wait_deferred: bool = True) -> None:
         """Wait until the bot has gone quiet: no REST call in flight or made in the last ``quiet`` s, no
         discord.py interaction-handler task running (``settle_task_prefixes``; add your own task names there)
         and, with ``wait_deferred``, no deferred response still loading. ``AssertionError`` after ``timeout`` s.
@@ -762,7 +771,7 @@ class DiscordEmulator:
             await asyncio.sleep(quiet if self._inflight == 0 and not busy_tasks else 0.001)
 
     async def wait_until(
-        self, predicate: Callable[[], object], *, timeout: float = 5.0, what: str = "", interval: float = 0.001
+        self, predicate: Callable[[], object], *, timeout: float = WAIT_TIMEOUT, what: str = "", interval: float = 0.001
     ) -> None:
         """Poll ``predicate`` (every ``interval`` s) until it is true, e.g. until the bot has processed a gateway
         event that no REST call follows (``settle`` cannot see those). ``AssertionError`` after ``timeout`` s.

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import WSMsgType, web
 
-from .model import shard_of
+from .model import WAIT_TIMEOUT, shard_of
 
 if TYPE_CHECKING:
     from .emulator import DiscordEmulator
@@ -172,7 +172,9 @@ class Gateway:
         self.emu._touch()
         return targets
 
-    async def sync(self, timeout: float = 5.0, guild_id: int | None = None, *, every_shard: bool = True) -> None:
+    async def sync(
+        self, timeout: float = WAIT_TIMEOUT, guild_id: int | None = None, *, every_shard: bool = True
+    ) -> None:
         """Wait until the client has processed every event sent so far, on every connected session (or only those
         owning ``guild_id`` when ``every_shard`` is false).
 

@@ -37,6 +37,10 @@ EVERYONE_PERMISSIONS = discord.Permissions(
 BOT_PERMISSIONS = EVERYONE_PERMISSIONS | discord.Permissions(manage_messages=True, manage_threads=True).value
 
 Json = dict[str, Any]
+#: How long the emulator's waits (acknowledgement, settle, gateway sync, bot start) give the bot by default (s).
+#: A guard against a bot that hangs, not a speed limit (speed is measured in benchmarks/, the 3 s acknowledgement
+#: deadline by ``assert_all_interactions_answered_once``): generous, because the test machine may be busy.
+WAIT_TIMEOUT = 20.0
 
 
 class Snowflakes:

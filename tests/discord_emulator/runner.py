@@ -14,13 +14,14 @@ from typing import TypeVar
 import discord
 
 from .emulator import DiscordEmulator
+from .model import WAIT_TIMEOUT
 
 ClientT = TypeVar("ClientT", bound=discord.Client)
 
 _tasks: dict[int, asyncio.Task[None]] = {}
 
 
-async def start_bot(emu: DiscordEmulator, bot: ClientT, *, timeout: float = 5.0) -> ClientT:
+async def start_bot(emu: DiscordEmulator, bot: ClientT, *, timeout: float = WAIT_TIMEOUT) -> ClientT:
     """Log ``bot`` in with the emulator's token (login, ``setup_hook``, gateway) and wait until it is ready.
 
     The emulator must already be redirected (``emu.configure_discord()``). If the bot fails to start, its
@@ -51,7 +52,7 @@ async def stop_bot(bot: discord.Client) -> None:
 
 
 @contextlib.asynccontextmanager
-async def running_bot(emu: DiscordEmulator, bot: ClientT, *, timeout: float = 5.0) -> AsyncIterator[ClientT]:
+async def running_bot(emu: DiscordEmulator, bot: ClientT, *, timeout: float = WAIT_TIMEOUT) -> AsyncIterator[ClientT]:
     """``async with running_bot(emu, bot):`` — the bot is ready inside the block and closed after it."""
     await start_bot(emu, bot, timeout=timeout)
     try:

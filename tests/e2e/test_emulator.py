@@ -613,3 +613,16 @@ async def test_an_invalid_session_makes_the_client_identify_again_and_carry_on(
     await emulator.sync_gateway()
     assert bot.get_channel(added.id) is not None and bot.get_guild(world.guild.id) is not None
     emulator.assert_all_interactions_answered_once()
+
+
+async def test_two_clients_claiming_one_shard_both_get_its_interactions_and_the_second_answer_is_refused(
+    emulator: DiscordEmulator, world: World, bot_starter: Starter
+) -> None:
+    first = await bot_starter(DemoBot(dev_guild_id=world.guild.id))
+    second = await bot_starter(DemoBot(dev_guild_id=world.guild.id))
+    res = await emulator.slash(world.alice, world.general, "demo panel")
+    assert res.shards == [0, 0] and len(first.seen.interactions) == len(second.seen.interactions) == 1
+    statuses = [a.status for a in res.attempts]  # the loser's error handler tries once more
+    assert statuses[0] == 200 and set(statuses[1:]) == {400} and {e.code for e in res.errors} == {40060}
+    with pytest.raises(AssertionError, match="callback attempts"):
+        emulator.assert_all_interactions_answered_once()

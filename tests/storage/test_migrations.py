@@ -10,8 +10,10 @@ import aiosqlite
 import pytest
 
 import bot.storage
-from bot.storage import SchemaTooNewError, StorageError, Store, available_migrations
+from bot.storage import GuildSettings, SchemaTooNewError, StorageError, Store, UserPrefs, available_migrations
 from bot.storage._migrations import Migration, migrate
+
+from . import helpers
 
 TABLES = {
     "schema_migrations",
@@ -25,6 +27,7 @@ TABLES = {
     "rank_by_wins",
     "rank_by_played",
     "rank_by_bucket",
+    "user_prefs",
 }
 
 
@@ -139,3 +142,36 @@ def test_storage_imports_nothing_from_discord_engine_or_adapter():
                 names = [node.module]
             for name in names:
                 assert not name.startswith(forbidden), f"{file.name} imports {name}"
+
+
+async def test_a_database_of_schema_1_is_upgraded_to_2_keeping_its_data(tmp_path: Path):
+    """Migration 0002 (server defaults, user preferences) on a database that the previous bot made: built from the
+    shipped 0001 file alone, with settings, a live game and a finished match in it."""
+    path = tmp_path / "old.sqlite3"
+    first = available_migrations()[:1]
+    assert [m.name for m in first] == ["initial"]
+    async with aiosqlite.connect(path, isolation_level=None) as db:
+        assert await migrate(db, first) == [1]
+        await db.execute("INSERT INTO guild_settings VALUES (5, 'flip', 30, 'it', 1)")
+        await db.execute(
+            "INSERT INTO live_games VALUES (100, 5, 'classic', 'playing', 3, '{\"channel\": 100}', 1700000000.0)"
+        )
+    assert recorded(path) == [(1, "initial")]
+    store = await Store.open(path)
+    try:
+        assert await store.finish_match(helpers.match("m1", guild=5, channel=200)) is True
+        assert [v for v, _ in recorded(path)] == [m.version for m in available_migrations()]
+        assert recorded(path)[1] == (2, "server_defaults_and_user_prefs")
+        assert "user_prefs" in tables(path)
+        assert await store.get_settings(5) == GuildSettings(5, "flip", 30, "it", True, 500, True, False, {})
+        (live,) = await store.load_games()
+        assert (live.channel_id, live.version, live.snapshot) == (100, 3, {"channel": 100})
+        assert [r.user_id for r in await store.leaderboard(guild_id=5, mode=None)] == [11, 12]
+        assert await store.get_prefs(11) == UserPrefs(11)
+        changed = await store.update_settings(5, turn_pings=False, default_options={"scoring": "lowest"})
+        assert changed == GuildSettings(5, "flip", 30, "it", True, 500, False, False, {"scoring": "lowest"})
+        assert await store.update_prefs(11, large_cards=True) == UserPrefs(11, False, True)
+    finally:
+        await store.close()
+    async with aiosqlite.connect(path, isolation_level=None) as db:
+        assert await migrate(db) == []  # nothing left to apply

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import sqlite3
 from pathlib import Path
 
 import pytest
 
-from bot.storage import DEFAULT_TURN_TIMER, GuildSettings, InvalidInputError, Store
+from bot import limits
+from bot.engine.options import Options
+from bot.storage import DEFAULT_TURN_TIMER, GuildSettings, InvalidInputError, Store, UserPrefs
 
 
 async def test_a_server_without_settings_gets_the_defaults(store: Store):
@@ -73,7 +76,10 @@ async def test_bad_guild_ids_are_refused(store: Store, guild_id):
 async def test_damaged_values_fall_back_to_their_defaults_with_a_log_line(store: Store, db_path: Path, caplog):
     await store.update_settings(9, default_mode="flex", turn_timer=45, language="es", text_only=True)
     with sqlite3.connect(db_path) as db:
-        db.execute("INSERT INTO guild_settings VALUES (8, 'poker', 'soon', 'fr', 'maybe')")
+        db.execute(
+            "INSERT INTO guild_settings (guild_id, default_mode, turn_timer, language, text_only) "
+            "VALUES (8, 'poker', 'soon', 'fr', 'maybe')"
+        )
         db.execute("UPDATE guild_settings SET turn_timer = -3 WHERE guild_id = 9")
     caplog.set_level(logging.WARNING, logger="bot.storage")
 
@@ -92,3 +98,133 @@ async def test_damaged_values_fall_back_to_their_defaults_with_a_log_line(store:
     assert await store.update_settings(9, language="en") == GuildSettings(9, "flex", 60, "en", True)
     with sqlite3.connect(db_path) as db:
         assert db.execute("SELECT turn_timer FROM guild_settings WHERE guild_id = 9").fetchone() == (60,)
+
+
+# --- migration 0002: server defaults and user preferences ------------------------------------------------------------
+
+
+def _options_validator(options: dict) -> None:
+    """Stands in for ``Options.from_dict`` (storage never imports the engine): knows two options."""
+    known = {"scoring": ("winner", "lowest"), "false_catch_penalty": tuple(range(11))}
+    for name, value in options.items():
+        if name not in known or value not in known[name] or isinstance(value, bool):
+            raise ValueError(f"bad option {name}")
+
+
+async def test_the_new_server_settings_have_their_defaults_and_are_saved(store: Store, db_path: Path):
+    s = await store.get_settings(42)
+    assert (s.default_target_score, s.turn_pings, s.game_threads, s.default_options) == (500, True, False, {})
+    assert s.default_target_score == limits.TARGET_SCORE_DEFAULT == Options().target_score
+    s = await store.update_settings(42, default_target_score=150, turn_pings=False)
+    assert s == GuildSettings(42, default_target_score=150, turn_pings=False)
+    s = await store.update_settings(42, game_threads=True, default_options={"scoring": "lowest"}, turn_timer=30)
+    assert s == GuildSettings(42, "classic", 30, None, False, 150, False, True, {"scoring": "lowest"})
+    await store.close()
+    reopened = await Store.open(db_path)
+    try:
+        assert await reopened.get_settings(42) == s
+        assert await reopened.update_settings(42, default_options={}, default_target_score=0) == GuildSettings(
+            42, "classic", 30, None, False, 0, False, True, {}
+        )
+    finally:
+        await reopened.close()
+
+
+@pytest.mark.parametrize(
+    "changes",
+    [
+        {"default_target_score": -1},
+        {"default_target_score": limits.TARGET_SCORE_MAX + 1},
+        {"default_target_score": 150.0},
+        {"default_target_score": True},
+        {"turn_pings": 1},
+        {"turn_pings": "maybe"},
+        {"game_threads": None},
+        {"default_options": "scoring=lowest"},
+        {"default_options": {"scoring": ["lowest"]}},
+        {"default_options": {1: "x"}},
+        {"default_options": {"scoring": "x" * 3000}},
+        {"default_options": {"scoring": "highest"}},  # refused by the validator given to Store.open
+        {"default_options": {"stacking": "any_draw"}},
+    ],
+)
+async def test_bad_new_settings_are_refused_and_change_nothing(db_path: Path, changes):
+    store = await Store.open(db_path, validate_options=_options_validator)
+    try:
+        before = await store.update_settings(7, default_target_score=200, default_options={"false_catch_penalty": 2})
+        with pytest.raises(InvalidInputError) as err:
+            await store.update_settings(7, **changes)
+        assert len(str(err.value)) < 200
+        assert await store.get_settings(7) == before
+    finally:
+        await store.close()
+
+
+async def test_damaged_new_settings_fall_back_to_their_defaults_with_a_warning(db_path: Path, caplog):
+    store = await Store.open(db_path, validate_options=_options_validator)
+    try:
+        await store.update_settings(
+            5, default_target_score=150, game_threads=True, default_options={"scoring": "lowest"}
+        )
+        caplog.set_level(logging.WARNING, logger="bot.storage")
+        for column, value, expected in [
+            ("default_target_score", -4, {"default_target_score": 500}),
+            ("default_target_score", "'many'", {"default_target_score": 500}),
+            ("turn_pings", 2, {"turn_pings": True}),
+            ("game_threads", "'yes'", {"game_threads": False}),
+            ("default_options", "'{not json'", {"default_options": {}}),
+            ("default_options", "'[1, 2]'", {"default_options": {}}),
+            ("default_options", """'{"scoring": "highest"}'""", {"default_options": {}}),  # the validator refuses it
+        ]:
+            good = GuildSettings(5, default_target_score=150, game_threads=True, default_options={"scoring": "lowest"})
+            await store.update_settings(
+                5, default_target_score=150, turn_pings=True, game_threads=True, default_options={"scoring": "lowest"}
+            )
+            assert await store.get_settings(5) == good
+            with sqlite3.connect(db_path) as db:
+                db.execute(f"UPDATE guild_settings SET {column} = {value} WHERE guild_id = 5")
+            caplog.clear()
+            assert await store.get_settings(5) == dataclasses.replace(good, **expected), column
+            (record,) = caplog.records
+            assert record.levelno == logging.WARNING
+            assert record.getMessage().startswith(f"guild 5: stored setting {column}=")
+    finally:
+        await store.close()
+
+
+async def test_user_preferences_default_update_and_persist(store: Store, db_path: Path):
+    assert await store.get_prefs(11) == UserPrefs(11, text_only=False, large_cards=False)
+    assert await store.update_prefs(11, text_only=True) == UserPrefs(11, True, False)
+    assert await store.update_prefs(11, large_cards=True) == UserPrefs(11, True, True)
+    assert await store.update_prefs(11, text_only=False) == UserPrefs(11, False, True)
+    assert await store.get_prefs(12) == UserPrefs(12)
+    await store.close()
+    reopened = await Store.open(db_path)
+    try:
+        assert await reopened.get_prefs(11) == UserPrefs(11, False, True)
+    finally:
+        await reopened.close()
+
+
+@pytest.mark.parametrize(
+    "changes", [{"text_only": 1}, {"text_only": "maybe"}, {"large_cards": None}, {"text_only": True, "large_cards": 0}]
+)
+async def test_bad_preferences_are_refused_and_change_nothing(store: Store, changes):
+    before = await store.update_prefs(3, large_cards=True)
+    with pytest.raises(InvalidInputError):
+        await store.update_prefs(3, **changes)
+    assert await store.get_prefs(3) == before
+    for user_id in (0, -1, "3", None, True):
+        with pytest.raises(InvalidInputError):
+            await store.get_prefs(user_id)
+
+
+async def test_damaged_preferences_fall_back_to_their_defaults_with_a_warning(store: Store, db_path: Path, caplog):
+    await store.update_prefs(3, text_only=True, large_cards=True)
+    with sqlite3.connect(db_path) as db:
+        db.execute("UPDATE user_prefs SET large_cards = 'big' WHERE user_id = 3")
+    caplog.set_level(logging.WARNING, logger="bot.storage")
+    assert await store.get_prefs(3) == UserPrefs(3, text_only=True, large_cards=False)
+    assert [r.getMessage() for r in caplog.records] == [
+        "user 3: stored preference large_cards='big' is not valid; using the default False"
+    ]

@@ -1,0 +1,48 @@
+"""Limits that several layers check, written once (the project's "one home per limit").
+
+A leaf module: it imports nothing from the project, so the engine, the adapter, storage and the Discord layer can all
+import it. Change a bound here and every layer follows.
+
+- :data:`MODES`: the three games, as their stored strings (the engine's ``Mode`` values).
+- :data:`PLAYER_RANGE`: seats per game, ``(min, max)`` inclusive (SPEC G1); :data:`MAX_PLAYERS` the largest.
+- :data:`TURN_TIMER_MIN` … :data:`TURN_TIMER_MAX`: seconds a player has for a decision (server setting and
+  ``/uno new``); :data:`TURN_TIMER_DEFAULT` when nothing is set.
+- :data:`LANGUAGES`: language codes of the message catalogues, English first (the fallback).
+- :data:`TARGET_SCORE_MAX`: the largest match target (SPEC G9, table O); :data:`TARGET_SCORE_DEFAULT` the target of
+  a server that set none (``/uno settings``).
+- :data:`FALSE_CATCH_PENALTY_MAX`: the most cards a false UNO catch may cost (SPEC G8, table O).
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+MODES: Final[tuple[str, ...]] = ("classic", "flip", "flex")
+PLAYER_RANGE: Final[dict[str, tuple[int, int]]] = {"classic": (2, 10), "flip": (2, 10), "flex": (2, 8)}
+MAX_PLAYERS: Final[int] = max(high for _, high in PLAYER_RANGE.values())
+MIN_PLAYERS: Final[int] = min(low for low, _ in PLAYER_RANGE.values())
+
+TURN_TIMER_MIN: Final[int] = 15
+TURN_TIMER_MAX: Final[int] = 600
+TURN_TIMER_DEFAULT: Final[int] = 60
+
+LANGUAGES: Final[tuple[str, ...]] = ("en", "it", "es", "sk")
+
+TARGET_SCORE_MAX: Final[int] = 100_000
+TARGET_SCORE_DEFAULT: Final[int] = 500
+
+FALSE_CATCH_PENALTY_MAX: Final[int] = 10
+
+__all__ = [
+    "FALSE_CATCH_PENALTY_MAX",
+    "LANGUAGES",
+    "MAX_PLAYERS",
+    "MIN_PLAYERS",
+    "MODES",
+    "PLAYER_RANGE",
+    "TARGET_SCORE_DEFAULT",
+    "TARGET_SCORE_MAX",
+    "TURN_TIMER_DEFAULT",
+    "TURN_TIMER_MAX",
+    "TURN_TIMER_MIN",
+]
