@@ -7,19 +7,56 @@ Plain data plus its JSON snapshot; the rules live in the engine and the orchestr
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
+from bot import limits
 from bot.engine.cards import Mode
-from bot.engine.errors import SnapshotError
-from bot.engine.game import PLAYER_RANGE, Game
+from bot.engine.errors import SnapshotError, SnapshotTooNew
+from bot.engine.game import Game
 from bot.engine.options import Options
+from bot.engine.scoring import placement
 
 if TYPE_CHECKING:
     from .session_view import SessionView
 
-SESSION_VERSION = 1
+#: Session snapshot format written by :meth:`Session.to_dict`; older ones are upgraded by :func:`upgrade`.
+SESSION_VERSION = 2
+
+
+def _v1_to_v2(d: dict[str, Any]) -> dict[str, Any]:
+    """v2: a finished session's ``result`` carries ``placement``, the seats from first to last (SPEC G9), so the
+    summary shows the engine's ranking instead of sorting scores itself (v1 ranked ``scoring = "lowest"`` the wrong
+    way round)."""
+    out = dict(d, v=2)
+    result = d.get("result")
+    if isinstance(result, dict) and "placement" not in result:
+        scores = result.get("scores") or [0] * len(d["seats"])
+        scoring = (d.get("options") or {}).get("scoring", "winner")
+        out["result"] = dict(result, placement=placement(scores, result.get("winner"), scoring))
+    return out
+
+
+#: ``STEPS[n]`` upgrades a version-``n`` session snapshot to version ``n + 1`` (pure; like SQL migrations). The
+#: engine game inside is upgraded by :func:`bot.engine.snapshot.upgrade` when it is loaded.
+STEPS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {1: _v1_to_v2}
+
+
+def upgrade(d: dict[str, Any]) -> dict[str, Any]:
+    """Session snapshot ``d`` in the current format (``d`` is not changed). Raises
+    :class:`~bot.engine.errors.SnapshotTooNew` for a version newer than :data:`SESSION_VERSION` (the store keeps
+    such a row aside) and :class:`~bot.engine.errors.SnapshotError` for one without a known version."""
+    v = d.get("v") if isinstance(d, dict) else None
+    if type(v) is not int or v < 1:
+        raise SnapshotError(f"unknown session version {v!r}")
+    if v > SESSION_VERSION:
+        raise SnapshotTooNew(f"session version {v} is newer than this code ({SESSION_VERSION})")
+    while v < SESSION_VERSION:
+        d = STEPS[v](d)
+        v += 1
+    return d
 
 
 class Status(StrEnum):
@@ -33,30 +70,40 @@ class Status(StrEnum):
 @dataclass(frozen=True, slots=True)
 class MatchOutcome:
     """How a finished match ended (``Session.result``): ``status`` ``"completed"`` or ``"abandoned"``, the winning
-    seat (None when abandoned), the final scores by seat and the end time (Unix s)."""
+    seat (None when abandoned), the final scores by seat, the end time (Unix s) and ``placement``, the seats from
+    first to last (SPEC G9)."""
 
     status: str
     winner: int | None
     scores: tuple[int, ...]
     ended: float
+    placement: tuple[int, ...]
 
     @property
     def completed(self) -> bool:
         return self.status == "completed"
 
     def to_dict(self) -> dict[str, Any]:
-        """The snapshot form: ``{"status", "winner", "scores", "ended"}``."""
-        return {"status": self.status, "winner": self.winner, "scores": list(self.scores), "ended": self.ended}
+        """The snapshot form: ``{"status", "winner", "scores", "placement", "ended"}``."""
+        return {
+            "status": self.status,
+            "winner": self.winner,
+            "scores": list(self.scores),
+            "placement": list(self.placement),
+            "ended": self.ended,
+        }
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> MatchOutcome:
-        """Raises ``KeyError`` / ``TypeError`` / ``ValueError`` for a malformed one."""
+        """Read the snapshot form (of the current version). Raises ``KeyError`` / ``TypeError`` / ``ValueError``
+        for a malformed one."""
         winner = d["winner"]
         return cls(
             str(d["status"]),
             None if winner is None else int(winner),
             tuple(int(x) for x in d["scores"]),
             float(d["ended"]),
+            tuple(int(x) for x in d["placement"]),
         )
 
 
@@ -111,11 +158,11 @@ class Session:
 
     @property
     def min_players(self) -> int:
-        return PLAYER_RANGE[self.mode][0]
+        return limits.PLAYER_RANGE[self.mode.value][0]
 
     @property
     def max_players(self) -> int:
-        return PLAYER_RANGE[self.mode][1]
+        return limits.PLAYER_RANGE[self.mode.value][1]
 
     def seat_of(self, user_id: int) -> int | None:
         """The seat of ``user_id`` still playing (or waiting in the lobby), else None."""
@@ -160,10 +207,11 @@ class Session:
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Session:
-        """Load a snapshot. Raises :class:`~bot.engine.errors.SnapshotError` when it is unknown or inconsistent."""
+        """Load a snapshot of this or any older format (see :func:`upgrade`). Raises
+        :class:`~bot.engine.errors.SnapshotError` when it is unknown or inconsistent, and its subclass
+        :class:`~bot.engine.errors.SnapshotTooNew` when it was written by a newer release."""
         try:
-            if d.get("v") != SESSION_VERSION:
-                raise SnapshotError(f"unknown session version {d.get('v')!r}")
+            d = upgrade(d)
             seats = [Seat(None if u is None else int(u), str(n), int(t), bool(left)) for u, n, t, left in d["seats"]]
             game = Game.from_dict(d["game"]) if d["game"] is not None else None
             session = cls(

@@ -609,7 +609,8 @@ def match_summary(session: SessionView, lang: str) -> Screen:
         embed.description = t("match.recorded", lang)
     else:
         embed.title = t("match.abandoned", lang)
-    order = sorted(range(len(session.seats)), key=lambda s: (s != winner, -scores[s]))
+    # the engine's ranking (SPEC G9), saved with the result
+    order = result.placement if result is not None and result.placement else range(len(session.seats))
     embed.add_field(
         name=t("match.scores", lang),
         value="\n".join(

@@ -4,6 +4,8 @@ complete. Each test names the text a player saw and what it reads now."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
+from typing import Any
 
 import pytest
 from babel.messages.pofile import read_po
@@ -19,6 +21,8 @@ from bot.engine.view import Phase
 from bot.i18n import LANGUAGES, t, tn
 from cogs.uno import screens
 from cogs.uno.rules import rules_embed
+from tests.discord_emulator import DiscordEmulator
+from tests.e2e.uno_driver import make_bot, uno_world
 from tests.i18n.test_catalogues import LOCALES
 
 
@@ -152,3 +156,22 @@ def test_the_rules_summary_names_the_tables_target_score(lang: str) -> None:
         assert single.endswith(t("rules.single_round", lang)) and "500" not in single
     assert tn("rules.target", 150, "en") == "The first to reach 150 points wins the match."
     assert tn("rules.target", 1, "en") == "The first to reach 1 point wins the match."
+
+
+async def test_uno_rules_names_the_target_of_this_channels_table(
+    emulator: DiscordEmulator, bot_starter: Any, tmp_path: Path
+) -> None:
+    world = uno_world(emulator)
+    await bot_starter(make_bot(emulator, tmp_path / "uno.sqlite3", world["guild"]))
+    alice = world["users"][0]
+    await emulator.slash(alice, world["channel"], "uno new", game="flip", target=150)
+
+    def goal(res: Any) -> tuple[str, str]:
+        (rules,) = res.ephemeral_messages
+        (embed,) = rules.embeds
+        return embed["title"], embed["fields"][0]["value"]
+
+    title, text = goal(await emulator.slash(alice, world["channel"], "uno rules"))  # the table's game and target
+    assert title == t("rules.flip.title", "en") and text.endswith(tn("rules.target", 150, "en"))
+    title, text = goal(await emulator.slash(alice, world["guild"].channel("general"), "uno rules", game="flip"))
+    assert text.endswith(tn("rules.target", 500, "en"))  # no table there: the server's default target
