@@ -30,7 +30,7 @@ from bot.adapter.manager import Limits
 from bot.adapter.runtime import tune_gc
 from bot.engine.actions import Action
 from bot.engine.view import PlayerView
-from bot.storage import Store
+from bot.storage import open_store
 
 GUILD = 1
 
@@ -41,7 +41,7 @@ def quantile(values: list[float], q: float) -> float:
 
 
 async def run(games: int, players: int, actions: int, db: Path, rate: float | None = None) -> None:
-    store = await Store.open(db)
+    store = await open_store(db)
     manager = SessionManager(store, clock=ManualClock(), limits=Limits(ai_delay=3600), rng=Random(1))
     modes = ["classic", "flip", "flex"]
     gc.collect()

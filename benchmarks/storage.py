@@ -5,10 +5,13 @@ Run by hand (never from the tests)::
     python benchmarks/storage.py                      # 1,000,000 matches in a temp file, deleted afterwards
     python benchmarks/storage.py --matches 100000     # a smaller database
     python benchmarks/storage.py --path /tmp/uno-bench.sqlite3 --keep   # keep the file; a later run reuses it
+    python benchmarks/storage.py --database postgresql://postgres@127.0.0.1:5432/test   # PostgreSQL
 
-Build: the schema comes from ``Store.open`` (the real migrations); matches, players and rounds are bulk-inserted
-with the synchronous ``sqlite3`` module (big transactions, ``synchronous=OFF``), then ``Store.rebuild_aggregates()``
-computes the leaderboard totals, so the build also times a full rebuild. The data: 200 servers of Zipf-like sizes, each
+Build: the schema comes from ``open_store`` (the real migrations); matches, players and rounds are bulk-inserted
+(SQLite: the synchronous ``sqlite3`` module, big transactions, ``synchronous=OFF``; PostgreSQL: asyncpg's COPY), then
+``rebuild_aggregates()`` computes the leaderboard totals, so the build also times a full rebuild. PostgreSQL: the
+benchmark works in a schema of its own in that database, ``uno_bench_<pid>``, dropped at the end (``uno_bench`` and
+kept with ``--keep``), so it never touches the bot's tables. The data: 200 servers of Zipf-like sizes, each
 with its own players (skewed activity: a few play a lot, many a little) plus 10% of seats from cross-server regulars;
 about one distinct player per five matches; Discord-like ids (creation times spread over 2016–2025); 2–6 seats per
 match (mean ≈ 4), an AI seat in 10% of matches; classic 60%, FLIP 25%, Flex 15%; 10% abandoned; up to 7 rounds.
@@ -35,7 +38,16 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bot.storage import LeaderboardRow, LiveGame, MatchPlayer, MatchResult, RoundResult, Store
+from bot.storage import (
+    LeaderboardRow,
+    LiveGame,
+    MatchPlayer,
+    MatchResult,
+    RoundResult,
+    is_postgres_url,
+    open_store,
+    redact_database,
+)
 
 GUILDS = 200
 DISCORD_EPOCH_MS = 1_420_070_400_000
@@ -203,20 +215,72 @@ async def timed(reps: int, fn: Callable[[int], Awaitable[object]]) -> list[float
     return out
 
 
-def pick_servers(path: Path) -> tuple[int, int]:
+_SERVERS = (
+    "SELECT guild_id FROM rank_by_wins WHERE guild_id != 0 AND mode = '*' GROUP BY guild_id ORDER BY sum(players) DESC"
+)
+_COUNTS = (
+    "SELECT (SELECT count(*) FROM match_players), (SELECT count(*) FROM match_rounds), "
+    "(SELECT count(*) FROM player_totals)"
+)
+
+
+async def pg_build(url: str, world: World, n: int) -> None:
+    """Bulk-load ``n`` matches into the (freshly migrated) PostgreSQL schema at ``url`` with COPY."""
+    import asyncpg
+
+    conn = await asyncpg.connect(url)
+    matches: list[Row] = []
+    players: list[Row] = []
+    rounds: list[Row] = []
+
+    async def flush() -> None:
+        async with conn.transaction():
+            await conn.copy_records_to_table("matches", records=matches)
+            await conn.copy_records_to_table("match_players", records=players)
+            await conn.copy_records_to_table("match_rounds", records=rounds)
+        matches.clear()
+        players.clear()
+        rounds.clear()
+
+    try:
+        for i, (m, ps, rs) in enumerate(generate(world, n), start=1):
+            matches.append(m)
+            players.extend((*p[:4], bool(p[4]), *p[5:]) for p in ps)
+            rounds.extend(rs)
+            if len(matches) == 20_000:
+                await flush()
+                if i % 200_000 == 0:
+                    print(f"  … {i:,} matches", flush=True)
+        if matches:
+            await flush()
+        await conn.execute("SELECT setval(pg_get_serial_sequence('matches', 'id'), (SELECT max(id) FROM matches))")
+        await conn.execute("ANALYZE")
+    finally:
+        await conn.close()
+
+
+async def query(target: str | Path, sql: str) -> list[tuple[object, ...]]:
+    if isinstance(target, Path):
+        with sqlite3.connect(target) as db:
+            return db.execute(sql).fetchall()
+    import asyncpg
+
+    conn = await asyncpg.connect(target)
+    try:
+        return [tuple(r) for r in await conn.fetch(sql)]
+    finally:
+        await conn.close()
+
+
+async def pick_servers(target: str | Path) -> tuple[int, int]:
     """The server with the most ranked players, and a median one."""
-    db = sqlite3.connect(path)
-    rows = db.execute(
-        "SELECT guild_id FROM rank_by_wins WHERE guild_id != 0 AND mode = '*' "
-        "GROUP BY guild_id ORDER BY sum(players) DESC"
-    ).fetchall()
-    db.close()
-    return rows[0][0], rows[len(rows) // 2][0]
+    rows = await query(target, _SERVERS)
+    return int(str(rows[0][0])), int(str(rows[len(rows) // 2][0]))
 
 
-async def measure(path: Path, reps: int) -> None:
-    biggest, median = pick_servers(path)
-    store = await Store.open(path)
+async def measure(path: str | Path, reps: int) -> None:
+    biggest, median = await pick_servers(path)
+    store = await open_store(path)
     try:
         for label, g in (("all servers", None), ("biggest server", biggest), ("median server", median)):
             print(f"ranked players, {label}, all modes: {await store.leaderboard_count(guild_id=g, mode=None):,}")
@@ -302,12 +366,73 @@ async def measure(path: Path, reps: int) -> None:
 async def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--matches", type=int, default=1_000_000, help="finished matches to build (default 1,000,000)")
-    ap.add_argument("--path", type=Path, help="database file (default: a temp file, deleted afterwards)")
-    ap.add_argument("--keep", action="store_true", help="keep the file at --path; if it exists, reuse it as it is")
+    ap.add_argument("--path", type=Path, help="SQLite database file (default: a temp file, deleted afterwards)")
+    ap.add_argument("--database", help="a postgresql://… address (the benchmark uses a schema of its own there)")
+    ap.add_argument("--keep", action="store_true", help="keep the file / schema; if it exists, reuse it as it is")
     ap.add_argument("--reps", type=int, default=1000, help="repetitions per measured call (default 1000)")
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args()
+    if args.database is not None and not is_postgres_url(args.database):
+        args.path, args.database = Path(args.database), None
+    if args.database is not None:
+        await run_postgres(args)
+    else:
+        await run_sqlite(args)
 
+
+async def run_postgres(args: argparse.Namespace) -> None:
+    import asyncpg
+
+    schema = "uno_bench" if args.keep else f"uno_bench_{os.getpid()}"
+    base = args.database.split("?", 1)[0]
+    url = f"{base}?search_path={schema}"
+    admin = await asyncpg.connect(base)
+    try:
+        exists = await admin.fetchval("SELECT count(*) FROM pg_namespace WHERE nspname = $1", schema)
+        reuse = bool(args.keep and exists)
+        if not reuse:
+            await admin.execute(f"DROP SCHEMA IF EXISTS {schema} CASCADE")
+            await admin.execute(f"CREATE SCHEMA {schema}")
+    finally:
+        await admin.close()
+    try:
+        if reuse:
+            print(f"reusing schema {schema} of {redact_database(base)}")
+        else:
+            print(f"building {args.matches:,} finished matches in schema {schema} of {redact_database(base)}")
+            await (await open_store(url)).close()
+            t0 = time.perf_counter()
+            await pg_build(url, World(args.matches, random.Random(args.seed)), args.matches)
+            t1 = time.perf_counter()
+            store = await open_store(url)
+            await store.rebuild_aggregates()
+            await store.close()
+            await query(url, "ANALYZE")
+            t2 = time.perf_counter()
+            seats, rounds, totals = (await query(url, _COUNTS))[0]
+            size = (
+                await query(
+                    url,
+                    f"SELECT sum(pg_total_relation_size(c.oid)) FROM pg_class c "
+                    f"JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = '{schema}' "
+                    "AND c.relkind = 'r'",
+                )
+            )[0][0]
+            print(f"build: bulk COPY {t1 - t0:.1f} s + rebuild_aggregates {t2 - t1:.1f} s = {t2 - t0:.1f} s")
+            print(f"rows: {args.matches:,} matches, {seats:,} seats, {rounds:,} rounds, {totals:,} player totals")
+            print(f"size: {int(str(size)) / 2**20:,.0f} MB (tables and indexes)")
+        print()
+        await measure(url, args.reps)
+    finally:
+        if not args.keep:
+            admin = await asyncpg.connect(base)
+            try:
+                await admin.execute(f"DROP SCHEMA IF EXISTS {schema} CASCADE")
+            finally:
+                await admin.close()
+
+
+async def run_sqlite(args: argparse.Namespace) -> None:
     tmpdir = None
     if args.path is None:
         tmpdir = tempfile.TemporaryDirectory(prefix="uno-bench-")
@@ -321,20 +446,15 @@ async def main() -> None:
             for suffix in ("", "-wal", "-shm"):
                 Path(f"{path}{suffix}").unlink(missing_ok=True)
             print(f"building {args.matches:,} finished matches in {path}")
-            await (await Store.open(path)).close()
+            await (await open_store(path)).close()
             t0 = time.perf_counter()
             build(path, World(args.matches, random.Random(args.seed)), args.matches)
             t1 = time.perf_counter()
-            store = await Store.open(path)
+            store = await open_store(path)
             await store.rebuild_aggregates()
             await store.close()
             t2 = time.perf_counter()
-            db = sqlite3.connect(path)
-            seats, rounds, totals = (
-                db.execute(f"SELECT count(*) FROM {t}").fetchone()[0]
-                for t in ("match_players", "match_rounds", "player_totals")
-            )
-            db.close()
+            seats, rounds, totals = (await query(path, _COUNTS))[0]
             print(f"build: bulk insert {t1 - t0:.1f} s + rebuild_aggregates {t2 - t1:.1f} s = {t2 - t0:.1f} s")
             print(f"rows: {args.matches:,} matches, {seats:,} seats, {rounds:,} rounds, {totals:,} player totals")
             print(f"file: {os.path.getsize(path) / 2**20:,.0f} MB")

@@ -26,7 +26,7 @@ import yarl
 
 from bot.config import ConfigError, Settings, apply_endpoints
 from bot.shardlog import ShardLogFilter
-from bot.storage import StorageError
+from bot.storage import StorageError, redact_database
 
 if TYPE_CHECKING:
     from bot.client import UnoBot
@@ -47,7 +47,8 @@ class StartupError(Exception):
 def main() -> int:
     try:
         settings = Settings.from_env()
-        check_database(settings.database)
+        if isinstance(settings.database, Path):  # a PostgreSQL address is checked when it is opened
+            check_database(settings.database)
     except (ConfigError, StartupError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_FIX_SETTINGS
@@ -181,7 +182,8 @@ async def _start(bot: UnoBot, settings: Settings) -> None:
             "(and DISCORD_API_BASE, if set)."
         ) from None
     except StorageError as exc:
-        where = "" if str(settings.database) in str(exc) else f" ({settings.database})"
+        shown = redact_database(settings.database)
+        where = "" if shown in str(exc) else f" ({shown})"
         raise StartupError(f"{exc}; check UNO_DATABASE{where}.") from None
     await reach_gateway(discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY)
     await bot.connect()

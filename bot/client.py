@@ -23,7 +23,7 @@ from bot.engine.options import Options
 from bot.i18n import language_for
 from bot.i18n.translator import UnoTranslator
 from bot.shardlog import ShardedBot
-from bot.storage import GuildSettings, Store
+from bot.storage import GuildSettings, Store, open_store
 from cogs.uno.replies import COMMANDS, UnoTree
 
 log = logging.getLogger(__name__)
@@ -41,7 +41,7 @@ HANDLER_DRAIN = 10.0
 
 
 class UnoBot(ShardedBot):
-    """The UNO bot. ``bot.store`` (SQLite) and ``bot.manager`` (live sessions) exist once ``setup_hook`` ran.
+    """The UNO bot. ``bot.store`` (SQLite or PostgreSQL) and ``bot.manager`` (live sessions) exist after setup_hook.
 
     ``clock`` (default: the system clock), ``limits`` (timers) and ``rng`` (the generator that seeds each new game's
     deal; default: seeded from the OS) are handed to the :class:`~bot.adapter.SessionManager`; tests pass their own
@@ -77,9 +77,8 @@ class UnoBot(ShardedBot):
         self._settings_cache: dict[int, GuildSettings] = {}
 
     async def setup_hook(self) -> None:
-        self.settings.database.parent.mkdir(parents=True, exist_ok=True)
         # a server's saved default rule options are checked by the engine's own table (SPEC O) when saved and read
-        self.store = await Store.open(self.settings.database, validate_options=Options.from_dict)
+        self.store = await open_store(self.settings.database, validate_options=Options.from_dict)
         self.manager = SessionManager(self.store, clock=self._clock, limits=self._limits, rng=self._rng)
         await self.manager.start()
         await self.load_extension("cogs.uno")

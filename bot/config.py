@@ -9,6 +9,8 @@ from pathlib import Path
 
 from dotenv import load_dotenv
 
+from bot.storage import DEFAULT_DATABASE, is_postgres_url
+
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
 
 
@@ -21,7 +23,8 @@ class Settings:
     """The bot's settings.
 
     - ``token``: ``DISCORD_TOKEN`` (required).
-    - ``database``: ``UNO_DATABASE``, default ``data/uno.sqlite3``.
+    - ``database``: ``UNO_DATABASE``: a ``postgresql://…`` address (kept as the string) or an SQLite file path,
+      default ``data/uno.sqlite3``.
     - ``dev_guild_id``: ``DEV_GUILD_ID``: sync the slash commands to that one server at start (instant).
     - ``log_level``: ``LOG_LEVEL``, one of DEBUG/INFO/WARNING/ERROR (default INFO).
     - ``api_base`` / ``gateway_url``: ``DISCORD_API_BASE`` / ``DISCORD_GATEWAY_URL``: send REST and gateway traffic to
@@ -32,7 +35,7 @@ class Settings:
     """
 
     token: str
-    database: Path
+    database: Path | str
     dev_guild_id: int | None = None
     log_level: str = "INFO"
     api_base: str | None = None
@@ -66,7 +69,7 @@ class Settings:
         shard_count, shard_ids = parse_shards(os.environ.get("SHARD_COUNT", ""), os.environ.get("SHARD_IDS", ""))
         return cls(
             token=token,
-            database=Path(os.environ.get("UNO_DATABASE", "").strip() or "data/uno.sqlite3"),
+            database=_database(os.environ.get("UNO_DATABASE", "").strip() or DEFAULT_DATABASE),
             dev_guild_id=int(guild) if guild else None,
             log_level=level,
             api_base=os.environ.get("DISCORD_API_BASE", "").strip() or None,
@@ -74,6 +77,11 @@ class Settings:
             shard_count=shard_count,
             shard_ids=shard_ids,
         )
+
+
+def _database(value: str) -> Path | str:
+    """A PostgreSQL address stays a string; anything else is an SQLite file path."""
+    return value if is_postgres_url(value) else Path(value)
 
 
 _SHARD_RANGE = re.compile(r"(\d+)(?:\s*-\s*(\d+))?", re.ASCII)

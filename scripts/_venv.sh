@@ -1,4 +1,5 @@
-# Sourced by scripts/test and scripts/run-bot: create .venv and install the project (with dev extras) when needed.
+# Sourced by scripts/test and scripts/run-bot: create .venv and install the project (with the dev and postgres extras,
+# so that the tests run against PostgreSQL too) when needed.
 PY=${PYTHON:-python3}
 if [ ! -x .venv/bin/python ]; then
   "$PY" -m venv .venv
@@ -6,7 +7,7 @@ fi
 stamp=.venv/.installed-$(sha256sum pyproject.toml | cut -c1-16)
 if [ ! -f "$stamp" ]; then
   .venv/bin/python -m pip install -q --upgrade pip
-  .venv/bin/python -m pip install -q -e ".[dev]"
+  .venv/bin/python -m pip install -q -e ".[dev,postgres]"
   rm -f .venv/.installed-*; touch "$stamp"
 fi
 export PATH="$PWD/.venv/bin:$PATH"

@@ -17,7 +17,7 @@ import logging
 import secrets
 from collections.abc import Callable, Sequence
 from random import Random
-from typing import Any, Protocol
+from typing import Any
 
 from bot.engine.actions import Action, NextRound
 from bot.engine.cards import Mode
@@ -26,7 +26,7 @@ from bot.engine.game import Game
 from bot.engine.options import OptionError, Options
 from bot.engine.view import Phase, PlayerView
 from bot.limits import TURN_TIMER_MAX, TURN_TIMER_MIN
-from bot.storage import LiveGame, MatchResult
+from bot.storage import LiveGame, MatchResult, Store
 
 from . import ai
 from . import errors as E
@@ -39,18 +39,6 @@ from .session_view import SessionView
 from .timers import Limits, Timers, default_action
 
 log = logging.getLogger(__name__)
-
-
-class Store(Protocol):
-    """What the manager needs of :class:`bot.storage.Store`."""
-
-    async def save_game(self, game: LiveGame) -> None: ...
-
-    async def delete_game(self, channel_id: int) -> bool: ...
-
-    async def load_games(self, validate: Callable[[dict[str, Any]], object] | None = None) -> list[LiveGame]: ...
-
-    async def finish_match(self, result: MatchResult, *, replace_with: LiveGame | None = None) -> bool: ...
 
 
 class SessionManager:

@@ -1,19 +1,22 @@
-"""Storage: server settings, user preferences, live-game snapshots, finished matches and leaderboards in one SQLite
-file (aiosqlite).
+"""Storage: server settings, user preferences, live-game snapshots, finished matches, leaderboards and live-game
+leases.
 
-Imports nothing from discord, the engine or the adapter: snapshots are the adapter's JSON-able dicts, stored as
-they are.
-Open one :class:`Store` at start-up with the path from ``UNO_DATABASE`` (default ``data/uno.sqlite3``)::
+Two stores behind one typed protocol, :class:`Store`: an SQLite file (aiosqlite, the embedded default) or a PostgreSQL
+server (asyncpg, an optional extra, for several processes or machines). Imports nothing from discord, the engine or the
+adapter: snapshots are the adapter's JSON-able dicts, stored as they are.
+Open one at start-up with ``UNO_DATABASE`` (a file path, default ``data/uno.sqlite3``, or ``postgresql://…``)::
 
-    store = await Store.open(settings.database)
+    store = await open_store(settings.database)
     games = await store.load_games(validate=lambda snap: Game.from_dict(snap))
     ...
     await store.close()
 
-See :mod:`bot.storage._store` for transactions, durability and how leaderboards stay fast, and
-``bot/storage/migrations/`` for the schema.
+See :mod:`bot.storage._sqlite` and :mod:`bot.storage._postgres` for transactions, durability, concurrency and how
+leaderboards stay fast; ``bot/storage/migrations/`` and ``bot/storage/pg_migrations/`` for the schemas;
+``python -m bot.storage.copy`` copies an SQLite database into PostgreSQL.
 """
 
+from ._common import ALL_GUILDS, ALL_MODES
 from ._migrations import Migration
 from ._migrations import available as available_migrations
 from ._models import (
@@ -26,6 +29,7 @@ from ._models import (
     RANK_ORDER,
     TURN_TIMER_MAX,
     TURN_TIMER_MIN,
+    UNSET,
     GuildSettings,
     InvalidInputError,
     LeaderboardRow,
@@ -36,10 +40,20 @@ from ._models import (
     PlayerStats,
     RoundResult,
     SchemaTooNewError,
+    Shards,
     StorageError,
+    StorageUnavailable,
     UserPrefs,
+    is_postgres_url,
+    redact_database,
 )
-from ._store import ALL_GUILDS, ALL_MODES, UNSET, Store
+from ._open import open_store
+from ._protocol import Store
+from ._sqlite import SqliteStore
+
+# ``Store.open(target, …)`` is open_store (for callers written when Store was the SQLite class); not part of the typed
+# protocol, so type-checked code calls open_store.
+Store.open = staticmethod(open_store)  # type: ignore[attr-defined]
 
 __all__ = [
     "ALL_GUILDS",
@@ -65,8 +79,14 @@ __all__ = [
     "PlayerStats",
     "RoundResult",
     "SchemaTooNewError",
+    "Shards",
+    "SqliteStore",
     "StorageError",
+    "StorageUnavailable",
     "Store",
     "UserPrefs",
     "available_migrations",
+    "is_postgres_url",
+    "open_store",
+    "redact_database",
 ]

@@ -16,6 +16,7 @@ import sqlite3
 import time
 from dataclasses import dataclass
 from importlib import resources
+from typing import Final
 
 import aiosqlite
 
@@ -56,10 +57,15 @@ def _only_comments(sql: str) -> bool:
     return all(not line.strip() or line.strip().startswith("--") for line in sql.splitlines())
 
 
-def available() -> list[Migration]:
-    """The migrations shipped with this code, in order. A gap or a duplicate number is a packaging bug."""
+SQLITE: Final = "bot.storage.migrations"
+POSTGRES: Final = "bot.storage.pg_migrations"
+
+
+def available(package: str = SQLITE) -> list[Migration]:
+    """The migrations shipped with this code in ``package`` (SQLite's by default, :data:`POSTGRES`'s), in order.
+    A gap or a duplicate number is a packaging bug."""
     found: list[Migration] = []
-    for entry in resources.files("bot.storage.migrations").iterdir():
+    for entry in resources.files(package).iterdir():
         m = _FILE.fullmatch(entry.name)
         if m:
             found.append(Migration(int(m[1]), m[2], entry.read_text(encoding="utf-8")))
@@ -74,7 +80,7 @@ async def applied_versions(db: aiosqlite.Connection) -> dict[int, str]:
     return {int(v): str(n) for v, n in rows}
 
 
-def _refuse_newer(applied: dict[int, str], newest: int) -> None:
+def refuse_newer(applied: dict[int, str], newest: int) -> None:
     top = max(applied, default=0)
     if top > newest:
         raise SchemaTooNewError(
@@ -92,13 +98,13 @@ async def migrate(db: aiosqlite.Connection, migrations: list[Migration] | None =
     migrations = available() if migrations is None else migrations
     newest = migrations[-1].version if migrations else 0
     await db.execute(_CREATE_TABLE)
-    _refuse_newer(await applied_versions(db), newest)
+    refuse_newer(await applied_versions(db), newest)
     done: list[int] = []
     for mig in migrations:
         try:
             await db.execute("BEGIN IMMEDIATE")
             applied = await applied_versions(db)  # again under the write lock: another process may have migrated
-            _refuse_newer(applied, newest)
+            refuse_newer(applied, newest)
             if mig.version not in applied:
                 for stmt in mig.statements():
                     await db.execute(stmt)

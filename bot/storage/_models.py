@@ -12,9 +12,10 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Callable
+import urllib.parse
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from bot.limits import LANGUAGES as LANGUAGES
 from bot.limits import MAX_PLAYERS as MAX_PLAYERS
@@ -46,6 +47,16 @@ class StorageError(Exception):
     """The database cannot be used (not an SQLite file, a schema this code does not know, a broken migration)."""
 
 
+class StorageUnavailable(StorageError):
+    """The database cannot be reached right now: the PostgreSQL server is down, restarting or dropped the connection,
+    or the SQLite file stayed locked or failed to write. Nothing of the call is known to be committed unless the
+    method says otherwise (``finish_match`` may be retried: its ``match_key`` keeps it from counting twice).
+
+    The store reconnects by itself on the next call once the database is back; callers refuse the action with a clear
+    message and keep their state as it was before the call.
+    """
+
+
 class SchemaTooNewError(StorageError):
     """The database was written by a newer version of the bot (its schema version is above the newest one known here).
 
@@ -55,6 +66,62 @@ class SchemaTooNewError(StorageError):
 
 class InvalidInputError(ValueError):
     """An argument is out of range or malformed; nothing was written."""
+
+
+class _Unset:
+    """Marks an argument that was not given (``None`` is a real value for ``language``)."""
+
+    def __repr__(self) -> str:
+        return "UNSET"
+
+
+UNSET: Final = _Unset()
+
+
+def is_postgres_url(target: object) -> bool:
+    """Whether ``UNO_DATABASE`` names a PostgreSQL server (``postgresql://…`` or ``postgres://…``), not a file."""
+    return isinstance(target, str) and target.startswith(("postgresql://", "postgres://"))
+
+
+def redact_database(target: object) -> str:
+    """``UNO_DATABASE`` as it may be shown in messages and logs: a PostgreSQL address without its password."""
+    text = str(target)
+    if not is_postgres_url(text):
+        return text
+    parts = urllib.parse.urlsplit(text)
+    if parts.password is None:
+        return text
+    return urllib.parse.urlunsplit(parts._replace(netloc=parts.netloc.replace(f":{parts.password}@", ":***@", 1)))
+
+
+MAX_SHARDS = 65536
+MAX_OWNER_LENGTH = 200
+MAX_LEASE_TTL = 86400.0
+"""Seconds: the longest lease :meth:`Store.acquire_lease` grants (a day)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Shards:
+    """The Discord shards one process runs: ``count`` shards in all, this process runs ``ids`` (each 0 ≤ id < count).
+
+    A guild belongs to shard ``(guild_id >> 22) % count`` (Discord's rule); :meth:`owns` applies it. Build with
+    :meth:`of`, which validates (raises :class:`InvalidInputError`).
+    """
+
+    count: int
+    ids: frozenset[int]
+
+    @classmethod
+    def of(cls, count: int, ids: Iterable[int]) -> Shards:
+        count = _int("shard_count", count, 1, MAX_SHARDS)
+        chosen = frozenset(_int("shard id", i, 0, count - 1) for i in ids)
+        if not chosen:
+            raise InvalidInputError("a process must run at least one shard")
+        return cls(count, chosen)
+
+    def owns(self, guild_id: int) -> bool:
+        """Whether the guild's games belong to this process."""
+        return (guild_id >> 22) % self.count in self.ids
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,7 +138,7 @@ class GuildSettings:
     - ``game_threads``: ``True`` = each game is played in a thread of its own; default ``False``.
     - ``default_options``: the rule options (SPEC table O, as :meth:`bot.engine.options.Options.to_dict` gives them)
       that ``/uno new`` starts from; default ``{}`` (the SPEC defaults). Storage checks that it is a small JSON object;
-      the rules are checked by the ``validate_options`` given to :meth:`Store.open`.
+      the rules are checked by the ``validate_options`` given to :func:`open_store`.
     """
 
     guild_id: int
@@ -268,6 +335,26 @@ def check_optional_mode(value: object) -> str | None:
 def check_optional_guild(value: object) -> int | None:
     """``None`` = all servers."""
     return None if value is None else check_id("guild_id", value)
+
+
+def check_owner(value: object) -> str:
+    """A lease owner: the name a process gives itself (e.g. ``"host:pid"``), 1–200 characters."""
+    return _name("owner", value, MAX_OWNER_LENGTH)
+
+
+def check_ttl(value: object) -> float:
+    """Seconds a lease lasts: finite, > 0, at most :data:`MAX_LEASE_TTL`."""
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        raise InvalidInputError(f"ttl must be a number of seconds, got {value!r}")
+    if not 0 < value <= MAX_LEASE_TTL:
+        raise InvalidInputError(f"ttl must be between 0 and {MAX_LEASE_TTL:g} seconds, got {value}")
+    return float(value)
+
+
+def check_shards(value: object) -> Shards | None:
+    if value is not None and not isinstance(value, Shards):
+        raise InvalidInputError(f"shards must be a Shards or None, not {type(value).__name__}")
+    return value
 
 
 def check_turn_timer(value: object) -> int:

@@ -12,7 +12,7 @@ from random import Random
 from bot.adapter import SessionManager, SystemClock
 from bot.adapter.manager import Limits
 from bot.engine.actions import CallUno, Catch
-from bot.storage import Store
+from bot.storage import open_store
 
 CHANNEL, GUILD = 5000, 9000
 USERS = [101, 102, 103]
@@ -23,7 +23,7 @@ def digest(snapshot: dict[str, object]) -> str:
 
 
 async def main(path: str, seed: int) -> None:
-    store = await Store.open(path)
+    store = await open_store(path)
     manager = SessionManager(store, clock=SystemClock(), limits=Limits(round_pause=3600), rng=Random(seed))
     await manager.start()
     session = await manager.open_lobby(

@@ -16,7 +16,7 @@ import pytest
 from bot.adapter import ManualClock, SessionManager
 from bot.adapter.manager import Limits
 from bot.engine.actions import Draw
-from bot.storage import Store
+from bot.storage import open_store
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -58,7 +58,7 @@ async def test_sigkill_between_actions_loses_no_acknowledged_action(tmp_path: Pa
     assert len(acks) >= kill_after
     last_version, last_sha = acks[-1]
 
-    store = await Store.open(db)
+    store = await open_store(db)
     try:
         # the last acknowledged action is there, exactly as acknowledged; at most the one in flight after it was
         # committed too

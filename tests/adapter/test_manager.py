@@ -17,7 +17,7 @@ from bot.engine import errors as E
 from bot.engine.actions import Draw, Keep, Play
 from bot.engine.game import Game
 from bot.engine.view import Phase
-from bot.storage import Store
+from bot.storage import Store, open_store
 
 ALICE, BOB, CAROL, DAVE = 101, 102, 103, 104
 CHANNEL, GUILD = 5000, 9000
@@ -25,7 +25,7 @@ CHANNEL, GUILD = 5000, 9000
 
 @pytest.fixture
 async def store(tmp_path: Path) -> Any:
-    s = await Store.open(tmp_path / "uno.sqlite3")
+    s = await open_store(tmp_path / "uno.sqlite3")
     yield s
     await s.close()
 
@@ -111,7 +111,7 @@ async def test_an_action_is_committed_before_the_caller_gets_its_events(store: S
     seat = game.pending
     update = await m.act(CHANNEL, user_of(session, seat), lambda v: Draw(v.me))
     assert update.events and update.version == session.version
-    other = await Store.open(tmp_path / "uno.sqlite3")  # a second connection sees the commit
+    other = await open_store(tmp_path / "uno.sqlite3")  # a second connection sees the commit
     try:
         (row,) = await other.load_games()
         assert row.version == session.version

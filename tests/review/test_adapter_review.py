@@ -16,7 +16,7 @@ from bot.adapter.manager import Limits
 from bot.adapter.session import Session, Status
 from bot.engine.actions import Draw, Keep
 from bot.engine.view import Phase
-from bot.storage import LiveGame, MatchResult, Store
+from bot.storage import LiveGame, MatchResult, Store, open_store
 
 ALICE, BOB = 101, 102
 CHANNEL, GUILD = 5000, 9000
@@ -47,7 +47,7 @@ class FlakyStore:
 
 @pytest.fixture
 async def store(tmp_path: Path) -> Any:
-    s = await Store.open(tmp_path / "uno.sqlite3")
+    s = await open_store(tmp_path / "uno.sqlite3")
     yield s
     await s.close()
 

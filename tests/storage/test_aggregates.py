@@ -5,11 +5,11 @@ results, after rebuild_aggregates(), and after a rebuild from damaged totals."""
 from __future__ import annotations
 
 import random
-import sqlite3
-from pathlib import Path
 from typing import Any
 
 from bot.storage import MatchPlayer, MatchResult, RoundResult, Store
+
+from .conftest import Backend
 
 GUILDS = (501, 502, 503)
 MODES = ("classic", "flip", "flex")
@@ -17,13 +17,15 @@ MODES = ("classic", "flip", "flex")
 USERS = [(b << 52) + k for b in (0, 1, 300) for k in (7, 8, 9000)] + [(300 << 52) + 2**51 + k for k in range(4)]
 
 # The totals from the raw rows: 4 scopes via UNION ALL; the display name is the one of the player's latest match.
+# (SQL that SQLite and PostgreSQL read alike.)
 RAW_TOTALS = """
 WITH seat AS (
     SELECT m.id, m.guild_id, m.mode, p.user_id, p.display_name,
-           m.status = 'completed' AND m.winner_seat = p.seat AS won,
-           m.status = 'completed' AS played, m.status = 'abandoned' AS abandoned, p.rounds_won, p.points_scored
+           CASE WHEN m.status = 'completed' AND m.winner_seat = p.seat THEN 1 ELSE 0 END AS won,
+           CASE WHEN m.status = 'completed' THEN 1 ELSE 0 END AS played,
+           CASE WHEN m.status = 'abandoned' THEN 1 ELSE 0 END AS abandoned, p.rounds_won, p.points_scored
     FROM matches AS m JOIN match_players AS p ON p.match_id = m.id
-    WHERE p.is_ai = 0
+    WHERE NOT p.is_ai
 ),
 scoped AS (
     SELECT guild_id AS g, mode AS md, * FROM seat
@@ -76,21 +78,20 @@ def random_result(rng: random.Random, key: str, ended_at: float) -> MatchResult:
     )
 
 
-def check_consistency(path: Path) -> list[tuple[Any, ...]]:
+async def check_consistency(backend: Backend) -> list[tuple[Any, ...]]:
     """Asserts the three invariants; returns the stored totals."""
-    with sqlite3.connect(path) as db:
-        stored = db.execute(STORED_TOTALS).fetchall()
-        assert stored == db.execute(RAW_TOTALS).fetchall()
-        assert db.execute(
-            "SELECT count(*) FROM player_totals WHERE win_rate IS NOT "
-            "(CASE WHEN played > 0 THEN wins * 1.0 / played ELSE 0.0 END)"
-        ).fetchone() == (0,)
-        for table, keys in RANK_TABLES.items():
-            counted = keys.replace("bucket", "user_id >> 52")
-            expected = db.execute(
-                f"SELECT {counted}, count(*) FROM player_totals WHERE played > 0 GROUP BY {counted} ORDER BY {counted}"
-            ).fetchall()
-            assert db.execute(f"SELECT {keys}, players FROM {table} ORDER BY {keys}").fetchall() == expected, table
+    stored = await backend.fetch(STORED_TOTALS)
+    assert stored == await backend.fetch(RAW_TOTALS)
+    assert await backend.fetch(
+        "SELECT count(*) FROM player_totals WHERE win_rate IS DISTINCT FROM "
+        "(CASE WHEN played > 0 THEN CAST(wins AS DOUBLE PRECISION) / played ELSE 0.0 END)"
+    ) == [(0,)]
+    for table, keys in RANK_TABLES.items():
+        counted = keys.replace("bucket", "user_id >> 52")
+        expected = await backend.fetch(
+            f"SELECT {counted}, count(*) FROM player_totals WHERE played > 0 GROUP BY {counted} ORDER BY {counted}"
+        )
+        assert await backend.fetch(f"SELECT {keys}, players FROM {table} ORDER BY {keys}") == expected, table
     return stored
 
 
@@ -111,7 +112,7 @@ async def check_ranks(store: Store, stored: list[tuple[Any, ...]]) -> None:
             assert stats is not None and stats.rank == position and stats.ranked_players == len(ranked)
 
 
-async def test_totals_equal_a_group_by_over_the_raw_rows(store: Store, db_path: Path):
+async def test_totals_equal_a_group_by_over_the_raw_rows(store: Store, backend: Backend):
     rng = random.Random(20240611)
     keys = []
     for i in range(400):
@@ -121,32 +122,36 @@ async def test_totals_equal_a_group_by_over_the_raw_rows(store: Store, db_path: 
         keys.append(key)
         if rng.random() < 0.1:  # a retried write of an earlier result counts nothing
             assert not await store.finish_match(random_result(rng, rng.choice(keys), 1_700_000_000.0))
-    stored = check_consistency(db_path)
+    stored = await check_consistency(backend)
     assert len(stored) > 100
-    with sqlite3.connect(db_path) as db:
-        assert db.execute("SELECT count(*) FROM matches").fetchone() == (400,)
+    assert await backend.fetch("SELECT count(*) FROM matches") == [(400,)]
     await check_ranks(store, stored)
 
     await store.rebuild_aggregates()
-    assert check_consistency(db_path) == stored
+    assert await check_consistency(backend) == stored
     await check_ranks(store, stored)
 
 
-async def test_rebuild_repairs_damaged_totals(store: Store, db_path: Path):
+async def test_rebuild_repairs_damaged_totals(store: Store, backend: Backend):
     rng = random.Random(7)
     for i in range(60):
         await store.finish_match(random_result(rng, f"x{i}", 1_700_000_000.0 + i))
-    good = check_consistency(db_path)
-    with sqlite3.connect(db_path) as db:
-        db.execute("UPDATE player_totals SET wins = wins + 3, display_name = 'hacked' WHERE user_id % 2 = 0")
-        db.execute("DELETE FROM player_totals WHERE user_id % 3 = 0")
-        db.execute("INSERT INTO rank_by_wins VALUES (42, 'flip', 99, 5)")
+    good = await check_consistency(backend)
+    await backend.execute("UPDATE player_totals SET wins = wins + 3, display_name = 'hacked' WHERE user_id % 2 = 0")
+    await backend.execute("DELETE FROM player_totals WHERE user_id % 3 = 0")
+    await backend.execute("INSERT INTO rank_by_wins VALUES (42, 'flip', 99, 5)")
     await store.rebuild_aggregates()
-    assert check_consistency(db_path) == good
-    with sqlite3.connect(db_path) as db:
-        triggers = db.execute("SELECT count(*) FROM sqlite_master WHERE type = 'trigger'").fetchone()
-    assert triggers == (3,)  # put back after the bulk work
+    assert await check_consistency(backend) == good
+    if backend.name == "sqlite":
+        triggers = await backend.fetch("SELECT count(*) FROM sqlite_master WHERE type = 'trigger'")
+        assert triggers == [(3,)]  # put back after the bulk work
+    else:
+        triggers = await backend.fetch(
+            "SELECT count(*) FROM pg_trigger WHERE tgrelid = 'player_totals'::regclass AND NOT tgisinternal "
+            "AND tgenabled = 'O'"
+        )
+        assert triggers == [(2,)]  # enabled again after the bulk work
 
     # and the kept totals go on from there
     await store.finish_match(random_result(rng, "after", 1_800_000_000.0))
-    check_consistency(db_path)
+    await check_consistency(backend)

@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import json
 import logging
-import sqlite3
 from dataclasses import replace
-from pathlib import Path
 
 import pytest
 
-from bot.storage import InvalidInputError, LiveGame, Store
+from bot.storage import InvalidInputError, LiveGame, Shards, Store
 
+from .conftest import Backend
 from .helpers import game
 
 
@@ -42,10 +41,10 @@ async def test_delete_removes_only_that_channel(store: Store):
     assert [g.channel_id for g in await store.load_games()] == [200]
 
 
-async def test_live_games_survive_reopening(store: Store, db_path: Path):
+async def test_live_games_survive_reopening(store: Store, backend: Backend):
     await store.save_game(game(100, version=4))
     await store.close()
-    reopened = await Store.open(db_path)
+    reopened = await backend.open()
     try:
         assert await reopened.load_games() == [game(100, version=4)]
     finally:
@@ -78,20 +77,22 @@ async def test_a_bad_live_game_is_refused_and_nothing_is_written(store: Store, b
     assert await store.load_games() == [game(100, version=1)]
 
 
-def raw_insert(path: Path, channel_id: int, snapshot: str | bytes) -> None:
-    with sqlite3.connect(path) as db:
-        db.execute(
-            "INSERT INTO live_games VALUES (?, 1, 'classic', 'playing', 5, ?, 1700000000.0)", (channel_id, snapshot)
-        )
+async def raw_insert(backend: Backend, channel_id: int, snapshot: str | bytes) -> None:
+    await backend.execute(
+        "INSERT INTO live_games VALUES (?, 1, 'classic', 'playing', 5, ?, 1700000000.0)", channel_id, snapshot
+    )
 
 
-async def test_damaged_rows_are_set_aside_and_the_others_load(store: Store, db_path: Path, caplog):
+async def test_damaged_rows_are_set_aside_and_the_others_load(store: Store, backend: Backend, caplog):
     good = [game(100), game(300), game(500)]
     for g in good:
         await store.save_game(g)
-    raw_insert(db_path, 200, '{"channel": 200, "hand": [')  # cut short
-    raw_insert(db_path, 400, b"\xff\xfe not utf-8")  # stored as a blob
-    raw_insert(db_path, 450, "[1, 2, 3]")  # JSON, but not an object
+    await raw_insert(backend, 200, '{"channel": 200, "hand": [')  # cut short
+    if backend.name == "sqlite":
+        await raw_insert(backend, 400, b"\xff\xfe not utf-8")  # stored as a blob
+    else:  # a TEXT column holds only valid text
+        await raw_insert(backend, 400, "\u00ff\u00fe not JSON")
+    await raw_insert(backend, 450, "[1, 2, 3]")  # JSON, but not an object
     await store.save_game(game(600, poison=True))  # fine for the store, rejected by the adapter's validator
 
     def validate(snapshot: dict) -> object:
@@ -107,13 +108,13 @@ async def test_damaged_rows_are_set_aside_and_the_others_load(store: Store, db_p
     assert any("channel 600" in w and "unknown phase 'poisoned'" in w for w in warnings)
     assert any("channel 200" in w and "not valid JSON" in w for w in warnings)
 
-    with sqlite3.connect(db_path) as db:
-        rows = db.execute(
-            "SELECT channel_id, guild_id, status, version, snapshot, reason FROM quarantined_games ORDER BY channel_id"
-        ).fetchall()
+    rows = await backend.fetch(
+        "SELECT channel_id, guild_id, status, version, snapshot, reason FROM quarantined_games ORDER BY channel_id"
+    )
     assert [r[0] for r in rows] == [200, 400, 450, 600]
     assert rows[0][1:5] == (1, "playing", 5, '{"channel": 200, "hand": [')
-    assert rows[1][4] == b"\xff\xfe not utf-8"
+    if backend.name == "sqlite":
+        assert rows[1][4] == b"\xff\xfe not utf-8"
     assert "JSON list" in rows[2][5]
     assert "ValueError: unknown phase 'poisoned'" in rows[3][5]
     assert json.loads(rows[3][4]) == game(600, poison=True).snapshot
@@ -123,11 +124,47 @@ async def test_damaged_rows_are_set_aside_and_the_others_load(store: Store, db_p
     assert caplog.records == []
 
 
-async def test_a_row_with_a_damaged_column_is_set_aside(store: Store, db_path: Path):
+async def test_a_row_with_a_damaged_column_is_set_aside(store: Store, backend: Backend):
     await store.save_game(game(100))
-    with sqlite3.connect(db_path) as db:
-        db.execute("INSERT INTO live_games VALUES (200, 'guild?', 'classic', 'playing', 1, '{}', 1.0)")
-        db.execute("INSERT INTO live_games VALUES (300, 1, 'chess', 'playing', 1, '{}', 1.0)")
+    if backend.name == "sqlite":  # untyped columns
+        await backend.execute("INSERT INTO live_games VALUES (200, 'guild?', 'classic', 'playing', 1, '{}', 1.0)")
+    else:
+        await backend.execute("INSERT INTO live_games VALUES (200, 1, 'classic', 'Playing!', 1, '{}', 1.0)")
+    await backend.execute("INSERT INTO live_games VALUES (300, 1, 'chess', 'playing', 1, '{}', 1.0)")
+    await backend.execute("INSERT INTO live_games VALUES (400, 1, 'flip', 'playing', -1, '{}', 1.0)")
     assert await store.load_games() == [game(100)]
-    with sqlite3.connect(db_path) as db:
-        assert db.execute("SELECT channel_id FROM quarantined_games ORDER BY 1").fetchall() == [(200,), (300,)]
+    assert await backend.fetch("SELECT channel_id FROM quarantined_games ORDER BY 1") == [(200,), (300,), (400,)]
+
+
+def guild_of_shard(shard: int, count: int, k: int) -> int:
+    """A guild id whose shard is ``shard`` of ``count`` (Discord: ``(guild_id >> 22) % count``)."""
+    return ((k * count + shard) << 22) | (k * 7919 % (1 << 22))
+
+
+async def test_a_process_loads_only_the_games_of_its_shards(store: Store):
+    """Issue 11: a process resumes only the live games of its own guilds."""
+    games = []
+    for k in range(1, 4):
+        for shard in range(4):
+            channel = 1000 + 10 * k + shard
+            games.append(replace(game(channel), guild_id=guild_of_shard(shard, 4, k)))
+    for g in games:
+        await store.save_game(g)
+    mine = Shards.of(4, [1, 3])
+    loaded = await store.load_games(shards=mine)
+    assert loaded == [g for g in games if (g.guild_id >> 22) % 4 in (1, 3)]
+    assert len(loaded) == 6 and all(mine.owns(g.guild_id) for g in loaded)
+    assert await store.load_games(shards=Shards.of(1, [0])) == games
+    others = await store.load_games(shards=Shards.of(4, [0, 2]))
+    assert sorted(loaded + others, key=lambda g: g.channel_id) == games
+
+
+@pytest.mark.parametrize("count, ids", [(0, [0]), (4, []), (4, [4]), (4, [-1]), (2, ["1"])])
+def test_bad_shards_are_refused(count, ids):
+    with pytest.raises(InvalidInputError):
+        Shards.of(count, ids)
+
+
+async def test_load_games_refuses_a_shard_filter_of_the_wrong_type(store: Store):
+    with pytest.raises(InvalidInputError):
+        await store.load_games(shards=(4, [1]))  # type: ignore[arg-type]

@@ -1,4 +1,5 @@
-"""Opening a database: creation, pragmas, numbered migrations, refusal of newer or foreign files."""
+"""Opening an SQLite database: creation, pragmas, numbered migrations, refusal of newer or foreign files, and the
+upgrade of a database of every older schema version (PostgreSQL's own: test_postgres.py)."""
 
 from __future__ import annotations
 
@@ -10,10 +11,11 @@ import aiosqlite
 import pytest
 
 import bot.storage
-from bot.storage import GuildSettings, SchemaTooNewError, StorageError, Store, UserPrefs, available_migrations
-from bot.storage._migrations import Migration, migrate
+from bot.storage import GuildSettings, SchemaTooNewError, SqliteStore, StorageError, UserPrefs, available_migrations
+from bot.storage._migrations import POSTGRES, Migration, available, migrate
 
 from . import helpers
+from .helpers import game, match
 
 TABLES = {
     "schema_migrations",
@@ -28,6 +30,7 @@ TABLES = {
     "rank_by_played",
     "rank_by_bucket",
     "user_prefs",
+    "game_leases",
 }
 
 
@@ -49,9 +52,44 @@ def test_shipped_migrations_are_numbered_from_one_without_gaps():
     assert len(triggers) == 3 and all(t.rstrip().endswith("END;") for t in triggers)
 
 
+def test_both_stores_have_the_same_schema_versions():
+    """Version N means the same schema on SQLite and PostgreSQL (bot/storage/pg_migrations/__init__.py)."""
+    assert [(m.version, m.name) for m in available(POSTGRES)] == [(m.version, m.name) for m in available_migrations()]
+
+
+async def test_a_database_of_every_older_version_is_upgraded_and_keeps_its_data(tmp_path: Path):
+    """DESIGN: a schema change needs an upgrade step from every older version. Each older database is built by the
+    released (never edited) migration files up to its version, with data in it, then opened by this code."""
+    migs = available_migrations()
+    for version in range(1, len(migs)):
+        path = tmp_path / f"v{version}.sqlite3"
+        async with aiosqlite.connect(path, isolation_level=None) as db:
+            assert await migrate(db, migs[:version]) == list(range(1, version + 1))
+            await db.execute(
+                "INSERT INTO guild_settings (guild_id, default_mode, turn_timer, language, text_only) "
+                "VALUES (5, 'flip', 30, 'sk', 1)"
+            )
+            await db.execute(
+                "INSERT INTO live_games VALUES (100, 1, 'classic', 'playing', 0, ?, 1700000000.0)",
+                ('{"channel":100,"version":0}',),
+            )
+        assert recorded(path) == [(m.version, m.name) for m in migs[:version]]
+
+        store = await SqliteStore.open(path)
+        try:
+            assert recorded(path) == [(m.version, m.name) for m in migs]
+            assert (await store.get_settings(5)).turn_timer == 30
+            assert await store.load_games() == [game(100)]
+            assert await store.finish_match(match("m1"))
+            assert await store.acquire_lease(100, "host-a", 30)  # 0002
+            assert await store.lease_owner(100) == "host-a"
+        finally:
+            await store.close()
+
+
 async def test_first_open_creates_folder_file_and_schema(tmp_path: Path):
     path = tmp_path / "data" / "nested" / "uno.sqlite3"
-    store = await Store.open(path)
+    store = await SqliteStore.open(path)
     try:
         assert path.is_file()
         assert tables(path) >= TABLES
@@ -61,13 +99,13 @@ async def test_first_open_creates_folder_file_and_schema(tmp_path: Path):
 
 
 async def test_reopening_applies_nothing_and_keeps_data(db_path: Path):
-    store = await Store.open(db_path)
+    store = await SqliteStore.open(db_path)
     await store.update_settings(5, turn_timer=30)
     await store.close()
     with sqlite3.connect(db_path) as db:
         first = db.execute("SELECT version, applied_at FROM schema_migrations").fetchall()
 
-    store = await Store.open(db_path)
+    store = await SqliteStore.open(db_path)
     try:
         assert (await store.get_settings(5)).turn_timer == 30
     finally:
@@ -79,12 +117,12 @@ async def test_reopening_applies_nothing_and_keeps_data(db_path: Path):
         assert await migrate(db) == []
 
 
-async def test_wal_and_foreign_keys_are_on(store: Store, db_path: Path):
+async def test_wal_and_foreign_keys_are_on(sqlite_store: SqliteStore, db_path: Path):
     with sqlite3.connect(db_path) as db:
         assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     # foreign keys are a per-connection setting: a player row of a match that does not exist is refused
     with pytest.raises(sqlite3.IntegrityError):
-        await store._writer.execute("INSERT INTO match_players VALUES (999, 0, 11, 'Ann', 0, 0, 1, 0, 0)")
+        await sqlite_store._writer.execute("INSERT INTO match_players VALUES (999, 0, 11, 'Ann', 0, 0, 1, 0, 0)")
 
 
 async def test_a_failing_migration_is_rolled_back_and_not_recorded(tmp_path: Path):
@@ -106,7 +144,7 @@ async def test_a_failing_migration_is_rolled_back_and_not_recorded(tmp_path: Pat
 
 
 async def test_a_database_from_a_newer_bot_is_refused_and_left_alone(db_path: Path):
-    await (await Store.open(db_path)).close()
+    await (await SqliteStore.open(db_path)).close()
     newest = available_migrations()[-1].version
     with sqlite3.connect(db_path) as db:
         db.execute("INSERT INTO schema_migrations VALUES (?, 'from_the_future', 0)", (newest + 1,))
@@ -114,7 +152,7 @@ async def test_a_database_from_a_newer_bot_is_refused_and_left_alone(db_path: Pa
     before = recorded(db_path)
 
     with pytest.raises(SchemaTooNewError, match=f"schema version {newest + 1}") as err:
-        await Store.open(db_path)
+        await SqliteStore.open(db_path)
     assert isinstance(err.value, StorageError)
     assert recorded(db_path) == before
     assert "future_only" in tables(db_path)
@@ -125,7 +163,7 @@ async def test_a_file_that_is_not_sqlite_gives_a_storage_error(tmp_path: Path):
     junk = b"this is not a database" * 100
     path.write_bytes(junk)
     with pytest.raises(StorageError, match="cannot use database"):
-        await Store.open(path)
+        await SqliteStore.open(path)
     assert path.read_bytes() == junk
 
 
@@ -157,7 +195,7 @@ async def test_a_database_of_schema_1_is_upgraded_to_2_keeping_its_data(tmp_path
             "INSERT INTO live_games VALUES (100, 5, 'classic', 'playing', 3, '{\"channel\": 100}', 1700000000.0)"
         )
     assert recorded(path) == [(1, "initial")]
-    store = await Store.open(path)
+    store = await SqliteStore.open(path)
     try:
         assert await store.finish_match(helpers.match("m1", guild=5, channel=200)) is True
         assert [v for v, _ in recorded(path)] == [m.version for m in available_migrations()]

@@ -1,4 +1,6 @@
-"""The store: the SQLite file behind settings, live games, match results and leaderboards, used by the adapter and cogs.
+"""The SQLite store: one file behind settings, live games, match results and leaderboards (the embedded default).
+
+Implements :class:`bot.storage.Store`; :func:`bot.storage.open_store` opens it for a file path.
 
 Transactions and concurrency
     Three aiosqlite connections (each runs its queries in its own thread), in autocommit mode with explicit
@@ -27,7 +29,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
-import json
 import logging
 import os
 import sqlite3
@@ -35,21 +36,31 @@ import time
 from collections.abc import AsyncIterator, Callable, Iterable
 from pathlib import Path
 from types import TracebackType
-from typing import Any, Final
+from typing import Any
 
 import aiosqlite
 
-from bot.limits import TARGET_SCORE_DEFAULT, TARGET_SCORE_MAX
-
 from . import _migrations
+from ._common import (
+    ALL_GUILDS,
+    ALL_MODES,
+    BUCKET_SHIFT,
+    RANK_COLUMNS,
+    SETTINGS_COLUMNS,
+    Corrupt,
+    live_game_from_row,
+    merge_settings,
+    prefs_changes,
+    prefs_from_row,
+    scope,
+    settings_changes,
+    settings_from_row,
+    settings_row,
+    totals_rows,
+)
 from ._models import (
-    DEFAULT_MODE,
-    DEFAULT_TURN_TIMER,
-    LANGUAGES,
-    MODES,
     RANK_ORDER,
-    TURN_TIMER_MAX,
-    TURN_TIMER_MIN,
+    UNSET,
     GuildSettings,
     InvalidInputError,
     LeaderboardRow,
@@ -57,29 +68,24 @@ from ._models import (
     MatchResult,
     OptionsValidator,
     PlayerStats,
+    Shards,
     StorageError,
+    StorageUnavailable,
     UserPrefs,
-    check_default_options,
-    check_flag,
+    _Unset,
     check_id,
-    check_language,
     check_live_game,
     check_match_result,
-    check_mode,
     check_optional_guild,
     check_optional_mode,
+    check_owner,
     check_page,
-    check_target_score,
-    check_text_only,
-    check_turn_timer,
+    check_shards,
+    check_ttl,
 )
 
 log = logging.getLogger(__name__)
 
-ALL_GUILDS: Final = 0
-"""``player_totals.guild_id`` of the all-servers scope."""
-ALL_MODES: Final = "*"
-"""``player_totals.mode`` of the all-modes scope."""
 _RANK_TABLES = {
     "rank_by_wins": "guild_id, mode, wins",
     "rank_by_played": "guild_id, mode, wins, played",
@@ -87,20 +93,13 @@ _RANK_TABLES = {
 }
 """The rank tables of migration 0001 and the player_totals columns they count ranked players by."""
 _WAL_AUTOCHECKPOINT = 4000
-_BUCKET_SHIFT = 52
-"""``rank_by_bucket.bucket = user_id >> 52``, as in the triggers of migration 0001."""
+_BUCKET_SHIFT = BUCKET_SHIFT
+_SELECT_SETTINGS = f"SELECT {SETTINGS_COLUMNS} FROM guild_settings WHERE guild_id = ?"
+_TRANSIENT = ("locked", "busy", "disk i/o", "full", "unable to open", "readonly", "read-only")
+"""Words of the ``sqlite3.OperationalError`` messages that mean the file cannot be used right now."""
 
 
-class _Unset:
-    """Marks an argument that was not given (``None`` is a real value for ``language``)."""
-
-    def __repr__(self) -> str:
-        return "UNSET"
-
-
-UNSET: Final = _Unset()
-
-_RANK_COLUMNS = "user_id, display_name, wins, played, abandoned, win_rate, rounds_won, points"
+_RANK_COLUMNS = RANK_COLUMNS
 
 # One statement, so one snapshot. The rank is 1 + how many ranked players come before this one in RANK_ORDER, summed
 # from the rank tables (migration 0001): more wins; as many wins and a better win rate, i.e. fewer matches played (or,
@@ -194,16 +193,20 @@ FROM (
 """
 
 
-def _scope(guild_id: int | None, mode: str | None) -> tuple[int, str]:
-    return (ALL_GUILDS if guild_id is None else guild_id), (ALL_MODES if mode is None else mode)
+def _raise_unavailable(e: sqlite3.OperationalError) -> None:
+    """Raise :class:`StorageUnavailable` from ``e`` when it says the file is locked or cannot be written now."""
+    if any(word in str(e).lower() for word in _TRANSIENT):
+        raise StorageUnavailable(f"the SQLite database cannot be used right now: {e}") from e
 
 
-class Store:
-    """Settings, live games, match results and leaderboards in one SQLite file.
+class SqliteStore:
+    """Settings, live games, match results and leaderboards in one SQLite file (implements :class:`~bot.storage.Store`).
 
-    Open with ``store = await Store.open(path)`` (or ``async with await Store.open(path) as store``) and close with
-    :meth:`close`. Methods are safe to call from many tasks at once. Bad arguments raise :class:`InvalidInputError`
-    (a ``ValueError``) before anything is written; database failures raise ``sqlite3.Error`` after rolling back.
+    Open with ``store = await SqliteStore.open(path)`` (or ``async with await SqliteStore.open(path) as store``) and
+    close with :meth:`close`. Methods are safe to call from many tasks at once. Bad arguments raise
+    :class:`InvalidInputError` (a ``ValueError``) before anything is written; a file that stays locked (another process,
+    5 s) or cannot be written (disk full, I/O error) raises :class:`StorageUnavailable`; other database failures raise
+    ``sqlite3.Error`` after rolling back. ``clock`` (Unix seconds) times the leases.
     """
 
     def __init__(
@@ -213,6 +216,7 @@ class Store:
         checkpointer: aiosqlite.Connection,
         path: Path,
         validate_options: OptionsValidator | None = None,
+        clock: Callable[[], float] = time.time,
     ) -> None:
         """Use :meth:`open`."""
         self._validate_options = validate_options
@@ -226,11 +230,18 @@ class Store:
         self._pending_saves: list[tuple[tuple[Any, ...], asyncio.Future[None]]] = []
         self._saver: asyncio.Task[None] | None = None
         self.path = path
+        self.clock = clock
 
     # --- lifecycle ------------------------------------------------------------------------------------------------
 
     @classmethod
-    async def open(cls, path: str | os.PathLike[str], *, validate_options: OptionsValidator | None = None) -> Store:
+    async def open(
+        cls,
+        path: str | os.PathLike[str],
+        *,
+        validate_options: OptionsValidator | None = None,
+        clock: Callable[[], float] = time.time,
+    ) -> SqliteStore:
         """Open (creating it and its parent folder if needed) the database at ``path`` and bring its schema up to date.
 
         ``validate_options`` checks a server's ``default_options`` when they are saved and when they are read (the bot
@@ -260,7 +271,7 @@ class Store:
             if isinstance(e, sqlite3.DatabaseError):
                 raise StorageError(f"cannot use database {p}: {e}") from e
             raise
-        return cls(writer, reader, checkpointer, p, validate_options)
+        return cls(writer, reader, checkpointer, p, validate_options, clock)
 
     async def close(self) -> None:
         """Wait for the running calls to finish, then close. The store cannot be used afterwards."""
@@ -273,7 +284,7 @@ class Store:
             await self._reader.close()
             await self._writer.close()  # the last connection to close checkpoints and removes the WAL file
 
-    async def __aenter__(self) -> Store:
+    async def __aenter__(self) -> SqliteStore:
         return self
 
     async def __aexit__(
@@ -285,8 +296,20 @@ class Store:
     async def _writing(self) -> AsyncIterator[aiosqlite.Connection]:
         """Hold the writer for a single-statement transaction (autocommit)."""
         async with self._lock:
-            yield self._writer
+            try:
+                yield self._writer
+            except sqlite3.OperationalError as e:
+                _raise_unavailable(e)
+                raise
         self._committed()
+
+    async def _read(self, sql: str, params: Iterable[Any] = ()) -> Iterable[sqlite3.Row]:
+        """One read statement on the reader."""
+        try:
+            return await self._reader.execute_fetchall(sql, tuple(params))
+        except sqlite3.OperationalError as e:
+            _raise_unavailable(e)
+            raise
 
     @contextlib.asynccontextmanager
     async def _transaction(self) -> AsyncIterator[aiosqlite.Connection]:
@@ -297,12 +320,14 @@ class Store:
                 # queued statement, in order, whatever happens to the task that queued it).
                 await self._writer.execute("BEGIN IMMEDIATE")
                 yield self._writer
-            except BaseException:
+                await self._writer.execute("COMMIT")
+            except BaseException as e:
                 # Suppressed: after a cancelled COMMIT (or BEGIN failing) there may be no transaction to roll back.
                 with contextlib.suppress(sqlite3.Error):
                     await self._writer.execute("ROLLBACK")
+                if isinstance(e, sqlite3.OperationalError):
+                    _raise_unavailable(e)
                 raise
-            await self._writer.execute("COMMIT")
         self._committed()
 
     def _committed(self) -> None:
@@ -334,50 +359,12 @@ class Store:
         """The server's settings; defaults when it never changed any. A stored value that is not valid (a damaged or
         hand-edited row) is replaced by its default in the result, with one warning logged per value."""
         check_id("guild_id", guild_id)
-        return await self._read_settings(self._reader, guild_id)
+        rows = await self._read(_SELECT_SETTINGS, (guild_id,))
+        return settings_from_row(guild_id, next(iter(rows), None), self._validate_options)
 
     async def _read_settings(self, db: aiosqlite.Connection, guild_id: int) -> GuildSettings:
-        rows = await db.execute_fetchall(
-            "SELECT default_mode, turn_timer, language, text_only, default_target_score, turn_pings, game_threads, "
-            "default_options FROM guild_settings WHERE guild_id = ?",
-            (guild_id,),
-        )
-        if not rows:
-            return GuildSettings(guild_id)
-        mode, timer, language, text_only, target, pings, threads, options_text = next(iter(rows))
-
-        def bad(name: str, value: object, default: object) -> None:
-            log.warning(
-                "guild %d: stored setting %s=%r is not valid; using the default %r", guild_id, name, value, default
-            )
-
-        if not (isinstance(mode, str) and mode in MODES):
-            bad("default_mode", mode, DEFAULT_MODE)
-            mode = DEFAULT_MODE
-        if not (type(timer) is int and TURN_TIMER_MIN <= timer <= TURN_TIMER_MAX):
-            bad("turn_timer", timer, DEFAULT_TURN_TIMER)
-            timer = DEFAULT_TURN_TIMER
-        if language is not None and language not in LANGUAGES:
-            bad("language", language, None)
-            language = None
-        text_only = _stored_flag("text_only", text_only, False, bad, optional=False)
-        # the columns of migration 0002: NULL = never set, the default without a warning
-        if target is None:
-            target = TARGET_SCORE_DEFAULT
-        elif not (type(target) is int and 0 <= target <= TARGET_SCORE_MAX):
-            bad("default_target_score", target, TARGET_SCORE_DEFAULT)
-            target = TARGET_SCORE_DEFAULT
-        pings = _stored_flag("turn_pings", pings, True, bad)
-        threads = _stored_flag("game_threads", threads, False, bad)
-        options: dict[str, Any] = {}
-        if options_text is not None:
-            try:
-                parsed: Any = json.loads(options_text) if isinstance(options_text, str) else None
-                check_default_options(parsed, self._validate_options)
-                options = dict(parsed)
-            except (ValueError, InvalidInputError):
-                bad("default_options", options_text, {})
-        return GuildSettings(guild_id, mode, timer, language, text_only, target, pings, threads, options)
+        rows = await db.execute_fetchall(_SELECT_SETTINGS, (guild_id,))
+        return settings_from_row(guild_id, next(iter(rows), None), self._validate_options)
 
     async def update_settings(
         self,
@@ -401,41 +388,23 @@ class Store:
         Raises :class:`InvalidInputError` for any bad value, and then changes nothing.
         """
         check_id("guild_id", guild_id)
-        changes: dict[str, Any] = {}
-        if not isinstance(default_mode, _Unset):
-            changes["default_mode"] = check_mode(default_mode, "default_mode")
-        if not isinstance(turn_timer, _Unset):
-            changes["turn_timer"] = check_turn_timer(turn_timer)
-        if not isinstance(language, _Unset):
-            changes["language"] = check_language(language)
-        if not isinstance(text_only, _Unset):
-            changes["text_only"] = check_text_only(text_only)
-        if not isinstance(default_target_score, _Unset):
-            changes["default_target_score"] = check_target_score(default_target_score)
-        if not isinstance(turn_pings, _Unset):
-            changes["turn_pings"] = check_flag("turn_pings", turn_pings)
-        if not isinstance(game_threads, _Unset):
-            changes["game_threads"] = check_flag("game_threads", game_threads)
-        if not isinstance(default_options, _Unset):
-            check_default_options(default_options, self._validate_options)
-            changes["default_options"] = dict(default_options)
+        changes = settings_changes(
+            self._validate_options,
+            default_mode=default_mode,
+            turn_timer=turn_timer,
+            language=language,
+            text_only=text_only,
+            default_target_score=default_target_score,
+            turn_pings=turn_pings,
+            game_threads=game_threads,
+            default_options=default_options,
+        )
         async with self._transaction() as db:
-            current = await self._read_settings(db, guild_id)
-            new = dataclasses.replace(current, **changes)
+            new = merge_settings(await self._read_settings(db, guild_id), changes)
             await db.execute(
-                "INSERT OR REPLACE INTO guild_settings (guild_id, default_mode, turn_timer, language, text_only, "
-                "default_target_score, turn_pings, game_threads, default_options) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    guild_id,
-                    new.default_mode,
-                    new.turn_timer,
-                    new.language,
-                    int(new.text_only),
-                    new.default_target_score,
-                    int(new.turn_pings),
-                    int(new.game_threads),
-                    check_default_options(new.default_options, None),
-                ),
+                f"INSERT OR REPLACE INTO guild_settings (guild_id, {SETTINGS_COLUMNS}) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                settings_row(new),
             )
         return new
 
@@ -450,18 +419,7 @@ class Store:
     @staticmethod
     async def _read_prefs(db: aiosqlite.Connection, user_id: int) -> UserPrefs:
         rows = await db.execute_fetchall("SELECT text_only, large_cards FROM user_prefs WHERE user_id = ?", (user_id,))
-        if not rows:
-            return UserPrefs(user_id)
-        text_only, large = next(iter(rows))
-
-        def bad(name: str, value: object, default: object) -> None:
-            log.warning(
-                "user %d: stored preference %s=%r is not valid; using the default %r", user_id, name, value, default
-            )
-
-        return UserPrefs(
-            user_id, _stored_flag("text_only", text_only, False, bad), _stored_flag("large_cards", large, False, bad)
-        )
+        return prefs_from_row(user_id, next(iter(rows), None))
 
     async def update_prefs(
         self, user_id: int, *, text_only: bool | _Unset = UNSET, large_cards: bool | _Unset = UNSET
@@ -470,11 +428,7 @@ class Store:
         ``large_cards`` ``True``/``False``. Raises :class:`InvalidInputError` for a bad value, and then changes
         nothing."""
         check_id("user_id", user_id)
-        changes: dict[str, bool] = {}
-        if not isinstance(text_only, _Unset):
-            changes["text_only"] = check_flag("text_only", text_only)
-        if not isinstance(large_cards, _Unset):
-            changes["large_cards"] = check_flag("large_cards", large_cards)
+        changes = prefs_changes(text_only, large_cards)
         async with self._transaction() as db:
             new = dataclasses.replace(await self._read_prefs(db, user_id), **changes)
             await db.execute(
@@ -531,38 +485,37 @@ class Store:
             cur = await db.execute("DELETE FROM live_games WHERE channel_id = ?", (channel_id,))
         return cur.rowcount > 0
 
-    async def load_games(self, validate: Callable[[dict[str, Any]], object] | None = None) -> list[LiveGame]:
-        """All live games, by channel id.
+    async def load_games(
+        self, validate: Callable[[dict[str, Any]], object] | None = None, *, shards: Shards | None = None
+    ) -> list[LiveGame]:
+        """All live games by channel id; with ``shards``, only those of the guilds it owns (:meth:`Shards.owns`).
 
         A row whose snapshot is not a JSON object, whose other columns are malformed, or for which
         ``validate(snapshot)`` raises (any ``Exception``; its return value is ignored) is set aside: moved to
         ``quarantined_games`` with the reason, and one warning is logged. It never stops the others from loading.
         """
-        rows = await self._reader.execute_fetchall(
+        where: str = ""
+        params: tuple[int, ...] = ()
+        shards = check_shards(shards)
+        if shards is not None:
+            where = f"WHERE (guild_id >> 22) % ? IN ({', '.join('?' * len(shards.ids))}) "
+            params = (shards.count, *sorted(shards.ids))
+        rows = await self._read(
             "SELECT channel_id, guild_id, mode, status, version, CAST(snapshot AS BLOB), updated_at "
-            "FROM live_games ORDER BY channel_id"
+            f"FROM live_games {where}ORDER BY channel_id",
+            params,
         )
         games: list[LiveGame] = []
         bad: list[tuple[object, bytes, str]] = []
         for channel_id, guild_id, mode, status, version, raw, updated_at in rows:
             try:
-                try:
-                    snapshot = json.loads(bytes(raw).decode("utf-8"))
-                except (ValueError, TypeError) as e:  # UnicodeDecodeError and JSONDecodeError are ValueErrors
-                    raise _Corrupt(f"snapshot is not valid JSON: {e}") from None
-                if not isinstance(snapshot, dict):
-                    raise _Corrupt(f"snapshot is a JSON {type(snapshot).__name__}, not an object")
-                game = LiveGame(channel_id, guild_id, mode, status, version, snapshot, updated_at)
-                try:
-                    check_live_game(game)
-                except InvalidInputError as e:
-                    raise _Corrupt(f"bad column: {e}") from None
+                game = live_game_from_row(channel_id, guild_id, mode, status, version, raw, updated_at)
                 if validate is not None:
                     try:
-                        validate(snapshot)
+                        validate(game.snapshot)
                     except Exception as e:
-                        raise _Corrupt(f"rejected by validator: {type(e).__name__}: {e}") from None
-            except _Corrupt as e:
+                        raise Corrupt(f"rejected by validator: {type(e).__name__}: {e}") from None
+            except Corrupt as e:
                 bad.append((channel_id, raw, str(e)))
                 continue
             games.append(game)
@@ -590,6 +543,60 @@ class Store:
                     log.warning(
                         "set aside the live game of channel %s (moved to quarantined_games): %s", channel_id, reason
                     )
+
+    # --- leases -------------------------------------------------------------------------------------------------
+
+    async def acquire_lease(self, channel_id: int, owner: str, ttl: float) -> bool:
+        """Take or extend the lease of the channel's game until ``clock() + ttl``; ``True`` if ``owner`` holds it now,
+        ``False`` (nothing changed) while another owner's lease has not expired. ``ttl`` seconds, 0 < ttl ≤ 86400."""
+        check_id("channel_id", channel_id)
+        check_owner(owner)
+        ttl = check_ttl(ttl)
+        now = self.clock()
+        async with self._writing() as db:
+            cur = await db.execute(
+                "INSERT INTO game_leases (channel_id, owner, expires_at) VALUES (?1, ?2, ?3) "
+                "ON CONFLICT (channel_id) DO UPDATE SET owner = excluded.owner, expires_at = excluded.expires_at "
+                "WHERE game_leases.owner = excluded.owner OR game_leases.expires_at <= ?4",
+                (channel_id, owner, now + ttl, now),
+            )
+        return cur.rowcount > 0
+
+    async def renew_lease(self, channel_id: int, owner: str, ttl: float) -> bool:
+        """Extend ``owner``'s lease until ``clock() + ttl``; ``False`` if ``owner`` no longer holds it."""
+        check_id("channel_id", channel_id)
+        check_owner(owner)
+        ttl = check_ttl(ttl)
+        async with self._writing() as db:
+            cur = await db.execute(
+                "UPDATE game_leases SET expires_at = ? WHERE channel_id = ? AND owner = ?",
+                (self.clock() + ttl, channel_id, owner),
+            )
+        return cur.rowcount > 0
+
+    async def release_lease(self, channel_id: int, owner: str) -> bool:
+        """Give up ``owner``'s lease of the channel; ``False`` if ``owner`` did not hold it."""
+        check_id("channel_id", channel_id)
+        check_owner(owner)
+        async with self._writing() as db:
+            cur = await db.execute("DELETE FROM game_leases WHERE channel_id = ? AND owner = ?", (channel_id, owner))
+        return cur.rowcount > 0
+
+    async def release_leases(self, owner: str) -> int:
+        """Give up every lease of ``owner`` (a clean stop); returns how many it held."""
+        check_owner(owner)
+        async with self._writing() as db:
+            cur = await db.execute("DELETE FROM game_leases WHERE owner = ?", (owner,))
+        return int(cur.rowcount)
+
+    async def lease_owner(self, channel_id: int) -> str | None:
+        """The owner of the channel's unexpired lease, or ``None``."""
+        check_id("channel_id", channel_id)
+        rows = await self._read(
+            "SELECT owner FROM game_leases WHERE channel_id = ? AND expires_at > ?", (channel_id, self.clock())
+        )
+        row = next(iter(rows), None)
+        return None if row is None else str(row[0])
 
     # --- match results --------------------------------------------------------------------------------------------
 
@@ -652,21 +659,8 @@ class Store:
                 "INSERT INTO match_rounds (match_id, number, winner_seat, points) VALUES (?, ?, ?, ?)",
                 [(match_id, r.number, r.winner_seat, r.points) for r in result.rounds],
             )
-            completed = result.status == "completed"
-            totals = []
-            for p in result.players:
-                if p.is_ai or p.user_id is None:
-                    continue
-                counts = (
-                    int(completed and p.seat == result.winner_seat),
-                    int(completed),
-                    int(not completed),
-                    p.rounds_won,
-                    p.points_scored,
-                )
-                for guild in (result.guild_id, ALL_GUILDS):
-                    for mode in (str(result.mode), ALL_MODES):
-                        totals.append((guild, mode, p.user_id, p.display_name, match_id, *counts))
+            assert match_id is not None
+            totals = totals_rows(result, match_id)
             await db.executemany(_UPSERT_TOTALS, totals)
             if game_row is None:
                 await db.execute("DELETE FROM live_games WHERE channel_id = ?", (result.channel_id,))
@@ -684,20 +678,20 @@ class Store:
         ``guild_id`` a server, or ``None`` for all servers; ``mode`` a mode, or ``None`` for all modes. Only players
         with at least one completed match are listed; AI seats never are. ``limit`` 1–1000, ``offset`` ≥ 0.
         """
-        scope = _scope(check_optional_guild(guild_id), check_optional_mode(mode))
+        key = scope(check_optional_guild(guild_id), check_optional_mode(mode))
         limit, offset = check_page(limit, offset)
-        rows = await self._reader.execute_fetchall(
+        rows = await self._read(
             f"SELECT {_RANK_COLUMNS} FROM player_totals WHERE guild_id = ? AND mode = ? AND played > 0 "
             f"ORDER BY {RANK_ORDER} LIMIT ? OFFSET ?",
-            (*scope, limit, offset),
+            (*key, limit, offset),
         )
         return [LeaderboardRow(offset + i, *row) for i, row in enumerate(rows, start=1)]
 
     async def leaderboard_count(self, *, guild_id: int | None, mode: str | None) -> int:
         """How many players the leaderboard lists (for "page k of n": ``n = ceil(count / limit)``)."""
-        scope = _scope(check_optional_guild(guild_id), check_optional_mode(mode))
-        rows = await self._reader.execute_fetchall(
-            "SELECT coalesce(sum(players), 0) FROM rank_by_wins WHERE guild_id = ? AND mode = ?", scope
+        key = scope(check_optional_guild(guild_id), check_optional_mode(mode))
+        rows = await self._read(
+            "SELECT coalesce(sum(players), 0) FROM rank_by_wins WHERE guild_id = ? AND mode = ?", key
         )
         return int(next(iter(rows))[0])
 
@@ -705,8 +699,8 @@ class Store:
         """A player's totals and rank in one scope (``None`` = all servers / all modes); ``None`` if the player has no
         finished match there. ``rank`` is ``None`` while they have only abandoned matches."""
         check_id("user_id", user_id)
-        scope = _scope(check_optional_guild(guild_id), check_optional_mode(mode))
-        rows = await self._reader.execute_fetchall(_PLAYER_STATS, (*scope, user_id))
+        key = scope(check_optional_guild(guild_id), check_optional_mode(mode))
+        rows = await self._read(_PLAYER_STATS, (*key, user_id))
         if not rows:
             return None
         uid, name, wins, played, abandoned, rate, rounds_won, points, rank, ranked = next(iter(rows))
@@ -740,23 +734,6 @@ class Store:
                 )
             for _, sql in triggers:
                 await db.execute(sql)
-
-
-class _Corrupt(Exception):
-    pass
-
-
-def _stored_flag(
-    name: str, value: object, default: bool, bad: Callable[[str, object, object], None], *, optional: bool = True
-) -> bool:
-    """A stored 0/1 as a bool; NULL (a column added later, never set) is ``default`` when ``optional``; anything else
-    is reported with ``bad`` and is ``default``."""
-    if value is None and optional:
-        return default
-    if type(value) is not int or value not in (0, 1):
-        bad(name, value, default)
-        return default
-    return bool(value)
 
 
 async def _connect(path: Path, opened: list[aiosqlite.Connection]) -> aiosqlite.Connection:

@@ -1,0 +1,137 @@
+"""The :class:`Store` protocol: what every caller (adapter, cogs, client) may ask of the database, whichever it is.
+
+Two implementations: :class:`~bot.storage._sqlite.SqliteStore` (one SQLite file, the embedded default) and
+:class:`~bot.storage._postgres.PostgresStore` (a PostgreSQL server through asyncpg, for several processes). Open one
+with :func:`bot.storage.open_store`; no caller needs to know which one it got.
+
+Errors, for every method
+    :class:`InvalidInputError` (a ``ValueError``) for a bad argument, raised before anything is written;
+    :class:`StorageUnavailable` when the database cannot be reached (server down or restarting, connection lost, file
+    locked): the call had no effect unless said otherwise, and the next call reconnects by itself;
+    :class:`StorageError` for a database this code cannot use. A failing statement (a constraint of the schema) raises
+    the driver's own error after rolling the transaction back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from types import TracebackType
+from typing import Any, Protocol, Self
+
+from ._models import GuildSettings, LeaderboardRow, LiveGame, MatchResult, PlayerStats, Shards, UserPrefs, _Unset
+
+
+class Store(Protocol):
+    """Settings, live games, match results, leaderboards and live-game leases. Safe to call from many tasks at once."""
+
+    async def close(self) -> None:
+        """Wait for the running calls, then close; the store cannot be used afterwards."""
+        ...
+
+    async def __aenter__(self) -> Self: ...
+
+    async def __aexit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None: ...
+
+    # --- server settings ------------------------------------------------------------------------------------------
+
+    async def get_settings(self, guild_id: int) -> GuildSettings:
+        """The server's settings; defaults when it never changed any (a damaged stored value reads as its default)."""
+        ...
+
+    async def update_settings(
+        self,
+        guild_id: int,
+        *,
+        default_mode: str | _Unset = ...,
+        turn_timer: int | _Unset = ...,
+        language: str | _Unset | None = ...,
+        text_only: bool | _Unset = ...,
+        default_target_score: int | _Unset = ...,
+        turn_pings: bool | _Unset = ...,
+        game_threads: bool | _Unset = ...,
+        default_options: dict[str, Any] | _Unset = ...,
+    ) -> GuildSettings:
+        """Change the given settings (the others keep their value) and return them all; ``UNSET`` = unchanged.
+        ``default_options`` must pass the ``validate_options`` the store was opened with."""
+        ...
+
+    # --- user preferences -----------------------------------------------------------------------------------------
+
+    async def get_prefs(self, user_id: int) -> UserPrefs:
+        """A user's preferences (``/uno prefs``); defaults when they never changed any."""
+        ...
+
+    async def update_prefs(
+        self, user_id: int, *, text_only: bool | _Unset = ..., large_cards: bool | _Unset = ...
+    ) -> UserPrefs:
+        """Change some of a user's preferences and return them all."""
+        ...
+
+    # --- live games -----------------------------------------------------------------------------------------------
+
+    async def save_game(self, game: LiveGame) -> None:
+        """Insert or replace the live game of ``game.channel_id``; returns once it is committed."""
+        ...
+
+    async def delete_game(self, channel_id: int) -> bool:
+        """Remove the channel's live game (and its lease); ``False`` if there was none."""
+        ...
+
+    async def load_games(
+        self, validate: Callable[[dict[str, Any]], object] | None = None, *, shards: Shards | None = None
+    ) -> list[LiveGame]:
+        """The live games by channel id — only those of guilds ``shards`` owns when given. A row that cannot be loaded
+        (or that ``validate(snapshot)`` rejects by raising) is moved to ``quarantined_games`` with one warning."""
+        ...
+
+    # --- leases: one process runs a live game at a time -----------------------------------------------------------
+
+    async def acquire_lease(self, channel_id: int, owner: str, ttl: float) -> bool:
+        """Take (or extend) the lease of the channel's game for ``ttl`` seconds: ``True`` if ``owner`` holds it now,
+        ``False`` while another owner's lease has not expired. Taking over an expired lease is how a process replaces
+        one that crashed."""
+        ...
+
+    async def renew_lease(self, channel_id: int, owner: str, ttl: float) -> bool:
+        """Extend ``owner``'s lease to ``ttl`` seconds from now; ``False`` if ``owner`` no longer holds it (another
+        owner took it over after it expired, or it was released)."""
+        ...
+
+    async def release_lease(self, channel_id: int, owner: str) -> bool:
+        """Give up ``owner``'s lease of that channel; ``False`` if ``owner`` did not hold it."""
+        ...
+
+    async def release_leases(self, owner: str) -> int:
+        """Give up every lease of ``owner`` (on a clean stop); returns how many."""
+        ...
+
+    async def lease_owner(self, channel_id: int) -> str | None:
+        """Who holds an unexpired lease of the channel's game, if anyone."""
+        ...
+
+    # --- match results and leaderboards ---------------------------------------------------------------------------
+
+    async def finish_match(self, result: MatchResult, *, replace_with: LiveGame | None = None) -> bool:
+        """Record a finished match, update its players' totals and delete (or, with ``replace_with``, replace) the
+        channel's live game in one transaction; ``False`` and nothing written if its ``match_key`` was recorded."""
+        ...
+
+    async def leaderboard(
+        self, *, guild_id: int | None, mode: str | None, limit: int = 10, offset: int = 0
+    ) -> list[LeaderboardRow]:
+        """One page of a leaderboard in ``RANK_ORDER`` (``None`` = all servers / all modes); ``limit`` 1–1000."""
+        ...
+
+    async def leaderboard_count(self, *, guild_id: int | None, mode: str | None) -> int:
+        """How many players that leaderboard lists."""
+        ...
+
+    async def player_stats(self, user_id: int, *, guild_id: int | None, mode: str | None) -> PlayerStats | None:
+        """A player's totals and rank in one scope; ``None`` if they have no finished match there."""
+        ...
+
+    async def rebuild_aggregates(self) -> None:
+        """Recompute every leaderboard total and rank table from the raw match tables, in one transaction."""
+        ...

@@ -1,0 +1,210 @@
+"""What only the PostgreSQL store has: migrations under an advisory lock with several processes starting at once, the
+clear errors of a server that cannot be used, and connections lost mid-game (``pg_terminate_backend``) surfacing as
+:class:`StorageUnavailable` once, then reconnecting by themselves. The rest of tests/storage runs on both stores."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import sys
+from collections.abc import AsyncIterator
+
+import pytest
+
+from bot.storage import (
+    LiveGame,
+    SchemaTooNewError,
+    StorageError,
+    StorageUnavailable,
+    open_store,
+)
+from bot.storage._migrations import POSTGRES, Migration, available
+
+from .conftest import Backend, drop_pg_backend, pg_backend
+from .helpers import match
+from .test_aggregates import check_consistency
+
+TABLES = {
+    "schema_migrations",
+    "guild_settings",
+    "live_games",
+    "quarantined_games",
+    "matches",
+    "match_players",
+    "match_rounds",
+    "player_totals",
+    "rank_by_wins",
+    "rank_by_played",
+    "rank_by_bucket",
+    "game_leases",
+    "user_prefs",
+}
+
+
+@pytest.fixture
+async def pg(pg_database: str) -> AsyncIterator[Backend]:
+    b = await pg_backend(pg_database)
+    try:
+        yield b
+    finally:
+        await drop_pg_backend(b)
+
+
+async def tables(pg: Backend) -> set[str]:
+    rows = await pg.fetch("SELECT tablename FROM pg_tables WHERE schemaname = current_schema()")
+    return {r[0] for r in rows}
+
+
+async def recorded(pg: Backend) -> list[tuple[int, str]]:
+    return await pg.fetch("SELECT version, name FROM schema_migrations ORDER BY version")
+
+
+async def test_first_open_creates_the_schema_and_records_every_migration(pg: Backend):
+    store = await pg.open()
+    await store.close()
+    assert await tables(pg) == TABLES
+    assert await recorded(pg) == [(m.version, m.name) for m in available(POSTGRES)]
+    first = await pg.fetch("SELECT version, applied_at FROM schema_migrations")
+    store = await pg.open()  # reopening applies nothing
+    await store.close()
+    assert await pg.fetch("SELECT version, applied_at FROM schema_migrations") == first
+
+
+async def test_processes_starting_at_once_apply_each_migration_once(pg: Backend):
+    """Issue 11: several processes may start together; the advisory lock lets one migrate while the others wait."""
+    stores = await asyncio.gather(*(pg.open() for _ in range(8)))
+    try:
+        assert await recorded(pg) == [(m.version, m.name) for m in available(POSTGRES)]
+        await stores[3].update_settings(7, turn_timer=20)
+        assert all([(await s.get_settings(7)).turn_timer == 20 for s in stores])
+    finally:
+        for s in stores:
+            await s.close()
+
+
+async def test_a_failing_migration_is_rolled_back_and_not_recorded(pg: Backend):
+    import asyncpg
+
+    from bot.storage._postgres import migrate
+
+    good = Migration(1, "one", "CREATE TABLE a (x INTEGER);")
+    bad = Migration(2, "two", "CREATE TABLE b (x INTEGER); INSERT INTO nowhere VALUES (1);")
+    conn = await asyncpg.connect(str(pg.target))
+    try:
+        with pytest.raises(asyncpg.UndefinedTableError):
+            await migrate(conn, [good, bad])
+        assert await recorded(pg) == [(1, "one")]
+        assert await tables(pg) == {"schema_migrations", "a"}
+        fixed = Migration(2, "two", "CREATE TABLE b (x INTEGER);")
+        assert await migrate(conn, [good, fixed]) == [2]
+        assert await migrate(conn, [good, fixed]) == []
+        # the session lock was given back each time
+        held = "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND pid = pg_backend_pid()"
+        assert await conn.fetchval(held) == 0
+    finally:
+        await conn.close()
+
+
+async def test_a_database_from_a_newer_bot_is_refused_and_left_alone(pg: Backend):
+    await (await pg.open()).close()
+    newest = available(POSTGRES)[-1].version
+    await pg.execute("INSERT INTO schema_migrations VALUES (?, 'from_the_future', 0)", newest + 1)
+    before = await recorded(pg)
+    with pytest.raises(SchemaTooNewError, match=f"schema version {newest + 1}"):
+        await pg.open()
+    assert await recorded(pg) == before
+
+
+async def test_an_unreachable_server_is_one_clear_error():
+    with pytest.raises(
+        StorageUnavailable, match=re.escape("cannot reach PostgreSQL at postgresql://u:***@127.0.0.1:1/")
+    ) as e:
+        await open_store("postgresql://u:secret@127.0.0.1:1/uno")
+    assert "secret" not in str(e.value) and "\n" not in str(e.value)
+
+
+async def test_a_missing_database_is_a_storage_error(pg_database: str):
+    url = pg_database.rsplit("/", 1)[0] + "/uno_no_such_database"
+    with pytest.raises(StorageError, match="uno_no_such_database") as e:
+        await open_store(url)
+    assert not isinstance(e.value, StorageUnavailable)
+
+
+async def test_without_asyncpg_a_postgres_address_says_what_to_install(monkeypatch):
+    monkeypatch.setitem(sys.modules, "asyncpg", None)  # import asyncpg now fails
+    monkeypatch.delitem(sys.modules, "bot.storage._postgres", raising=False)
+    with pytest.raises(StorageError, match=r"asyncpg package is not installed: pip install") as e:
+        await open_store("postgresql://postgres@127.0.0.1/uno")
+    assert "\n" not in str(e.value)
+
+
+async def terminate_others(pg: Backend) -> int:
+    """pg_terminate_backend on every other connection to the test database (the store's pool)."""
+    rows = await pg.fetch(
+        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+        "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+    )
+    return len(rows)
+
+
+async def until_it_works(call, attempts: int = 20):  # type: ignore[no-untyped-def]
+    """Call again until the store has reconnected; every failure on the way must be StorageUnavailable."""
+    for _ in range(attempts):
+        try:
+            return await call()
+        except StorageUnavailable:
+            await asyncio.sleep(0.05)
+    raise AssertionError("the store did not reconnect")
+
+
+async def test_connections_terminated_between_calls_reconnect_by_themselves(pg: Backend):
+    store = await pg.open()
+    try:
+        await store.save_game(LiveGame(100, 1, "classic", "playing", 1, {"v": 1}, 1.0))
+        assert await terminate_others(pg) >= 1
+        outcomes = await asyncio.gather(
+            *(store.save_game(LiveGame(100 + i, 1, "flip", "playing", 2, {"v": 2}, 2.0)) for i in range(20)),
+            return_exceptions=True,
+        )
+        assert all(o is None or isinstance(o, StorageUnavailable) for o in outcomes), outcomes
+        games = await until_it_works(store.load_games)
+        saved = {g.channel_id for g in games}
+        assert {100 + i for i, o in enumerate(outcomes) if o is None} <= saved
+        assert (await store.get_settings(5)).turn_timer == 60
+    finally:
+        await store.close()
+
+
+async def test_connections_lost_mid_transaction_cost_no_acknowledged_result(pg: Backend):
+    """Matches finishing while their connections are terminated: each call is either recorded (True) or fails with
+    StorageUnavailable; a retry of a failed one records it exactly once (its match_key), and the totals stay exact."""
+    store = await pg.open()
+    try:
+        results = [
+            match(
+                f"k{i}",
+                channel=500 + i,
+                seats=((11 + i % 3, "A"), (20 + i % 4, "B")),
+                winner=i % 2,
+                rounds=((i % 2, 500),),
+            )
+            for i in range(40)
+        ]
+
+        async def killer() -> None:
+            for _ in range(5):
+                await asyncio.sleep(0.01)
+                await terminate_others(pg)
+
+        outcomes = await asyncio.gather(*(store.finish_match(r) for r in results), killer(), return_exceptions=True)
+        outcomes = outcomes[:-1]
+        assert all(o is True or isinstance(o, StorageUnavailable) for o in outcomes), outcomes
+        for r, o in zip(results, outcomes, strict=True):
+            if o is not True:
+                assert await until_it_works(lambda r=r: store.finish_match(r)) in (True, False)
+        assert await pg.fetch("SELECT count(*) FROM matches") == [(40,)]
+        await check_consistency(pg)
+        board = await store.leaderboard(guild_id=None, mode=None, limit=100)
+        assert sum(row.wins for row in board) == 40 and sum(row.played for row in board) == 80
+    finally:
+        await store.close()
