@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from bot.adapter import AdapterError, SessionManager, SessionView, Status
+from bot.adapter import AdapterError, SessionManager, SessionView, Status, Update
 from bot.adapter.errors import NoGame
 from bot.engine.actions import Accept, Action, CallUno, Catch, Challenge, DeclareColour, Draw, Keep, NextRound, Play
 from bot.engine.cards import Colour
@@ -21,7 +21,7 @@ from bot.engine.errors import RuleError
 from bot.engine.view import PlayerView
 from bot.i18n import t
 
-from . import ids, inputs, screens
+from . import house, ids, inputs, screens
 from .challenges import VERDICTS
 from .hands import Hands
 from .images import Images
@@ -133,6 +133,8 @@ def _hand_play(c: HandClick) -> HandStep:
 def _hand_target(c: HandClick) -> HandStep:
     i = index(c.arg, len(c.options))
     chosen = c.chosen(c.view.players)
+    if not c.options[i].wild:  # a 7 under house rule seven_zero (SPEC H): the target is all it needs
+        return lambda v: play(v, i, None, chosen)
     return screens.colour_picker(c.session, c.view, c.lang, i, chosen)
 
 
@@ -164,6 +166,21 @@ HAND_ACTIONS: dict[str, Callable[[HandClick], HandStep]] = {
     "challenge": _own(Challenge),
     "accept": _own(Accept),
 }
+#: Hand verbs that make a move on the player's own turn.
+TURN_VERBS = ("play", "target", "colour", "draw", "keep")
+
+
+def stale_note(view: PlayerView, verb: str, lang: str) -> str:
+    """What a hand says when a click came from an out-of-date hand: "too late" when a move on the player's own turn
+    lost the turn to someone who jumped in first (SPEC H ``jump_in``), else "the game moved on"."""
+    if verb in TURN_VERBS and "jump_in" in view.house_rules and view.pending != view.me:
+        return t("hand.too_late", lang)
+    return t("hand.stale", lang)
+
+
+#: The hand verb of a jump-in (SPEC H ``jump_in``), handled by :meth:`Clicks.jump_in` (a card's place in the hand,
+#: checked against the jump fingerprint under the session's lock).
+HAND_JUMP = "jump"
 #: Hand verbs that only show the hand again (``arg``: the page of the "Play a card" list).
 HAND_VIEWS = ("refresh", "back", "page")
 
@@ -382,8 +399,11 @@ class Clicks:
             page = int(arg) if verb != "back" and arg.isdigit() else 0
             await self.hands.show(interaction, session, view, lang, page=page)
             return
+        if verb == HAND_JUMP:
+            await self.jump_in(interaction, session, view, lang, fp, arg, values)
+            return
         if ids.hand_fingerprint(view) != fp:
-            await self.hands.show(interaction, session, view, lang, note=t("hand.stale", lang))
+            await self.hands.show(interaction, session, view, lang, note=stale_note(view, verb, lang))
             return
         try:
             step = HAND_ACTIONS.get(verb)
@@ -399,11 +419,12 @@ class Clicks:
             VERDICTS.record(update)  # a challenge from the hand: its verdict is shown with the challenged hand
         except (AdapterError, RuleError, ValueError, IndexError) as exc:
             error = exc if isinstance(exc, AdapterError | RuleError) else bad_request()
-            note = t("hand.stale", lang) if getattr(error, "code", "") == "stale" else error_text(error, lang)
             latest = self.manager.snapshot(channel)
             if latest is not None and latest.same_session(session):
                 session = latest
             mine = session.view_for(user) if session.playing else None
+            stale = getattr(error, "code", "") == "stale"
+            note = stale_note(mine or view, verb, lang) if stale else error_text(error, lang)
             if mine is not None and mine.me is not None:
                 await self.hands.show(interaction, session, mine, lang, note=note)
             else:
@@ -415,7 +436,68 @@ class Clicks:
                 interaction, Screen(content=t("hand.game_over", lang), view=discord.ui.View(timeout=None))
             )
             return
-        await self.hands.show(interaction, update.view, mine, lang)
+        await self.hands.show(interaction, update.view, mine, lang, note=self._said(update, mine, lang))
+
+    @staticmethod
+    def _said(update: Update, view: PlayerView, lang: str) -> str | None:
+        """What the player's own move did, in their hand (house rules, SPEC H: whose hand they now hold…)."""
+        session = update.view
+        return house.action_note(
+            update.events, me(view), session.options, lambda s: screens.player_name(session, s, lang), lang
+        )
+
+    async def jump_in(
+        self,
+        interaction: Interaction,
+        session: SessionView,
+        view: PlayerView,
+        lang: str,
+        fp: str,
+        arg: str,
+        values: list[str],
+    ) -> None:
+        """A **Jump in!** click (SPEC H ``jump_in``): ``arg`` is the card's place in the hand (``.u``: with UNO), a
+        select's value the player to swap hands with (a 7 under ``seven_zero``). The click must have been made on the
+        top card still in play (:func:`~cogs.uno.house.jump_fingerprint`), checked again under the session's lock: of
+        two players jumping in at once the first accepted plays, the other is told "too late"."""
+        channel, user = session.channel_id, interaction.user.id
+        too_late = t("hand.too_late", lang)
+        if house.jump_fingerprint(view) != fp:
+            await self.hands.show(interaction, session, view, lang, note=too_late)
+            return
+        place, _, flag = arg.partition(".")
+        try:
+            card = view.hand[index(place, len(view.hand))]
+            target = inputs.one_index(values, view.players) if values else None
+        except AdapterError as exc:
+            await self.error(interaction, exc, lang)
+            return
+        if target is None and house.needs_target(view, card):
+            await self.hands.edit(interaction, screens.jump_target_picker(session, view, lang, arg, card))
+            return
+        action = Play(me(view), card.id, None, target, False, flag == "u")
+        if await self.images.shown(session.guild_id):
+            await self.ack(interaction)
+        try:
+            update = await self.manager.act(
+                channel, user, lambda v: action, expect=lambda v: house.jump_fingerprint(v) == fp
+            )
+        except (AdapterError, RuleError) as exc:
+            late = getattr(exc, "code", "") in ("stale", "too_late")
+            latest = self.manager.snapshot(channel)
+            mine = latest.view_for(user) if latest is not None and latest.playing else None
+            if latest is None or mine is None or mine.me is None:
+                await self.error(interaction, exc, lang)
+                return
+            await self.hands.show(interaction, latest, mine, lang, note=too_late if late else error_text(exc, lang))
+            return
+        mine = update.view.view_for(user)
+        if not update.view.playing or mine is None or mine.me is None:
+            await self.hands.edit(
+                interaction, Screen(content=t("hand.game_over", lang), view=discord.ui.View(timeout=None))
+            )
+            return
+        await self.hands.show(interaction, update.view, mine, lang, note=self._said(update, mine, lang))
 
 
-__all__ = ["DECISION_ACTIONS", "HAND_ACTIONS", "HAND_VIEWS", "LOBBY_ACTIONS", "Clicks", "HandClick"]
+__all__ = ["DECISION_ACTIONS", "HAND_ACTIONS", "HAND_JUMP", "HAND_VIEWS", "LOBBY_ACTIONS", "Clicks", "HandClick"]

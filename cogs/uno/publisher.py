@@ -14,9 +14,9 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.adapter import SessionView, Status, Update, UpdateKind
-from bot.engine.events import RoundEnded
+from bot.engine.events import HandReceived, RoundEnded
 
-from . import screens
+from . import house, screens
 from .hands import Hands
 from .images import Images
 from .screens import Screen
@@ -37,6 +37,7 @@ class Publisher:
         self.images = images
         self.hands = hands
         self.logs: dict[int, deque[str]] = {}
+        self.jumps = house.JumpWatch()
 
     async def on_update(self, update: Update) -> None:
         """Bring the public messages (and the hand of the player whose turn it is) up to date after ``update``."""
@@ -57,6 +58,7 @@ class Publisher:
         elif kind is UpdateKind.CLOSED:
             await self.edit_public(session, screens.closed_screen(session, lang, update.reason or ""))
             self.logs.pop(session.channel_id, None)
+            self.jumps.forget(session.channel_id)
             if session.public is not None and session.result is not None:
                 await channel.send(**screens.match_summary(session, lang).send_kwargs())
         elif session.public is not None:
@@ -76,6 +78,7 @@ class Publisher:
             if kind is UpdateKind.FINISHED:
                 await channel.send(**screens.match_summary(session, lang).send_kwargs())
             await self.refresh_turn_hand(session)
+            await self.refresh_house_hands(session, update)
 
     def _message_id(self, session: SessionView) -> int | None:
         """The public message of the session: as last committed (a table posted anew since ``session`` was
@@ -111,6 +114,35 @@ class Publisher:
         if user is None:
             return
         await self.hands.refresh(session, user, session.seat_views[public.pending])
+
+    async def refresh_house_hands(self, session: SessionView, update: Update) -> None:
+        """House rules (SPEC H): tell the players who received a hand by a 7 or a 0 whose hand they now hold (the
+        player who acted sees it in the answer to their click), and bring the open hands of the players who can jump
+        in, or could until this change, up to date, so that a **Jump in!** control is there at once and only while it
+        can be used. Reads the views committed with ``update`` only."""
+        options = session.options
+        public, views = session.public, session.seat_views
+        if public is None or views is None or not (options.seven_zero or options.jump_in):
+            return
+        own = update.actor if update.kind is UpdateKind.ACTION else None
+        received = {e.to for e in update.events if isinstance(e, HandReceived) and e.to != own}
+        for seat in sorted(received):
+            user = session.seats[seat].user_id
+            if user is not None:
+
+                def note(lang: str, seat: int = seat) -> str | None:
+                    return house.received_note(
+                        update.events, seat, lambda s: screens.player_name(session, s, lang), lang
+                    )
+
+                await self.hands.refresh(session, user, views[seat], note=note)
+        if not options.jump_in:
+            return
+        humans = [views[i] if s.user_id is not None and not s.left else None for i, s in enumerate(session.seats)]
+        for seat in self.jumps.changed(session.channel_id, humans):
+            user = session.seats[seat].user_id
+            if user is not None and seat != public.pending and seat not in received and seat != own:
+                await self.hands.refresh(session, user, views[seat])
 
 
 __all__ = ["LOG_LINES", "Publisher"]
