@@ -82,7 +82,7 @@ def button(hand: Message, verb: str) -> Any:
 
 async def finish(table: Table, hands: dict[int, Message]) -> None:
     """Play the round out from the hands (each pending player decides from what their hand shows)."""
-    for _step in range(300):
+    for _step in range(1000):
         session = table.session
         if session.status != Status.PLAYING:
             break
