@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from bot.adapter import SessionView
 from bot.adapter.session import Session, Status
 from bot.adapter.timers import Limits
 from bot.i18n import t
@@ -138,10 +139,11 @@ def message_sig(content: str | None, embeds: list[dict[str, Any]], components: l
 def committed_sig(session: Session, round_pause: float) -> Sig | None:
     """The public message the bot's own screens draw for a committed session."""
     lang = session.ui.get("lang", "en")
+    view = SessionView.of(session)  # what the bot's screens draw from
     if session.status == Status.LOBBY:
-        screen = screens.lobby_screen(session, lang)
+        screen = screens.lobby_screen(view, lang)
     elif session.game is not None:
-        screen = screens.table_screen(session, lang, [], round_pause=round_pause)
+        screen = screens.table_screen(view, lang, [], round_pause=round_pause)
     else:
         return None
     embeds = [e.to_dict() for e in screen.embeds()]
