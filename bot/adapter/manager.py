@@ -24,6 +24,7 @@ from bot.engine.cards import Mode
 from bot.engine.events import Event
 from bot.engine.game import Game
 from bot.engine.options import OptionError, Options
+from bot.engine.rules import RULESETS
 from bot.engine.view import Phase, PlayerView
 from bot.limits import TURN_TIMER_MAX, TURN_TIMER_MIN
 from bot.storage import LiveGame, MatchResult, Store
@@ -143,6 +144,7 @@ class SessionManager:
         try:
             mode = Mode(mode)
             opts = options if isinstance(options, Options) else Options.from_dict(dict(options or {}))
+            RULESETS[mode].check_options(opts)  # e.g. seven_zero is classic only (SPEC H)
         except (ValueError, OptionError) as exc:
             raise E.BadRequest(str(exc)) from exc
         if not TURN_TIMER_MIN <= turn_timer <= TURN_TIMER_MAX:
