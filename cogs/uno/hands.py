@@ -144,6 +144,9 @@ class Hands:
         if fp == hand.fingerprint and text is None:
             return
         png, seen = await self.images.hand(session, view, hand.lang)
+        latest = self.open.get(session.channel_id, user_id)
+        if latest is not hand and latest is not None and latest.fingerprint == fp and text is None:
+            return  # a click showed this very view meanwhile (maybe with a note, e.g. "too late"): keep it
         try:
             with screens.hand_screen(
                 session, view, hand.lang, note=text, png=png, table_png=seen, round_pause=self.round_pause

@@ -209,7 +209,7 @@ async def test_seven_swaps_with_a_chosen_player_and_zero_passes_every_hand_on(
     emulator.assert_all_interactions_answered_once(max_latency=3.0)
 
 
-@pytest.mark.parametrize("images", [False, True])
+@pytest.mark.parametrize(("images", "jumper_first"), [(False, True), (False, False), (True, True)])
 async def test_jump_in_race_first_accepted_wins_the_other_is_too_late(
     emulator: DiscordEmulator,
     world: dict[str, Any],
@@ -217,6 +217,7 @@ async def test_jump_in_race_first_accepted_wins_the_other_is_too_late(
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
     images: bool,
+    jumper_first: bool,
 ) -> None:
     """SPEC H jump_in: the Jump in! control appears at once on the hand of the player holding a card identical to
     the top, and only while they can; the current player and the jumper click at the same moment: the first accepted
@@ -235,10 +236,11 @@ async def test_jump_in_race_first_accepted_wins_the_other_is_too_late(
     assert jump is not None and jump.label.startswith("Jump in!"), "shown at once, without a click"
     assert button(bob_hand, "jump") is None and button(hands[alice.id], "jump") is None
     custom_id, value = option_value(bob_hand, "Red 8")
-    await asyncio.gather(
+    clicks = [
         emulator.click(carol, carol_hand, jump.custom_id, settle=False),
         emulator.select(bob, bob_hand, custom_id, [value], settle=False),
-    )
+    ]
+    await asyncio.gather(*(clicks if jumper_first else clicks[::-1]))  # both sent before either is answered
     await emulator.settle()
     game = table.session.game
     log = log_text(table)
