@@ -295,6 +295,9 @@ class Run:
         done, _ = await asyncio.wait({task, dead}, return_when=asyncio.FIRST_COMPLETED)
         if task in done:
             dead.cancel()
+            if task.exception() is not None and died.is_set():  # sent to the socket of a process being killed
+                self.retries += 1
+                raise Killed
             rec = task.result()
             self.actions += 1
             return rec
