@@ -4,6 +4,7 @@ publisher can bring it up to date while its interaction token lives (DESIGN "Dis
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -71,6 +72,12 @@ class Hands:
         self.images = images
         self.round_pause = round_pause  # named in a hand shown between rounds
         self.open = HandRegistry()
+        # One edit of a player's hand at a time: a refresh that began before a click's answer (which may carry a note
+        # such as "too late") must not land after it and wipe it, nor may a click's answer land under a refresh.
+        self._editing: dict[tuple[int, int], asyncio.Lock] = {}
+
+    def _lock(self, channel_id: int, user_id: int) -> asyncio.Lock:
+        return self._editing.setdefault((channel_id, user_id), asyncio.Lock())
 
     async def send(
         self,
@@ -86,16 +93,17 @@ class Hands:
         images = await self.images.shown(session.guild_id)
         if images and not interaction.response.is_done():
             await interaction.response.defer(ephemeral=True, thinking=True)
-        if not interaction.response.is_done():
-            with screens.hand_screen(session, view, lang, note=note, round_pause=self.round_pause) as screen:
-                await interaction.response.send_message(ephemeral=True, **screen.send_kwargs())
-        else:
-            png, seen = await self.images.hand(session, view, lang)
-            with screens.hand_screen(
-                session, view, lang, note=note, png=png, table_png=seen, round_pause=self.round_pause
-            ) as screen:
-                await interaction.followup.send(ephemeral=True, **screen.send_kwargs())
-        self._remember(interaction, session, view, lang)
+        png, seen = (None, None) if not interaction.response.is_done() else await self.images.hand(session, view, lang)
+        async with self._lock(session.channel_id, interaction.user.id):
+            if not interaction.response.is_done():
+                with screens.hand_screen(session, view, lang, note=note, round_pause=self.round_pause) as screen:
+                    await interaction.response.send_message(ephemeral=True, **screen.send_kwargs())
+            else:
+                with screens.hand_screen(
+                    session, view, lang, note=note, png=png, table_png=seen, round_pause=self.round_pause
+                ) as screen:
+                    await interaction.followup.send(ephemeral=True, **screen.send_kwargs())
+            self._remember(interaction, session, view, lang)
 
     async def show(
         self,
@@ -111,16 +119,19 @@ class Hands:
         images = await self.images.shown(session.guild_id)
         if images and not interaction.response.is_done():
             await interaction.response.defer()
-        if not interaction.response.is_done():
-            with screens.hand_screen(session, view, lang, page=page, note=note, round_pause=self.round_pause) as screen:
-                await interaction.response.edit_message(**screen.edit_kwargs())
-        else:
-            png, seen = await self.images.hand(session, view, lang)
-            with screens.hand_screen(
-                session, view, lang, page=page, note=note, png=png, table_png=seen, round_pause=self.round_pause
-            ) as screen:
-                await interaction.edit_original_response(**screen.edit_kwargs())
-        self._remember(interaction, session, view, lang)
+        png, seen = (None, None) if not interaction.response.is_done() else await self.images.hand(session, view, lang)
+        async with self._lock(session.channel_id, interaction.user.id):
+            if not interaction.response.is_done():
+                with screens.hand_screen(
+                    session, view, lang, page=page, note=note, round_pause=self.round_pause
+                ) as screen:
+                    await interaction.response.edit_message(**screen.edit_kwargs())
+            else:
+                with screens.hand_screen(
+                    session, view, lang, page=page, note=note, png=png, table_png=seen, round_pause=self.round_pause
+                ) as screen:
+                    await interaction.edit_original_response(**screen.edit_kwargs())
+            self._remember(interaction, session, view, lang)
 
     async def edit(self, interaction: discord.Interaction[UnoBot], screen: Screen) -> None:
         """Turn the hand the component is on into ``screen`` (a picker, or "the match is over")."""
@@ -144,17 +155,20 @@ class Hands:
         if fp == hand.fingerprint and text is None:
             return
         png, seen = await self.images.hand(session, view, hand.lang)
-        latest = self.open.get(session.channel_id, user_id)
-        if latest is not hand and latest is not None and latest.fingerprint == fp and text is None:
-            return  # a click showed this very view meanwhile (maybe with a note, e.g. "too late"): keep it
-        try:
-            with screens.hand_screen(
-                session, view, hand.lang, note=text, png=png, table_png=seen, round_pause=self.round_pause
-            ) as screen:
-                await hand.interaction.edit_original_response(**screen.edit_kwargs())
-            hand.fingerprint = fp
-        except discord.HTTPException:
-            self.open.forget(session.channel_id, user_id)
+        async with self._lock(session.channel_id, user_id):
+            latest = self.open.get(session.channel_id, user_id)
+            if latest is not hand and latest is not None and latest.fingerprint == fp and text is None:
+                return  # a click showed this very view meanwhile (maybe with a note, e.g. "too late"): keep it
+            if latest is None:
+                return
+            try:
+                with screens.hand_screen(
+                    session, view, latest.lang, note=text, png=png, table_png=seen, round_pause=self.round_pause
+                ) as screen:
+                    await latest.interaction.edit_original_response(**screen.edit_kwargs())
+                latest.fingerprint = fp
+            except discord.HTTPException:
+                self.open.forget(session.channel_id, user_id)
 
     def _remember(
         self, interaction: discord.Interaction[UnoBot], session: SessionView, view: PlayerView, lang: str
