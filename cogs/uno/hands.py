@@ -9,7 +9,7 @@ import contextlib
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import discord
 
@@ -20,7 +20,8 @@ from .images import Images
 from .screens import Screen
 
 if TYPE_CHECKING:
-    from bot.adapter.session import Session
+    from bot.adapter import SessionView
+    from bot.client import UnoBot
 
 #: How long an open hand may be edited through its interaction (s): tokens last 15 minutes.
 HAND_REFRESH_WINDOW = 14 * 60
@@ -49,7 +50,7 @@ class OpenHand:
     (:func:`cogs.uno.ids.hand_fingerprint`), when it was opened (``time.monotonic()`` s), its language, what its
     player saw in it (:func:`seen_key`) and whether it was their decision."""
 
-    interaction: discord.Interaction[Any]
+    interaction: discord.Interaction[UnoBot]
     fingerprint: str
     opened: float
     lang: str
@@ -69,7 +70,7 @@ class HandRegistry:
         self,
         channel_id: int,
         user_id: int,
-        interaction: discord.Interaction[Any],
+        interaction: discord.Interaction[UnoBot],
         fp: str,
         lang: str,
         view: PlayerView | None = None,
@@ -112,8 +113,8 @@ class Hands:
 
     async def send(
         self,
-        interaction: discord.Interaction[Any],
-        session: Session,
+        interaction: discord.Interaction[UnoBot],
+        session: SessionView,
         view: PlayerView,
         lang: str,
         *,
@@ -138,8 +139,8 @@ class Hands:
 
     async def show(
         self,
-        interaction: discord.Interaction[Any],
-        session: Session,
+        interaction: discord.Interaction[UnoBot],
+        session: SessionView,
         view: PlayerView,
         lang: str,
         *,
@@ -164,7 +165,7 @@ class Hands:
                     await interaction.edit_original_response(**screen.edit_kwargs())
             self._remember(interaction, session, view, lang)
 
-    async def edit(self, interaction: discord.Interaction[Any], screen: Screen) -> None:
+    async def edit(self, interaction: discord.Interaction[UnoBot], screen: Screen) -> None:
         """Turn the hand the component is on into ``screen`` (a picker, or "the match is over")."""
         with screen:
             if interaction.response.is_done():
@@ -174,7 +175,7 @@ class Hands:
 
     async def refresh(
         self,
-        session: Session,
+        session: SessionView,
         user_id: int,
         view: PlayerView,
         *,
@@ -222,7 +223,9 @@ class Hands:
                     content=text(hand.lang), embeds=[], attachments=[], view=discord.ui.View(timeout=None)
                 )
 
-    def _remember(self, interaction: discord.Interaction[Any], session: Session, view: PlayerView, lang: str) -> None:
+    def _remember(
+        self, interaction: discord.Interaction[UnoBot], session: SessionView, view: PlayerView, lang: str
+    ) -> None:
         self.open.remember(session.channel_id, interaction.user.id, interaction, ids.hand_fingerprint(view), lang, view)
 
 

@@ -19,8 +19,7 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from bot.adapter import AdapterError, Update
-from bot.adapter.session import Session, Status
+from bot.adapter import AdapterError, SessionView, Status, Update, UpdateKind
 from bot.engine.events import Event, HandReceived, RoundEnded
 from bot.engine.view import Phase
 from bot.i18n import t
@@ -94,91 +93,93 @@ class Publisher:
     # ------------------------------------------------------------------------------------------------------------
     # The adapter's hooks
 
-    def log_lines(self, session: Session, kind: str, events: Sequence[Event], actor: int | None) -> list[str]:
+    def log_lines(
+        self, session: SessionView, kind: UpdateKind, events: Sequence[Event], actor: int | None
+    ) -> list[str]:
         """The last-moves log lines of a change (:data:`bot.adapter.manager.LogWriter`), in the table's language."""
         lang = str(session.ui.get("lang", "en"))
 
         def name(seat: int) -> str:
             return screens.player_name(session, seat, lang)
 
-        return event_lines(events, name, lang, timed_out=actor if kind == "timeout" else None)
+        return event_lines(events, name, lang, timed_out=actor if kind is UpdateKind.TIMEOUT else None)
 
     async def on_update(self, update: Update) -> None:
         """Bring the public messages, the turn ping and the open hands up to date after ``update``."""
-        session = update.session
+        session = update.view
         lang = str(session.ui.get("lang", "en"))
         channel = self.bot.get_partial_messageable(session.channel_id, guild_id=session.guild_id)
         kind = update.kind
-        if kind == "resumed":
+        if kind is UpdateKind.RESUMED:
             await self.repaint(session, resumed=True)
             return
-        if kind == "lobby":
-            if session.ui.get("message") is not None:  # the first lobby message is the answer to the command
+        if kind is UpdateKind.LOBBY:
+            if self._message_id(session) is not None:  # the first lobby message is the answer to the command
                 await self.edit_public(session, screens.lobby_screen(session, lang))
-        elif kind.startswith("closed"):
-            reason = kind.partition(":")[2]
+        elif kind is UpdateKind.CLOSED:
+            reason = update.reason or ""
             await self.pings.clear(session.channel_id, session.guild_id)
             await self.edit_public(session, screens.closed_screen(session, lang, reason))
             self.jumps.forget(session.channel_id)
-            if session.game is not None and session.result is not None:
+            if session.public is not None and session.result is not None:
                 await channel.send(**screens.match_summary(session, lang).send_kwargs())
             await self.hands.close(session.channel_id, lambda hand_lang: t("hand.game_over", hand_lang))
-        elif session.game is not None:
+        elif session.public is not None:
             await self.show_table(session, lang)
             for event in update.events:
                 if isinstance(event, RoundEnded):
                     await self.post_summary(session, screens.round_summary(session, event, lang), "round")
-            if kind == "finished":
+            if kind is UpdateKind.FINISHED:
                 await self.post_summary(session, screens.match_summary(session, lang), "match")
             await self.show_ping(session, lang)
             await self.refresh_house_hands(session, update)
-            timed_out = update.actor if kind == "timeout" else None
+            timed_out = update.actor if kind is UpdateKind.TIMEOUT else None
             await self.refresh_hands(session, update.events, timed_out)
 
     def on_message(self, message: discord.Message) -> None:
         """Count the messages others post below a live table (the bot counts its own as it sends them)."""
         if message.guild is None or message.author.id == getattr(self.bot.user, "id", None):
             return
-        session = self.bot.manager.sessions.get(message.channel.id)
-        table = session.ui.get("message") if session is not None and session.game is not None else None
+        session = self.bot.manager.snapshot(message.channel.id)
+        table = session.ui.get("message") if session is not None and session.public is not None else None
         if table is not None and message.id > int(table):
             self.below[message.channel.id] = self.below.get(message.channel.id, 0) + 1
 
     # ------------------------------------------------------------------------------------------------------------
     # Public messages
 
-    async def show_table(self, session: Session, lang: str) -> None:
+    async def show_table(self, session: SessionView, lang: str) -> None:
         """Edit the table (posted anew at the bottom once :data:`TABLE_REPOST_AFTER` messages stand below it)."""
-        game = session.game
-        assert game is not None
-        png = await self.images.table(session, game.view(None), lang)
-        log_lines = session.log[-LOG_SHOWN:]
+        public = session.public
+        assert public is not None
+        png = await self.images.table(session, public, lang)
+        log_lines = list(session.log[-LOG_SHOWN:])
         repost = self.below.get(session.channel_id, 0) >= TABLE_REPOST_AFTER and session.status == Status.PLAYING
         screen = screens.table_screen(
             session, lang, log_lines, png=png, round_pause=self.bot.manager.limits.round_pause
         )
         await self.edit_public(session, screen, repost=repost)
 
-    async def post_summary(self, session: Session, screen: Screen, kind: str) -> None:
+    async def post_summary(self, session: SessionView, screen: Screen, kind: str) -> None:
         """Post a round or match summary below the table, and note it with the session (so that a restart posts
         the one it may have missed, and no other)."""
-        number = len(session.game.history) if session.game is not None and kind == "round" else 0
+        number = session.rounds_played if kind == "round" else 0
         channel = self.bot.get_partial_messageable(session.channel_id, guild_id=session.guild_id)
         with screen:
             await channel.send(**screen.send_kwargs())
         self.below[session.channel_id] = self.below.get(session.channel_id, 0) + 1
         await self._note(session, commit=True, summary=summary_key(kind, number))
 
-    async def edit_public(self, session: Session, screen: Screen, *, repost: bool = False) -> None:
+    async def edit_public(self, session: SessionView, screen: Screen, *, repost: bool = False) -> None:
         """Edit the session's public message into ``screen``; post it anew (and remember it) when it vanished or
         when ``repost`` (the old one then keeps a pointer to the new one, without buttons). A failed edit is tried
         again shortly (:meth:`repaint`)."""
-        message_id = session.ui.get("message")
+        message_id = self._message_id(session)
         channel = self.bot.get_partial_messageable(session.channel_id, guild_id=session.guild_id)
         with screen:
             if message_id is not None and not repost:
                 try:
-                    await channel.get_partial_message(int(message_id)).edit(**screen.edit_kwargs())
+                    await channel.get_partial_message(message_id).edit(**screen.edit_kwargs())
                     self._failures.pop(session.channel_id, None)
                     return
                 except discord.NotFound:
@@ -192,9 +193,18 @@ class Publisher:
             message = await channel.send(**screen.send_kwargs(), allowed_mentions=discord.AllowedMentions.none())
         self.below[session.channel_id] = 0
         if message_id is not None:
-            await self.strip(channel, int(message_id), str(session.ui.get("lang", "en")))
-        if session.status != Status.FINISHED and session.channel_id in self.bot.manager.sessions:
+            await self.strip(channel, message_id, str(session.ui.get("lang", "en")))
+        latest = self.bot.manager.snapshot(session.channel_id)
+        if session.status is not Status.FINISHED and latest is not None and latest.same_session(session):
             await self.bot.manager.update_ui(session.channel_id, message=message.id)
+
+    def _message_id(self, session: SessionView) -> int | None:
+        """The public message of the session: as last committed (a table posted anew since ``session`` was
+        committed is in the newer snapshot)."""
+        latest = self.bot.manager.snapshot(session.channel_id)
+        ui = latest.ui if latest is not None and latest.same_session(session) else session.ui
+        message = ui.get("message")
+        return int(message) if message is not None else None
 
     async def strip(self, channel: discord.PartialMessageable, message_id: int, lang: str) -> None:
         """Turn an old public message into a pointer to the channel's bottom, without buttons."""
@@ -206,15 +216,15 @@ class Publisher:
     # ------------------------------------------------------------------------------------------------------------
     # Turn pings and hands
 
-    async def show_ping(self, session: Session, lang: str) -> None:
+    async def show_ping(self, session: SessionView, lang: str) -> None:
         """Ping the human whose decision is pending (once per turn); delete the ping once the turn passes."""
-        game = session.game
+        public = session.public
         turn = None
-        if session.status == Status.PLAYING and game is not None and game.phase in DECISIONS:
-            seat = game.pending
+        if session.status is Status.PLAYING and public is not None and public.phase in DECISIONS:
+            seat = public.pending
             user = session.seats[seat].user_id if seat is not None else None
             if seat is not None and user is not None:
-                turn = Turn(user, seat, game.round)
+                turn = Turn(user, seat, public.round)
         settings = await self.bot.guild_settings(session.guild_id)
         enabled = settings.turn_pings
         before = self.pings.standing(session.channel_id)
@@ -222,17 +232,19 @@ class Publisher:
         if ping != before:
             await self._note(session, commit=False, ping=ping.message_id if ping is not None else None)
 
-    async def refresh_hands(self, session: Session, events: Sequence[Event] = (), timed_out: int | None = None) -> None:
+    async def refresh_hands(
+        self, session: SessionView, events: Sequence[Event] = (), timed_out: int | None = None
+    ) -> None:
         """Bring every open hand up to date with what its player now sees (:meth:`Hands.refresh` skips the hands a
         change does not touch); the player whose turn timer ran out reads what the timer did."""
-        game = session.game
-        if game is None:
+        views = session.seat_views
+        if views is None:
             return
         jobs = []
         for seat, s in enumerate(session.seats):
             if s.user_id is None or s.left:
                 continue
-            view = game.view(seat)
+            view = views[seat]
             note = self._timeout_note(events, seat) if seat == timed_out else None
             jobs.append(self.hands.refresh(session, s.user_id, view, note=note))
         for outcome in await asyncio.gather(*jobs, return_exceptions=True):
@@ -255,7 +267,7 @@ class Publisher:
     # ------------------------------------------------------------------------------------------------------------
     # Repainting
 
-    async def repaint(self, session: Session, *, resumed: bool = False) -> None:
+    async def repaint(self, session: SessionView, *, resumed: bool = False) -> None:
         """Bring the session's public message up to its committed state (paced by :data:`REPAINT_RATE`): the lobby
         (found in the channel or posted anew when its id was never saved), the table, and the round or match summary
         that a stop may have kept from being posted; the turn ping for the decision pending now."""
@@ -271,30 +283,30 @@ class Publisher:
                     await self._note(session, commit=True, message=found)
             await self.edit_public(session, screens.lobby_screen(session, lang))
             return
-        game = session.game
-        if game is None:
+        public = session.public
+        if public is None:
             return
         await self.show_table(session, lang)
         summary = session.ui.get("summary")
-        if game.phase is Phase.MATCH_OVER or session.status == Status.FINISHED:
+        rounds = session.rounds_played
+        if public.phase is Phase.MATCH_OVER or session.status is Status.FINISHED:
             if summary != summary_key("match", 0) and session.result is not None:
                 await self.post_summary(session, screens.match_summary(session, lang), "match")
-        elif game.phase is Phase.ROUND_OVER and game.history and summary != summary_key("round", len(game.history)):
+        elif public.phase is Phase.ROUND_OVER and rounds and summary != summary_key("round", rounds):
             ended = self.round_ended(session)
             await self.post_summary(session, screens.round_summary(session, ended, lang), "round")
         await self.show_ping(session, lang)
 
     @staticmethod
-    def round_ended(session: Session) -> RoundEnded:
+    def round_ended(session: SessionView) -> RoundEnded:
         """The :class:`RoundEnded` of the round just finished, rebuilt from the committed game (round over)."""
-        game = session.game
-        assert game is not None and game.history
-        last = game.history[-1]
-        public = game.view(None)
-        hands = tuple(tuple(c.face for c in game.view(seat).hand) for seat in range(game.players))
+        public, views = session.public, session.seat_views
+        assert public is not None and views is not None and public.history
+        last = public.history[-1]
+        hands = tuple(tuple(c.face for c in view.hand) for view in views)
         return RoundEnded(last.winner, tuple(last.points), tuple(public.scores), hands)
 
-    async def find_lobby(self, session: Session) -> int | None:
+    async def find_lobby(self, session: SessionView) -> int | None:
         """The lobby message of ``session`` among the channel's last :data:`LOBBY_SEARCH` messages (posted before a
         stop kept its id from being saved), or None."""
         channel = self.bot.get_partial_messageable(session.channel_id, guild_id=session.guild_id)
@@ -326,7 +338,7 @@ class Publisher:
 
     async def _repaint_after(self, channel_id: int, delay: float) -> None:
         await asyncio.sleep(delay)
-        session = self.bot.manager.sessions.get(channel_id)
+        session = self.bot.manager.snapshot(channel_id)
         if session is None:
             return
         try:
@@ -342,22 +354,24 @@ class Publisher:
             task.cancel()
         self._retries.clear()
 
-    async def _note(self, session: Session, *, commit: bool, **values: object) -> None:
+    async def _note(self, session: SessionView, *, commit: bool, **values: object) -> None:
         """Keep Discord-layer data with the session (nothing when it is gone)."""
-        if self.bot.manager.sessions.get(session.channel_id) is not session:
+        latest = self.bot.manager.snapshot(session.channel_id)
+        if latest is None or not latest.same_session(session):
             return
         with contextlib.suppress(AdapterError):
             await self.bot.manager.update_ui(session.channel_id, commit=commit, **values)
 
-    async def refresh_house_hands(self, session: Session, update: Update) -> None:
+    async def refresh_house_hands(self, session: SessionView, update: Update) -> None:
         """House rules (SPEC H): tell the players who received a hand by a 7 or a 0 whose hand they now hold (the
         player who acted sees it in the answer to their click), and bring the open hands of the players who can jump
         in, or could until this change, up to date, so that a **Jump in!** control is there at once and only while it
-        can be used."""
-        game = session.game
-        if game is None or not (game.options.seven_zero or game.options.jump_in):
+        can be used. Reads the views committed with ``update`` only."""
+        options = session.options
+        public, views = session.public, session.seat_views
+        if public is None or views is None or not (options.seven_zero or options.jump_in):
             return
-        own = update.actor if update.kind == "action" else None
+        own = update.actor if update.kind is UpdateKind.ACTION else None
         received = {e.to for e in update.events if isinstance(e, HandReceived) and e.to != own}
         for seat in sorted(received):
             user = session.seats[seat].user_id
@@ -368,14 +382,14 @@ class Publisher:
                         update.events, seat, lambda s: screens.player_name(session, s, lang), lang
                     )
 
-                await self.hands.refresh(session, user, game.view(seat), note=note)
-        if not game.options.jump_in:
+                await self.hands.refresh(session, user, views[seat], note=note)
+        if not options.jump_in:
             return
-        views = [game.view(i) if s.user_id is not None and not s.left else None for i, s in enumerate(session.seats)]
-        for seat in self.jumps.changed(session.channel_id, views):
+        humans = [views[i] if s.user_id is not None and not s.left else None for i, s in enumerate(session.seats)]
+        for seat in self.jumps.changed(session.channel_id, humans):
             user = session.seats[seat].user_id
-            if user is not None and seat != game.pending and seat not in received and seat != own:
-                await self.hands.refresh(session, user, game.view(seat), force=True)
+            if user is not None and seat != public.pending and seat not in received and seat != own:
+                await self.hands.refresh(session, user, views[seat], force=True)
 
 
 __all__ = ["LOG_SHOWN", "REPAINT_RATE", "TABLE_REPOST_AFTER", "Pacer", "Publisher"]

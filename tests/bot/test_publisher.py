@@ -6,6 +6,7 @@ import asyncio
 
 import pytest
 
+from bot.adapter import SessionView
 from bot.engine.cards import Colour, Side
 from bot.engine.events import CardKept, CardsDrawn, ColourDeclared, PenaltyAccepted, PlayerRemoved, Reshuffled
 from bot.engine.view import Phase
@@ -100,10 +101,11 @@ def test_the_clock_is_on_the_table_and_in_the_hand_of_the_player_to_move_only() 
     assert game is not None and game.phase is Phase.PLAY
     session.deadline = 1_800_000_042.7
     public = game.view(None)
-    assert "<t:1800000042:R>" in screens.status_line(session, public, "en")
+    view = SessionView.of(session)  # what the screens draw from
+    assert "<t:1800000042:R>" in screens.status_line(view, public, "en")
     mover = game.pending
     assert mover is not None
-    assert "<t:1800000042:R>" in screens.hand_status(session, game.view(mover), "en")
-    assert "<t:" not in screens.hand_status(session, game.view(1 - mover), "en")
+    assert "<t:1800000042:R>" in screens.hand_status(view, game.view(mover), "en")
+    assert "<t:" not in screens.hand_status(view, game.view(1 - mover), "en")
     session.deadline = None
-    assert "<t:" not in screens.status_line(session, public, "en")
+    assert "<t:" not in screens.status_line(SessionView.of(session), public, "en")

@@ -142,6 +142,7 @@ def _give_flip(table: Table) -> None:
             pile.remove(flip)
     game.draw_pile.append(game.hands[seat].pop(0))
     game.hands[seat].append(flip)
+    table.republish()  # the position laid out above is what the bot shows as committed
 
 
 async def test_after_a_flip_every_open_hand_shows_its_players_view(
@@ -169,11 +170,10 @@ async def test_after_a_flip_every_open_hand_shows_its_players_view(
     option = next(o for o in select.options if "Flip" in o.label)
     await emulator.select(player, hand, select.custom_id, [option.value])
     await emulator.settle()
-    session = table.session
-    assert session.game.side is Side.DARK
+    session = table.view  # the session as committed
+    assert session.public.side is Side.DARK
     for user in table.users:
-        seat = session.seat_of(user.id)
-        expected = screens.hand_screen(session, session.game.view(seat), "en").embed
+        expected = screens.hand_screen(session, session.view_for(user.id), "en").embed
         shown = hands[user.id].embeds[0]
         assert shown["description"] == expected.description, user.username
     emulator.assert_all_interactions_answered_once(max_latency=3.0)

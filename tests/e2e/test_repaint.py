@@ -37,9 +37,9 @@ def go_dark(bot: Any) -> None:
 
 def expected_table(table: Table) -> dict[str, Any]:
     """The table embed the committed session should show (its image aside)."""
-    session = table.session
+    session = table.view  # the session as committed
     lang = str(session.ui.get("lang", "en"))
-    embed = screens.table_screen(session, lang, session.log[-LOG_SHOWN:]).embed
+    embed = screens.table_screen(session, lang, list(session.log[-LOG_SHOWN:])).embed
     assert embed is not None
     return embed.to_dict()
 
