@@ -51,7 +51,7 @@ async def run(games: int, players: int, actions: int, db: Path, rate: float | No
         channel = 10_000 + g
         users = [channel * 100 + i for i in range(players)]
         await manager.open_lobby(
-            channel_id=channel, guild_id=GUILD, host_id=users[0], host_name="p0", mode=modes[g % 3], turn_timer=3600
+            channel_id=channel, guild_id=GUILD, host_id=users[0], host_name="p0", mode=modes[g % 3], turn_timer=600
         )
         for i, uid in enumerate(users[1:], 1):
             await manager.join(channel, uid, f"p{i}")

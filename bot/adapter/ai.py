@@ -13,7 +13,8 @@ from collections import Counter
 from random import Random
 
 from bot.engine.actions import Accept, Action, CallUno, Catch, Challenge, DeclareColour, Draw, Keep, NextRound, Play
-from bot.engine.cards import CHALLENGEABLE_KINDS, Colour, Kind, Mode, colours_of
+from bot.engine.cards import CHALLENGEABLE_KINDS, Colour, Kind
+from bot.engine.rules import RULESETS, colour_held_most, holds_colour
 from bot.engine.view import Phase, PlayerView
 
 #: Roughly the share of one colour among the cards in a hand.
@@ -61,9 +62,9 @@ def choose(view: PlayerView, rnd: Random) -> Action | None:
 
 
 def favourite_colour(view: PlayerView) -> Colour:
-    """The colour of the side in play that the hand holds most (ties: the first colour)."""
-    counts = Counter(c.face.colour for c in view.hand if c.face.colour is not None)
-    return max(colours_of(view.side), key=lambda c: counts.get(c, 0))
+    """The colour of the side in play that the hand holds most (ties: the first colour): the engine's
+    :func:`~bot.engine.rules.colour_held_most`, as the turn timer uses it."""
+    return colour_held_most((c.face for c in view.hand), view.side)
 
 
 def _challenge_or_accept(view: PlayerView) -> Action:
@@ -72,9 +73,11 @@ def _challenge_or_accept(view: PlayerView) -> Action:
     assert me is not None
     owner = view.challenge_player
     held = view.hand_counts[owner] if owner is not None else 7
-    penalty = {Kind.WILD_DRAW_TWO: 2}.get(view.top.kind, 4)
+    wild_draw = RULESETS[view.mode].wild_draws[view.top.kind]
+    accept = wild_draw.accept.expected(1.0 / _COLOUR_SHARE)  # Wild Draw Color: about 4 cards until the colour
+    extra = wild_draw.innocent.expected(1.0 / _COLOUR_SHARE) - accept  # what a wrong challenge costs on top
     p_guilty = 1.0 - (1.0 - _COLOUR_SHARE) ** max(held, 0)
-    return Challenge(me) if p_guilty > 2.0 / (penalty + 2) else Accept(me)
+    return Challenge(me) if p_guilty > extra / (accept + extra) else Accept(me)
 
 
 def _score(view: PlayerView, play: Play) -> float:
@@ -107,17 +110,9 @@ def _score(view: PlayerView, play: Play) -> float:
 
 
 def _would_bluff(view: PlayerView, card: int) -> bool:
-    """Would playing the wild draw ``card`` be guilty (SPEC G7, X7)? Classic and FLIP: another card of the colour in
-    play. Flex: that, or another wild, or a flex number whose flex colour it is while our Power Card is green. (The
-    flex side of a Flex Wild Draw Four is judged the same way: its target may challenge.)"""
-    colour = view.colour_in_play
-    flex = view.mode is Mode.FLEX
+    """Would playing the wild draw ``card`` be guilty (SPEC G7, X7)? The engine's own test,
+    :func:`~bot.engine.rules.holds_colour`, on the rest of the hand. (The flex side of a Flex Wild Draw Four is judged
+    the same way: its target may challenge.)"""
     green = view.power is not None and view.me is not None and view.power[view.me]
-    for c in view.hand:
-        if c.id == card:
-            continue
-        if c.face.colour is colour:
-            return True
-        if flex and (c.face.is_wild or (green and c.face.flex_colour is colour)):
-            return True
-    return False
+    rest = (c.face for c in view.hand if c.id != card)
+    return holds_colour(view.mode, rest, view.colour_in_play, green=green)

@@ -26,7 +26,7 @@ from bot.engine.events import Event
 from bot.engine.game import Game
 from bot.engine.options import OptionError, Options
 from bot.engine.view import Phase, PlayerView
-from bot.limits import LEASE_SECONDS_DEFAULT
+from bot.limits import LEASE_SECONDS_DEFAULT, TURN_TIMER_MAX, TURN_TIMER_MIN
 from bot.storage import LiveGame, MatchResult, Shards, StorageUnavailable, Store
 
 from . import ai
@@ -248,8 +248,8 @@ class SessionManager:
             opts = options if isinstance(options, Options) else Options.from_dict(dict(options or {}))
         except (ValueError, OptionError) as exc:
             raise E.BadRequest(str(exc)) from exc
-        if not 10 <= turn_timer <= 3600:
-            raise E.BadRequest("turn timer must be 10 to 3600 seconds")
+        if not TURN_TIMER_MIN <= turn_timer <= TURN_TIMER_MAX:
+            raise E.BadRequest(f"turn timer must be {TURN_TIMER_MIN} to {TURN_TIMER_MAX} seconds")
         now = self.clock.now()
         session = Session(
             channel_id=channel_id,

@@ -34,8 +34,7 @@ def settle(session: Session, now: float, *, abandoned: bool = False) -> MatchRes
     session.last_activity = now  # finished sessions are kept for Limits.finished_kept from here
     abandoned = abandoned or game.abandoned or game.winner is None
     scores = game.scores
-    lowest = game.options.scoring == "lowest"
-    order = sorted(range(game.players), key=lambda s: (s != game.winner, scores[s] if lowest else -scores[s], s))
+    order = game.placement()  # the engine's ranking (SPEC G9), the one the summary shows too
     placement = {s: i + 1 for i, s in enumerate(order)}
     rounds = tuple(RoundResult(i + 1, r.winner, sum(r.points)) for i, r in enumerate(game.history))
     players = tuple(
@@ -55,6 +54,7 @@ def settle(session: Session, now: float, *, abandoned: bool = False) -> MatchRes
         "status": "abandoned" if abandoned else "completed",
         "winner": None if abandoned else game.winner,
         "scores": list(scores),
+        "placement": order,
         "ended": now,
     }
     return MatchResult(

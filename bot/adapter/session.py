@@ -7,15 +7,52 @@ Plain data plus its JSON snapshot; the rules live in the engine and the orchestr
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot import limits
 from bot.engine.cards import Mode
-from bot.engine.errors import SnapshotError
-from bot.engine.game import PLAYER_RANGE, Game
+from bot.engine.errors import SnapshotError, SnapshotTooNew
+from bot.engine.game import Game
 from bot.engine.options import Options
+from bot.engine.scoring import placement
 
-SESSION_VERSION = 1
+#: Session snapshot format written by :meth:`Session.to_dict`; older ones are upgraded by :func:`upgrade`.
+SESSION_VERSION = 2
+
+
+def _v1_to_v2(d: dict[str, Any]) -> dict[str, Any]:
+    """v2: a finished session's ``result`` carries ``placement``, the seats from first to last (SPEC G9), so the
+    summary shows the engine's ranking instead of sorting scores itself (v1 ranked ``scoring = "lowest"`` the wrong
+    way round)."""
+    out = dict(d, v=2)
+    result = d.get("result")
+    if isinstance(result, dict) and "placement" not in result:
+        scores = result.get("scores") or [0] * len(d["seats"])
+        scoring = (d.get("options") or {}).get("scoring", "winner")
+        out["result"] = dict(result, placement=placement(scores, result.get("winner"), scoring))
+    return out
+
+
+#: ``STEPS[n]`` upgrades a version-``n`` session snapshot to version ``n + 1`` (pure; like SQL migrations). The
+#: engine game inside is upgraded by :func:`bot.engine.snapshot.upgrade` when it is loaded.
+STEPS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {1: _v1_to_v2}
+
+
+def upgrade(d: dict[str, Any]) -> dict[str, Any]:
+    """Session snapshot ``d`` in the current format (``d`` is not changed). Raises
+    :class:`~bot.engine.errors.SnapshotTooNew` for a version newer than :data:`SESSION_VERSION` (the store keeps
+    such a row aside) and :class:`~bot.engine.errors.SnapshotError` for one without a known version."""
+    v = d.get("v") if isinstance(d, dict) else None
+    if type(v) is not int or v < 1:
+        raise SnapshotError(f"unknown session version {v!r}")
+    if v > SESSION_VERSION:
+        raise SnapshotTooNew(f"session version {v} is newer than this code ({SESSION_VERSION})")
+    while v < SESSION_VERSION:
+        d = STEPS[v](d)
+        v += 1
+    return d
 
 
 class Status:
@@ -75,11 +112,11 @@ class Session:
 
     @property
     def min_players(self) -> int:
-        return PLAYER_RANGE[self.mode][0]
+        return limits.PLAYER_RANGE[self.mode.value][0]
 
     @property
     def max_players(self) -> int:
-        return PLAYER_RANGE[self.mode][1]
+        return limits.PLAYER_RANGE[self.mode.value][1]
 
     def seat_of(self, user_id: int) -> int | None:
         """The seat of ``user_id`` still playing (or waiting in the lobby), else None."""
@@ -124,10 +161,11 @@ class Session:
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Session:
-        """Load a snapshot. Raises :class:`~bot.engine.errors.SnapshotError` when it is unknown or inconsistent."""
+        """Load a snapshot of this or any older format (see :func:`upgrade`). Raises
+        :class:`~bot.engine.errors.SnapshotError` when it is unknown or inconsistent, and its subclass
+        :class:`~bot.engine.errors.SnapshotTooNew` when it was written by a newer release."""
         try:
-            if d.get("v") != SESSION_VERSION:
-                raise SnapshotError(f"unknown session version {d.get('v')!r}")
+            d = upgrade(d)
             seats = [Seat(None if u is None else int(u), str(n), int(t), bool(left)) for u, n, t, left in d["seats"]]
             game = Game.from_dict(d["game"]) if d["game"] is not None else None
             session = cls(

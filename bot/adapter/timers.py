@@ -9,15 +9,14 @@ for (a stale timer does nothing).
 from __future__ import annotations
 
 import asyncio
-from collections import Counter
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from typing import Any
 
 from bot.engine.actions import Accept, DeclareColour, Draw, Keep
-from bot.engine.cards import colours_of
 from bot.engine.events import Event
 from bot.engine.game import Game
+from bot.engine.rules import colour_held_most
 from bot.engine.view import Phase
 
 from .clock import Clock, TimerHandle
@@ -73,8 +72,7 @@ def default_action(game: Game, seat: int) -> list[Event]:
     if phase is Phase.CHALLENGE:
         return game.apply(Accept(seat))
     if phase is Phase.DECLARE_COLOUR:
-        held = Counter(game.faces[c].colour for c in game.hands[seat])
-        colour = max(colours_of(game.side), key=lambda c: held.get(c, 0))
+        colour = colour_held_most((game.faces[c] for c in game.hands[seat]), game.side)
         return game.apply(DeclareColour(seat, colour))
     return []
 

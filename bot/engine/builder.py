@@ -11,7 +11,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .cards import Colour, Mode, Side, format_card, format_face
-from .game import Game, _deck_for, _tables
+from .decks import deck_for, tables_for
+from .events import Event
+from .game import Game
 from .options import Options
 from .rng import NoShuffle, Rng
 from .view import Phase
@@ -43,14 +45,17 @@ def build(
     options: Options | None = None,
     rng: Rng | None = None,
     rest: str = "bottom",
+    box: str = "",
 ) -> Game:
     """A game in the given position.
 
     - ``hands``: one string per seat, e.g. ``["R5 G3 W+4", "B2"]`` (hand order as given).
     - ``discard``: the discard pile from **bottom to top** (the last card is the top).
     - ``draw``: the draw pile from **top down** (the first card is drawn first).
-    - ``rest``: the cards not named go under the named draw pile (``"bottom"``, in deck order) or nowhere else;
-      ``"none"`` raises if any card is left over (you named the whole deck).
+    - ``box``: cards left out of play (in the box): no draw, reshuffle or later deal uses them.
+    - ``rest``: the cards not named go under the named draw pile (``"bottom"``, in deck order), or into the box
+      (``"box"``: the draw pile is exactly ``draw``); ``"none"`` raises if any card is left over (you named the whole
+      deck).
     - ``phase="play_drawn"``: the drawn card is the last card of the current player's hand.
     - ``phase="declare_colour"``: ``current`` declares, then ``after`` (default ``current``) plays.
     - ``power``: Flex Power Cards, e.g. ``"GGR"`` or ``[True, True, False]`` (default all green).
@@ -58,12 +63,65 @@ def build(
 
     Raises :class:`PositionError` for unknown or over-used cards and inconsistent positions.
     """
+    return _lay_out(
+        mode=mode,
+        hands=hands,
+        discard=discard,
+        draw=draw,
+        side=side,
+        current=current,
+        direction=direction,
+        declared=declared,
+        phase=phase,
+        after=after,
+        power=power,
+        scores=scores,
+        dealer=dealer,
+        round=round,
+        active=active,
+        uno=uno,
+        catchable=catchable,
+        options=options,
+        rng=rng,
+        rest=rest,
+        box=box,
+    )
+
+
+def _lay_out(
+    mode: Mode | str,
+    hands: Sequence[str],
+    discard: str,
+    draw: str = "",
+    *,
+    side: Side | str = Side.LIGHT,
+    current: int = 0,
+    direction: int = 1,
+    declared: Colour | str | None = None,
+    phase: Phase | str = Phase.PLAY,
+    after: int | None = None,
+    power: Sequence[bool] | str | None = None,
+    scores: Sequence[int] | None = None,
+    dealer: int | None = None,
+    round: int = 1,
+    active: Sequence[bool] | None = None,
+    uno: Sequence[bool] | None = None,
+    catchable: int | None = None,
+    options: Options | None = None,
+    rng: Rng | None = None,
+    rest: str = "bottom",
+    box: str = "",
+    opening: bool = False,
+) -> Game:
+    """:func:`build`; with ``opening`` the discard pile may be empty and the position is checked by the caller."""
     mode = Mode(mode)
     options = options or Options()
     side = Side(side)
     phase = Phase(phase)
     n = len(hands)
-    deck = _deck_for(mode, options, None)
+    if rest not in ("bottom", "box", "none"):
+        raise PositionError(f"rest must be bottom, box or none, not {rest!r}")
+    deck = deck_for(mode, options, None)
     used = [False] * len(deck)
 
     def take(token: str) -> int:
@@ -86,12 +144,16 @@ def build(
     hand_ids = [cards(h) for h in hands]
     discard_ids = cards(discard)
     draw_ids = cards(draw)
+    box_ids = cards(box)
     leftover = [c.id for c in deck.cards if not used[c.id]]
     if rest == "none" and leftover:
         raise PositionError(f"{len(leftover)} cards not placed")
     draw_pile = list(reversed(draw_ids))
-    draw_pile[0:0] = list(reversed(leftover))
-    if not discard_ids:
+    if rest == "box":
+        box_ids += leftover
+    else:
+        draw_pile[0:0] = list(reversed(leftover))
+    if not discard_ids and not opening:
         raise PositionError("the discard pile needs a top card")
     declared_colour = Colour(declared) if declared is not None else None
     if isinstance(power, str):
@@ -125,12 +187,15 @@ def build(
         catchable=catchable,
         power=(list(power) if power is not None else [True] * n) if mode is Mode.FLEX else None,
         revealed=None,
+        box=box_ids,
         deck=deck,
         faces=deck.faces(side),
-        tables=_tables(deck, side),
+        tables=tables_for(deck, side),
     )
     if phase is Phase.CHALLENGE:
         raise PositionError("reach a challenge by playing the wild draw card")
+    if opening:
+        return game
     try:
         game.check_consistency()
     except ValueError as exc:
@@ -138,4 +203,54 @@ def build(
     return game
 
 
-__all__ = ["PositionError", "build"]
+def deal(
+    mode: Mode | str,
+    hands: Sequence[str],
+    draw: str,
+    *,
+    dealer: int | None = None,
+    scores: Sequence[int] | None = None,
+    round: int = 1,
+    options: Options | None = None,
+    rng: Rng | None = None,
+    rest: str = "box",
+    box: str = "",
+) -> tuple[Game, list[Event]]:
+    """Open a round from a laid-out deal: ``hands`` are dealt, ``draw`` is the draw pile from the top down, and the
+    opening card is turned from it by the game's own rule (SPEC C2, F4, X2) — a returned card goes back, the draw
+    pile is reshuffled (with the default :class:`~bot.engine.rng.NoShuffle` it keeps its order) and the next is turned;
+    an opening wild asks the first player for the colour. Play starts left of ``dealer`` (default: the last seat).
+
+    ``rest``: the cards not named stay in the box (default ``"box"``) or go under the draw pile (``"bottom"``).
+    Returns the game and the events of the opening (:class:`~bot.engine.events.OpeningCard` and its effect).
+    Raises :class:`PositionError` as :func:`build` does, and when the draw pile holds no card that can open.
+    """
+    n = len(hands)
+    first_dealer = dealer if dealer is not None else n - 1
+    game = _lay_out(
+        mode,
+        hands,
+        "",
+        draw,
+        current=(first_dealer + 1) % n,
+        dealer=first_dealer,
+        scores=scores,
+        round=round,
+        options=options,
+        rng=rng,
+        rest=rest,
+        box=box,
+        opening=True,
+    )
+    events: list[Event] = []
+    try:
+        game.open_round(events)
+        game.check_consistency()
+    except IndexError as exc:
+        raise PositionError("the draw pile ran out before a card could open the round") from exc
+    except ValueError as exc:
+        raise PositionError(str(exc)) from exc
+    return game, events
+
+
+__all__ = ["PositionError", "build", "deal"]

@@ -138,6 +138,8 @@ WILD_KINDS = frozenset(
 CHALLENGEABLE_KINDS = frozenset(
     {Kind.WILD_DRAW_FOUR, Kind.WILD_DRAW_TWO, Kind.WILD_DRAW_COLOUR, Kind.FLEX_WILD_DRAW_FOUR}
 )
+#: Cards whose flex side names another player, the target (SPEC X5).
+TARGETED_KINDS = frozenset({Kind.FLEX_WILD_TARGET_DRAW_TWO, Kind.FLEX_WILD_DRAW_FOUR})
 #: Cards whose flex side exists (SPEC X4, X5); flex numbers are numbers with a flex colour.
 FLEX_SIDE_KINDS = frozenset(
     {

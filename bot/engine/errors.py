@@ -131,3 +131,8 @@ class SnapshotError(ValueError):
     """A saved game that cannot be loaded: unknown version, missing or inconsistent fields."""
 
     code = "snapshot"
+
+
+class SnapshotTooNew(SnapshotError):
+    """A snapshot written by a newer release than this code: it cannot be read here and must be kept (quarantined,
+    never deleted). Never shown to a player: its ``code`` stays ``"snapshot"``."""

@@ -12,11 +12,12 @@ Section numbers refer to SPEC.md ("rules: SPEC F8").
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from . import errors as E
+from . import snapshot
 from .actions import Accept, Action, CallUno, Catch, Challenge, DeclareColour, Draw, Keep, NextRound, Play
 from .cards import (
     Card,
@@ -26,12 +27,11 @@ from .cards import (
     Kind,
     Mode,
     Side,
-    build_deck,
     colours_of,
-    flip_dark_faces,
-    flip_light_faces,
     format_face,
 )
+from .decks import deck_for, random_pairing, tables_for
+from .effects import Played, carry_out
 from .events import (
     CardKept,
     CardPlayed,
@@ -71,100 +71,38 @@ from .legal import (
     SideTables,
 )
 from .options import Options
+from .pending import PendingChallenge
 from .rng import Rng
+from .rules import RULESETS, Ruleset
+from .scoring import match_winner, placement, round_points
 from .view import HandCard, Phase, PlayerView, RoundRecord
 
-#: Snapshot format version written by :meth:`Game.to_dict`.
-SNAPSHOT_VERSION = 1
 HAND_SIZE = 7  # SPEC G1
-PLAYER_RANGE = {Mode.CLASSIC: (2, 10), Mode.FLIP: (2, 10), Mode.FLEX: (2, 8)}  # SPEC G1
-
+#: Seats per game (SPEC G1), from :data:`bot.limits.PLAYER_RANGE` through the rulesets.
+PLAYER_RANGE: dict[Mode, tuple[int, int]] = {mode: rules.players for mode, rules in RULESETS.items()}
 #: Card points per game (SPEC C6, F9, X8); numbers score their face value.
-POINTS: dict[Mode, dict[Kind, int]] = {
-    Mode.CLASSIC: {
-        Kind.SKIP: 20,
-        Kind.REVERSE: 20,
-        Kind.DRAW_TWO: 20,
-        Kind.WILD: 50,
-        Kind.WILD_DRAW_FOUR: 50,
-        Kind.WILD_SHUFFLE_HANDS: 40,
-        Kind.WILD_CUSTOMIZABLE: 40,
-    },
-    Mode.FLIP: {
-        Kind.DRAW_ONE: 10,
-        Kind.DRAW_FIVE: 20,
-        Kind.REVERSE: 20,
-        Kind.SKIP: 20,
-        Kind.FLIP: 20,
-        Kind.SKIP_EVERYONE: 30,
-        Kind.WILD: 40,
-        Kind.WILD_DRAW_TWO: 50,
-        Kind.WILD_DRAW_COLOUR: 60,
-    },
-    Mode.FLEX: {
-        Kind.SKIP: 20,
-        Kind.REVERSE: 20,
-        Kind.DRAW_TWO: 20,
-        Kind.FLEX_DRAW_TWO: 20,
-        Kind.FLEX_SKIP: 20,
-        Kind.FLEX_REVERSE: 20,
-        Kind.WILD_ALL_FLIP: 50,
-        Kind.FLEX_WILD_DRAW_FOUR: 50,
-        Kind.FLEX_WILD_TARGET_DRAW_TWO: 50,
-        Kind.FLEX_WILD_ALL_DRAW: 50,
-    },
-}
+POINTS: dict[Mode, dict[Kind, int]] = {mode: dict(rules.points) for mode, rules in RULESETS.items()}
 
-#: Cards that make the next player draw (count) and lose their turn (SPEC C3, F5, F6, G6).
-_DRAW_CARDS = {Kind.DRAW_TWO: 2, Kind.DRAW_ONE: 1, Kind.DRAW_FIVE: 5, Kind.FLEX_DRAW_TWO: 2}
-#: Wild draw penalties when accepted / when the challenger is wrong (SPEC C5, F7, X7). None = "until the colour".
-_WILD_PENALTY: dict[Kind, tuple[int | None, int | None]] = {
-    Kind.WILD_DRAW_FOUR: (4, 6),
-    Kind.FLEX_WILD_DRAW_FOUR: (4, 6),
-    Kind.WILD_DRAW_TWO: (2, 4),
-    Kind.WILD_DRAW_COLOUR: (None, None),
-}
-_REDRAW_AT_OPENING = frozenset({Kind.WILD_DRAW_FOUR, Kind.WILD_DRAW_TWO, Kind.WILD_DRAW_COLOUR})
-_TARGETED = frozenset({Kind.FLEX_WILD_TARGET_DRAW_TWO, Kind.FLEX_WILD_DRAW_FOUR})
 _PLAYING = frozenset({Phase.PLAY, Phase.PLAY_DRAWN, Phase.DECLARE_COLOUR, Phase.CHALLENGE})
 # Phases bound once for the hot paths: reading a member off an Enum class is slow in Python 3.11.
 _PLAY, _PLAY_DRAWN, _ROUND_OVER, _MATCH_OVER = Phase.PLAY, Phase.PLAY_DRAWN, Phase.ROUND_OVER, Phase.MATCH_OVER
 _PLAY_PHASES, _PLAY_ONLY, _DRAWN_ONLY = (_PLAY, _PLAY_DRAWN), (_PLAY,), (_PLAY_DRAWN,)
-_NUMBER, _WILD_ALL_FLIP = Kind.NUMBER, Kind.WILD_ALL_FLIP
-_SKIPS = frozenset({Kind.SKIP, Kind.FLEX_SKIP})
-_REVERSES = frozenset({Kind.REVERSE, Kind.FLEX_REVERSE})
+_WILD_ALL_FLIP = Kind.WILD_ALL_FLIP
 
 
 def points_of(mode: Mode, face: Face) -> int:
     """Points a face left in a hand is worth in ``mode`` (SPEC C6, F9, X8)."""
-    if face.kind is Kind.NUMBER:
-        return face.number or 0
-    return POINTS[mode][face.kind]
-
-
-@dataclass(frozen=True, slots=True)
-class PendingChallenge:
-    """A wild draw waiting for challenge-or-accept (SPEC G7).
-
-    ``player`` played ``card``; ``victim`` decides; ``guilty`` was judged when the card was played from ``hand`` (the
-    player's hand just after playing, shown to a challenger); ``flex``: a flex-side Flex Wild Draw Four, after which
-    play resumes with ``resume`` whatever happens (SPEC X7)."""
-
-    player: int
-    victim: int
-    card: int
-    guilty: bool
-    hand: tuple[int, ...]
-    flex: bool = False
-    resume: int | None = None
+    return RULESETS[mode].points_of(face)
 
 
 @dataclass(eq=True)
 class Game:
     """A match in progress. Mutable; only :meth:`apply`, :meth:`remove_player` and the constructors change it.
 
-    Piles are lists of card ids with the **top at the end**. Seats are 0..players-1; seat ``s + 1`` sits to the left of
-    ``s``; ``direction`` +1 is left (clockwise). Two games are equal when every rule-relevant field is equal.
+    Piles are lists of card ids with the **top at the end**; ``box`` holds the cards left out of play (a position
+    built for a test; empty in a dealt match), which no deal, draw or reshuffle uses. Seats are 0..players-1; seat
+    ``s + 1`` sits to the left of ``s``; ``direction`` +1 is left (clockwise). Two games are equal when every
+    rule-relevant field is equal.
     """
 
     mode: Mode
@@ -195,6 +133,7 @@ class Game:
     catchable: int | None
     power: list[bool] | None
     revealed: tuple[int, int, tuple[int, ...]] | None
+    box: list[int]
     deck: Deck = field(compare=False, repr=False)
     faces: tuple[Face, ...] = field(compare=False, repr=False)
     tables: SideTables = field(compare=False, repr=False)
@@ -213,14 +152,15 @@ class Game:
         """
         mode = Mode(mode)
         options = options or Options()
-        low, high = PLAYER_RANGE[mode]
+        rules = RULESETS[mode]
+        low, high = rules.players
         if not isinstance(players, int) or not low <= players <= high:
             raise ValueError(f"{mode.value} is for {low} to {high} players")
         rng = rng if rng is not None else Rng(seed)
         pairing = None
-        if mode is Mode.FLIP and options.flip_pairing == "random":
-            pairing = _random_pairing(rng)
-        deck = _deck_for(mode, options, pairing)
+        if rules.two_sided and options.flip_pairing == "random":
+            pairing = random_pairing(rng)
+        deck = rules.deck(options, pairing)
         game = cls(
             mode=mode,
             options=options,
@@ -248,11 +188,12 @@ class Game:
             challenge=None,
             uno=[False] * players,
             catchable=None,
-            power=[True] * players if mode is Mode.FLEX else None,
+            power=[True] * players if rules.power_cards else None,
             revealed=None,
+            box=[],
             deck=deck,
             faces=deck.faces(Side.LIGHT),
-            tables=_tables(deck, Side.LIGHT),
+            tables=tables_for(deck, Side.LIGHT),
         )
         events: list[Event] = []
         game.dealer = game._choose_dealer(events)
@@ -281,7 +222,8 @@ class Game:
         """Deal a round: shuffle, 7 cards each one at a time from the dealer's left, opening card (SPEC G1, G2, C2)."""
         self.round += 1
         self._set_side(Side.LIGHT)
-        pile = list(range(len(self.deck)))
+        boxed = set(self.box)
+        pile = [c for c in range(len(self.deck)) if c not in boxed]  # cards in the box stay out of play
         self.rng.shuffle(pile)
         self.hands = [[] for _ in range(self.players)]
         self.direction = 1
@@ -299,13 +241,22 @@ class Game:
         events.append(RoundStarted(self.round, self.dealer, HAND_SIZE))
         self._open(events)
 
+    def open_round(self, events: list[Event]) -> None:
+        """Turn the opening card from the draw pile and apply its effect (SPEC C2, F4, X2), appending its events. For
+        :func:`bot.engine.builder.deal` (a laid-out deal); :meth:`new` and the next round call it themselves."""
+        self._open(events)
+
     def _open(self, events: list[Event]) -> None:
         """Turn the opening card and apply its effect (SPEC C2, F4, X2)."""
         first = self._next(self.dealer, 1)
+        rules = self.rules
+        returned = rules.opening_returned
+        if self.options.opening_flip == "redraw":
+            returned = returned | {Kind.FLIP}
         while True:
             card = self.draw_pile.pop()
             face = self.faces[card]
-            if self.mode is Mode.FLEX:
+            if rules.opening_numbers_only:
                 # SPEC X2: any non-number card is ignored (it stays in the discard pile) and the next one turned.
                 self.discard.append(card)
                 events.append(OpeningCard(face, returned=face.kind is not Kind.NUMBER))
@@ -314,7 +265,7 @@ class Game:
                     self.phase = Phase.PLAY
                     return
                 continue
-            if face.kind in _REDRAW_AT_OPENING or (face.kind is Kind.FLIP and self.options.opening_flip == "redraw"):
+            if face.kind in returned:
                 self._return_opening_card(card, face, events)
                 continue
             self.discard.append(card)
@@ -323,7 +274,7 @@ class Game:
                 # opening_flip = "apply": the whole F8 procedure on the one-card pile, then the exposed face's opening
                 # effect; a Flip or a wild draw exposed this way is returned like any other (ruling).
                 face = self._flip(events)
-                if face.kind is Kind.FLIP or face.kind in _REDRAW_AT_OPENING:
+                if face.kind is Kind.FLIP or face.kind in rules.opening_returned:
                     self.discard.pop()
                     self._return_opening_card(card, face, events)
                     continue
@@ -340,8 +291,9 @@ class Game:
     def _opening_effect(self, face: Face, first: int, events: list[Event]) -> None:
         self.phase = Phase.PLAY
         kind = face.kind
-        if kind in _DRAW_CARDS:
-            self._draw(first, _DRAW_CARDS[kind], "penalty", events)
+        draw_cards = self.rules.draw_cards
+        if kind in draw_cards:
+            self._draw(first, draw_cards[kind], "penalty", events)
             events.append(TurnSkipped(first))
             self.current = self._next(first)
         elif kind is Kind.REVERSE:
@@ -377,6 +329,24 @@ class Game:
     def _seated_count(self) -> int:
         return sum(self.active)
 
+    def next_seat(self, seat: int, direction: int | None = None) -> int:
+        """The next seated player after ``seat`` (any seat, seated or not) in ``direction`` (+1 left/clockwise, -1
+        right; default: the direction of play). Seat order helper for other layers (SPEC G2)."""
+        return self._next(seat, direction)
+
+    def turn_order(self, start: int | None = None) -> list[int]:
+        """The seated players in the direction of play, starting with ``start`` (default: the player who owes the
+        pending decision, else the current seat) if seated, else with the next seated player after it."""
+        first = self.current if start is None else start
+        if not self.active[first]:
+            first = self._next(first)
+        seats = [first]
+        s = self._next(first)
+        while s != first:
+            seats.append(s)
+            s = self._next(s)
+        return seats
+
     def _check_seat(self, player: object) -> int:
         if type(player) is not int or not 0 <= player < self.players or not self.active[player]:
             raise E.NotSeated(f"seat {player!r} is not playing in this match")
@@ -384,6 +354,11 @@ class Game:
 
     # ------------------------------------------------------------------------------------------------------------
     # Matching
+
+    @property
+    def rules(self) -> Ruleset:
+        """The rules of this game (SPEC G1, C, F, X): deck, seats, points, opening rule, effects by kind."""
+        return RULESETS[self.mode]
 
     @property
     def top(self) -> Face:
@@ -398,7 +373,7 @@ class Game:
     def _set_side(self, side: Side) -> None:
         self.side = side
         self.faces = self.deck.faces(side)
-        self.tables = _tables(self.deck, side)
+        self.tables = tables_for(self.deck, side)
 
     def _top_keys(self) -> tuple[int, int]:
         """(colour index in play, match key of the top card) for :class:`~bot.engine.legal.SideTables` matching."""
@@ -418,39 +393,49 @@ class Game:
         return True
 
     def _holds_colour(self, player: int, colour: Colour | None, exclude: int) -> bool:
-        """SPEC G7, X7: does ``player`` hold a card of the colour in play (besides ``exclude``)?
-
-        Classic and FLIP: coloured cards only. Flex: wilds count, and a flex number counts by its flex colour while its
-        owner's Power Card is green."""
-        if colour is None:
-            return False
-        ci = COLOUR_INDEX[colour]
-        t = self.tables
-        flex = self.mode is Mode.FLEX
-        green = flex and self.power is not None and self.power[player]
-        for c in self.hands[player]:
-            if c == exclude:
-                continue
-            if t.colour[c] == ci:
-                return True
-            if flex and (t.wild[c] or (green and t.flex_colour[c] == ci)):
-                return True
-        return False
+        """SPEC G7, X7: does ``player`` hold a card of the colour in play (besides ``exclude``)? The one test, in
+        :meth:`~bot.engine.rules.Ruleset.holds_colour` (classic and FLIP: coloured cards only; Flex: wilds too, and a
+        flex number by its flex colour while its owner's Power Card is green)."""
+        faces = self.faces
+        green = self.power is not None and self.power[player]
+        return self.rules.holds_colour((faces[c] for c in self.hands[player] if c != exclude), colour, green=green)
 
     def _playable(self, player: int, card: int, flex: bool) -> bool:
-        """SPEC G3 (colour, number or symbol; wilds always) and, for the flex side, SPEC X3/X4 (green Power Card; a
-        flex number also matches by its flex colour)."""
+        """Whether ``player`` may play ``card`` (its flex side if ``flex``) on the discard pile: see :meth:`_plays_of`,
+        the one matcher."""
+        return any(f is flex for _, f, _, _ in self._plays_of(player, (card,)))
+
+    def _plays_of(self, player: int, cards: Iterable[int]) -> list[tuple[int, bool, bool, bool]]:
+        """The one matcher: of ``cards``, the plays ``player`` may make on the discard pile, as
+        ``(card, flex side, wild, targeted)`` in order (each card's regular side, then its flex side).
+
+        SPEC G3 (colour, number or symbol; wilds always); the flex side (SPEC X3, X4) needs a green Power Card and a
+        card with a flex side, and a flex number also matches by its flex colour; with ``block_illegal_wild_draw`` a
+        guilty wild draw is not playable (SPEC G7 option)."""
         t = self.tables
-        if flex and (self.power is None or not self.power[player] or not t.flex_side[card]):
-            return False
-        tc, tk = self._top_keys()
-        if flex:
-            ok = t.wild[card] or t.colour[card] == tc or t.key[card] == tk or t.flex_colour[card] == tc
+        wild, colour, key, flex_side, flex_colour = t.wild, t.colour, t.key, t.flex_side, t.flex_colour
+        top = self.discard[-1]
+        if wild[top]:
+            tc, tk = (COLOUR_INDEX[self.declared] if self.declared is not None else -2), -2
         else:
-            ok = t.wild[card] or t.colour[card] == tc or t.key[card] == tk
-        if ok and self.options.block_illegal_wild_draw and self._restricted(card, flex):
-            ok = not self._holds_colour(player, self.colour_in_play(), card)
-        return ok
+            tc, tk = colour[top], key[top]
+        green = self.power is not None and self.power[player]
+        block = self.options.block_illegal_wild_draw
+        plays: list[tuple[int, bool, bool, bool]] = []
+        for card in cards:
+            w = wild[card]
+            matches = w or colour[card] == tc or key[card] == tk
+            if matches and not (block and t.restricted[card] and self._guilty(player, card, False)):
+                plays.append((card, False, w, False))
+            if not green or not flex_side[card] or not (matches or flex_colour[card] == tc):
+                continue
+            if not (block and t.restricted[card] and self._guilty(player, card, True)):
+                plays.append((card, True, w, t.targeted[card]))
+        return plays
+
+    def _guilty(self, player: int, card: int, flex: bool) -> bool:
+        """Whether playing ``card`` now would be an illegal (guilty) wild draw (SPEC G7, X7)."""
+        return self._restricted(card, flex) and self._holds_colour(player, self.colour_in_play(), card)
 
     # ------------------------------------------------------------------------------------------------------------
     # Legal actions
@@ -476,14 +461,6 @@ class Game:
         if player == self.current:
             if phase is _PLAY or phase is _PLAY_DRAWN:
                 t = self.tables
-                wild, colour, key, flex_side = t.wild, t.colour, t.key, t.flex_side
-                top = self.discard[-1]  # tc, tk = self._top_keys(), inlined
-                if wild[top]:
-                    tc, tk = (COLOUR_INDEX[self.declared] if self.declared is not None else -2), -2
-                else:
-                    tc, tk = colour[top], key[top]
-                green = self.power is not None and self.power[player]
-                block = self.options.block_illegal_wild_draw
                 colours = t.colours
                 n_colours = len(colours)
                 if phase is _PLAY:
@@ -491,29 +468,11 @@ class Game:
                 else:
                     assert self.drawn is not None
                     cards = [self.drawn]
-                for card in cards:
-                    if block:
-                        if self._playable(player, card, False):
-                            plays.append((card, False, wild[card], False))
-                            size += n_colours if wild[card] else 1
-                    elif wild[card]:
-                        plays.append((card, False, True, False))
-                        size += n_colours
-                    elif colour[card] == tc or key[card] == tk:
-                        plays.append((card, False, False, False))
-                        size += 1
-                    if green and flex_side[card]:
-                        # the flex side (SPEC X3, X4); without block, _playable(player, card, True) inlined
-                        if block:
-                            ok = self._playable(player, card, True)
-                        else:
-                            ok = wild[card] or colour[card] == tc or key[card] == tk or t.flex_colour[card] == tc
-                        if ok:
-                            targeted = t.targeted[card]
-                            if targeted and not targets:
-                                targets = tuple(s for s in range(self.players) if s != player and self.active[s])
-                            plays.append((card, True, wild[card], targeted))
-                            size += (n_colours if wild[card] else 1) * (len(targets) if targeted else 1)
+                plays = self._plays_of(player, cards)
+                for _card, _flex, wild, targeted in plays:
+                    if targeted and not targets:
+                        targets = tuple(s for s in range(self.players) if s != player and self.active[s])
+                    size += (n_colours if wild else 1) * (len(targets) if targeted else 1)
                 if len(hand) == 2:
                     uno = True
                     size *= 2
@@ -611,7 +570,7 @@ class Game:
                 raise E.ColourNotOfThisSide(f"{a.colour} is not a colour of the {self.side.value} side")
         elif a.colour is not None:
             raise E.ColourNotAllowed("only wilds take a colour")
-        if a.flex and face.kind in _TARGETED:
+        if a.flex and face.kind in self.rules.targeted:
             if a.target is None:
                 raise E.TargetRequired("choose the player who draws")
             if a.target == p:
@@ -691,85 +650,10 @@ class Game:
         went_out: bool,
         events: list[Event],
     ) -> int | None:
-        """Carry out a played card (SPEC C3, F5, F6, F8, X5). Returns who plays next, or None when a decision is now
-        pending (challenge, colour). When the player went out, only draws (and a Flip) are still carried out (SPEC G9).
-        """
-        kind = face.kind
-        n = self._next(p)
-        if flex:
-            if kind is Kind.FLEX_DRAW_TWO:  # every other player draws 1; nobody is skipped
-                for seat in self._others_in_turn_order(p):
-                    self._draw(seat, 1, "penalty", events)
-                return n
-            if kind is Kind.FLEX_SKIP:  # every other player is skipped
-                return p
-            if kind is Kind.FLEX_REVERSE:  # reverse, and the first player in the new direction is skipped
-                if went_out:
-                    return None
-                self.direction = -self.direction
-                events.append(DirectionChanged(self.direction))
-                skipped = self._next(p)
-                events.append(TurnSkipped(skipped))
-                return self._next(skipped)
-            if kind is Kind.FLEX_WILD_TARGET_DRAW_TWO:
-                assert target is not None
-                self._draw(target, 2, "penalty", events)
-                return n
-            if kind is Kind.FLEX_WILD_ALL_DRAW:
-                for seat in self._others_in_turn_order(p):
-                    self._draw(seat, 2, "penalty", events)
-                return n
-            if kind is Kind.FLEX_WILD_DRAW_FOUR:
-                assert target is not None
-                if restricted and not went_out and not self.options.block_illegal_wild_draw:
-                    self._start_challenge(p, target, card, guilty, flex=True, resume=n)
-                    return None
-                self._draw(target, 4, "penalty", events)
-                return n
-            return n  # a flex number: the next player matches its regular colour (SPEC X4)
-        if kind is _NUMBER:
-            return n
-        if kind in _SKIPS:
-            if not went_out:
-                events.append(TurnSkipped(n))
-            return self._next(n)
-        if kind in _REVERSES:
-            if went_out:
-                return None
-            self.direction = -self.direction
-            events.append(DirectionChanged(self.direction))
-            if self._seated_count() == 2:  # SPEC G10: Reverse acts as Skip
-                events.append(TurnSkipped(n))
-                return p
-            return self._next(p)
-        if kind in _DRAW_CARDS:
-            self._draw(n, _DRAW_CARDS[kind], "penalty", events)
-            if not went_out:
-                events.append(TurnSkipped(n))
-            return self._next(n)
-        if kind is Kind.SKIP_EVERYONE:
-            return p
-        if kind is Kind.FLIP:
-            top = self._flip(events)
-            if top.is_wild and not went_out:
-                self.phase = Phase.DECLARE_COLOUR
-                self.current = p if self.options.exposed_wild_chooser == "flipper" else n
-                self.after = n
-                return None
-            return n
-        if kind is Kind.WILD_SHUFFLE_HANDS:
-            if not went_out:
-                self._shuffle_hands(n, events)
-            return n
-        if kind in _WILD_PENALTY:
-            if went_out or self.options.block_illegal_wild_draw:
-                self._wild_penalty(n, kind, accepted=True, events=events)
-                if not went_out:
-                    events.append(TurnSkipped(n))
-                return self._next(n)
-            self._start_challenge(p, n, card, guilty, flex=False, resume=None)
-            return None
-        return n  # Wild, Wild Customizable, Wild All Flip, regular sides of the flex wilds
+        """Carry out a played card (SPEC C3, F5, F6, F8, X5) by the tables of :mod:`bot.engine.effects`. Returns who
+        plays next, or None when a decision is now pending (challenge, colour)."""
+        played = Played(p, card, face, flex, target, restricted, guilty, went_out, self._next(p), events)
+        return carry_out(self, played)
 
     def _others_in_turn_order(self, p: int) -> list[int]:
         seats = []
@@ -789,11 +673,12 @@ class Game:
     ) -> int:
         """Draw a wild draw's penalty: the accepted count, or the count for a wrong challenger (SPEC C5, F7, X7).
         Wild Draw Color draws until the declared colour (+2 for a wrong challenger). Returns the number drawn."""
-        count = _WILD_PENALTY[kind][0 if accepted else 1]
-        if count is not None:
-            return len(self._draw(seat, count, reason, events))
+        wd = self.rules.wild_draws[kind]
+        penalty = wd.accept if accepted else wd.innocent
+        if penalty.count is not None:
+            return len(self._draw(seat, penalty.count, reason, events))
         assert self.declared is not None
-        return len(self._draw_until(seat, self.declared, 0 if accepted else 2, reason, events))
+        return len(self._draw_until(seat, self.declared, penalty.extra, reason, events))
 
     def _flip(self, events: list[Event]) -> Face:
         """SPEC F8: turn the discard pile over (order reverses), then the draw pile, then every hand: the other side
@@ -1011,49 +896,33 @@ class Game:
 
     def _end_round(self, winner: int, events: list[Event]) -> None:
         """SPEC G9: score the round on the side in play; end the match at the target score."""
-        values = [sum(points_of(self.mode, self.faces[c]) for c in hand) for hand in self.hands]
-        if self.options.scoring == "lowest":
-            points = values
-        else:
-            points = [0] * self.players
-            points[winner] = sum(values)
+        points_of_face = self.rules.points_of
+        values = [sum(points_of_face(self.faces[c]) for c in hand) for hand in self.hands]
+        points = round_points(values, winner, self.options.scoring)
         for s in range(self.players):
             self.scores[s] += points[s]
-        self.history.append(RoundRecord(winner, tuple(points)))
+        self.history.append(RoundRecord(winner, points))
         self.catchable = None
         self.challenge = None
         self.drawn = None
         self.after = None
         self.current = winner
         hands = tuple(tuple(self.faces[c] for c in hand) for hand in self.hands)
-        events.append(RoundEnded(winner, tuple(points), tuple(self.scores), hands))
-        match_winner = self._match_winner(winner)
-        if match_winner is None:
+        events.append(RoundEnded(winner, points, tuple(self.scores), hands))
+        seated = [s for s in range(self.players) if self.active[s]]
+        opts = self.options
+        won = match_winner(self.scores, seated, self.history, winner, opts.target_score, opts.scoring)
+        if won is None:
             self.phase = Phase.ROUND_OVER
         else:
             self.phase = Phase.MATCH_OVER
-            self.winner = match_winner
-            events.append(MatchEnded(match_winner, tuple(self.scores)))
+            self.winner = won
+            events.append(MatchEnded(won, tuple(self.scores)))
 
-    def _match_winner(self, round_winner: int) -> int | None:
-        target = self.options.target_score
-        seated = [s for s in range(self.players) if self.active[s]]
-        if self.options.scoring == "lowest":
-            if target and not any(self.scores[s] >= target for s in seated):
-                return None
-            low = min(self.scores[s] for s in seated)
-            lowest = [s for s in seated if self.scores[s] == low]
-            if round_winner in lowest:
-                return round_winner  # ruling: a tie for the lowest total goes to the player who just went out
-            if len(lowest) == 1:
-                return lowest[0]
-            # ruling: otherwise the tied player who won more rounds, then the one who won a round more recently
-            last_won = {s: max((i for i, r in enumerate(self.history) if r.winner == s), default=-1) for s in lowest}
-            wins = {s: sum(1 for r in self.history if r.winner == s) for s in lowest}
-            return max(lowest, key=lambda s: (wins[s], last_won[s], -s))
-        if target == 0 or self.scores[round_winner] >= target:
-            return round_winner
-        return None
+    def placement(self) -> list[int]:
+        """Seats from first to last place now (SPEC G9): the match winner first, then by score — highest first, or
+        lowest first with ``scoring = "lowest"``; ties by seat. The one ranking every layer shows."""
+        return placement(self.scores, self.winner, self.options.scoring)
 
     def _check_next_round(self, a: NextRound) -> None:
         if self.phase is not Phase.ROUND_OVER:
@@ -1142,7 +1011,7 @@ class Game:
         faces = self.faces
         other: tuple[tuple[Face, ...] | None, ...] | None = None
         draw_top_other = None
-        if self.mode is Mode.FLIP:
+        if self.rules.two_sided:
             other_faces = self.deck.faces(self.side.other)
             if me is not None:
                 other = tuple(
@@ -1200,130 +1069,30 @@ class Game:
     # Saving
 
     def to_dict(self) -> dict[str, Any]:
-        """A JSON-able snapshot; :meth:`from_dict` gives back an equal game (versioned: ``"v"``)."""
-        ch = self.challenge
-        return {
-            "v": SNAPSHOT_VERSION,
-            "mode": self.mode.value,
-            "options": self.options.to_dict(),
-            "players": self.players,
-            "rng": self.rng.to_list(),
-            "pairing": list(self.pairing) if self.pairing is not None else None,
-            "step": self.step,
-            "round": self.round,
-            "dealer": self.dealer,
-            "active": [int(a) for a in self.active],
-            "scores": list(self.scores),
-            "history": [[r.winner, list(r.points)] for r in self.history],
-            "winner": self.winner,
-            "abandoned": self.abandoned,
-            "side": self.side.value,
-            "hands": [list(h) for h in self.hands],
-            "draw": list(self.draw_pile),
-            "discard": list(self.discard),
-            "current": self.current,
-            "direction": self.direction,
-            "declared": self.declared.value if self.declared is not None else None,
-            "phase": self.phase.value,
-            "drawn": self.drawn,
-            "after": self.after,
-            "challenge": None
-            if ch is None
-            else [ch.player, ch.victim, ch.card, int(ch.guilty), list(ch.hand), int(ch.flex), ch.resume],
-            "uno": [int(u) for u in self.uno],
-            "catchable": self.catchable,
-            "power": [int(x) for x in self.power] if self.power is not None else None,
-            "revealed": None if self.revealed is None else [self.revealed[0], self.revealed[1], list(self.revealed[2])],
-        }
+        """A JSON-able snapshot; :meth:`from_dict` gives back an equal game (versioned: ``"v"``, see
+        :mod:`bot.engine.snapshot`)."""
+        return snapshot.dump(self)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Game:
-        """Load a snapshot written by :meth:`to_dict`. Raises :class:`~bot.engine.errors.SnapshotError` for an unknown
-        version or a snapshot that is malformed or inconsistent (cards not conserved, seats out of range…)."""
-        try:
-            return cls._from_dict(data)
-        except E.SnapshotError:
-            raise
-        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
-            raise E.SnapshotError(f"bad snapshot: {exc!r}") from exc
-
-    @classmethod
-    def _from_dict(cls, d: dict[str, Any]) -> Game:
-        if not isinstance(d, dict) or d.get("v") != SNAPSHOT_VERSION:
-            raise E.SnapshotError(f"unknown snapshot version {d.get('v') if isinstance(d, dict) else None!r}")
-        mode = Mode(d["mode"])
-        options = Options.from_dict(d["options"])
-        players = int(d["players"])
-        low, high = PLAYER_RANGE[mode]
-        if not low <= players <= high:
-            raise E.SnapshotError("player count out of range")
-        pairing = tuple(int(x) for x in d["pairing"]) if d["pairing"] is not None else None
-        deck = _deck_for(mode, options, pairing)
-        side = Side(d["side"])
-        if mode is not Mode.FLIP and side is not Side.LIGHT:
-            raise E.SnapshotError("only FLIP has a dark side")
-        ch = d["challenge"]
-        rev = d["revealed"]
-        game = cls(
-            mode=mode,
-            options=options,
-            players=players,
-            rng=Rng.from_list([int(x) for x in d["rng"]]),
-            pairing=pairing,
-            step=int(d["step"]),
-            round=int(d["round"]),
-            dealer=_seat(d["dealer"], players),
-            active=[bool(x) for x in d["active"]],
-            scores=[int(x) for x in d["scores"]],
-            history=[RoundRecord(_seat(w, players), tuple(int(x) for x in pts)) for w, pts in d["history"]],
-            winner=None if d["winner"] is None else _seat(d["winner"], players),
-            abandoned=bool(d["abandoned"]),
-            side=side,
-            hands=[[int(c) for c in h] for h in d["hands"]],
-            draw_pile=[int(c) for c in d["draw"]],
-            discard=[int(c) for c in d["discard"]],
-            current=_seat(d["current"], players),
-            direction=int(d["direction"]),
-            declared=None if d["declared"] is None else Colour(d["declared"]),
-            phase=Phase(d["phase"]),
-            drawn=None if d["drawn"] is None else int(d["drawn"]),
-            after=None if d["after"] is None else _seat(d["after"], players),
-            challenge=None
-            if ch is None
-            else PendingChallenge(
-                _seat(ch[0], players),
-                _seat(ch[1], players),
-                int(ch[2]),
-                bool(ch[3]),
-                tuple(int(c) for c in ch[4]),
-                bool(ch[5]),
-                None if ch[6] is None else _seat(ch[6], players),
-            ),
-            uno=[bool(x) for x in d["uno"]],
-            catchable=None if d["catchable"] is None else _seat(d["catchable"], players),
-            power=None if d["power"] is None else [bool(x) for x in d["power"]],
-            revealed=None
-            if rev is None
-            else (_seat(rev[0], players), _seat(rev[1], players), tuple(int(c) for c in rev[2])),
-            deck=deck,
-            faces=deck.faces(side),
-            tables=_tables(deck, side),
-        )
-        game.check_consistency()
-        return game
+        """Load a snapshot written by :meth:`to_dict` of this or any older release (upgraded first, SPEC-free: see
+        :func:`bot.engine.snapshot.upgrade`). Raises :class:`~bot.engine.errors.SnapshotError` for an unknown version
+        or a snapshot that is malformed or inconsistent (cards not conserved, seats out of range…), and its subclass
+        :class:`~bot.engine.errors.SnapshotTooNew` for a snapshot newer than this code."""
+        return snapshot.load(cls, data)
 
     def check_consistency(self) -> None:
-        """Raise :class:`~bot.engine.errors.SnapshotError` unless every card of the deck is in exactly one hand or pile,
-        per-seat lists have one entry per seat, and the pending decision has what it needs."""
+        """Raise :class:`~bot.engine.errors.SnapshotError` unless every card of the deck is in exactly one hand, pile or
+        the box (out of play), per-seat lists have one entry per seat, and the pending decision has what it needs."""
         n = self.players
         for name in ("active", "scores", "hands", "uno"):
             if len(getattr(self, name)) != n:
                 raise E.SnapshotError(f"{name} must have one entry per seat")
         if self.power is not None and len(self.power) != n:
             raise E.SnapshotError("power must have one entry per seat")
-        if (self.power is None) != (self.mode is not Mode.FLEX):
+        if (self.power is None) == self.rules.power_cards:
             raise E.SnapshotError("Power Cards belong to Flex only")
-        cards = [c for h in self.hands for c in h] + self.draw_pile + self.discard
+        cards = [c for h in self.hands for c in h] + self.draw_pile + self.discard + self.box
         if sorted(cards) != list(range(len(self.deck))):
             raise E.SnapshotError("cards are not conserved (missing or duplicated cards)")
         if not self.discard:
@@ -1342,50 +1111,10 @@ class Game:
             raise E.SnapshotError("a wild on top without a declared colour")
 
 
-def _tables(deck: Deck, side: Side) -> SideTables:
-    tables = deck.cache.get(side)
-    if tables is None:
-        tables = deck.cache[side] = SideTables(deck.faces(side), colours_of(side))
-    assert isinstance(tables, SideTables)
-    return tables
-
-
-def _seat(value: Any, players: int) -> int:
-    seat = int(value)
-    if not 0 <= seat < players:
-        raise E.SnapshotError(f"seat {seat} out of range")
-    return seat
-
-
-def _random_pairing(rng: Rng) -> tuple[int, ...]:
-    """SPEC F2 option ``random``: for each light face (F1 order) the index of its dark face; no card wild twice."""
-    light, dark = flip_light_faces(), flip_dark_faces()
-    order = list(range(len(dark)))
-    while True:
-        rng.shuffle(order)
-        if not any(light[i].is_wild and dark[j].is_wild for i, j in enumerate(order)):
-            return tuple(order)
-
-
-def _deck_for(mode: Mode, options: Options, pairing: tuple[int, ...] | None) -> Deck:
-    """The deck of a match, shared between games with the same definition (decks are immutable)."""
-    key = (mode, options.classic_deck if mode is Mode.CLASSIC else "", pairing)
-    deck = _DECKS.get(key)
-    if deck is None:
-        pairs = None
-        if mode is Mode.FLIP and pairing is not None:
-            light, dark = flip_light_faces(), flip_dark_faces()
-            if sorted(pairing) != list(range(len(dark))):
-                raise E.SnapshotError("the FLIP pairing is not a permutation")
-            pairs = [(light[i], dark[j]) for i, j in enumerate(pairing)]
-        deck = build_deck(mode, classic_edition=options.classic_deck, flip_pairs=pairs)
-        if len(_DECKS) > 64:
-            _DECKS.clear()
-        _DECKS[key] = deck
-    return deck
-
-
-_DECKS: dict[tuple[Mode, str, tuple[int, ...] | None], Deck] = {}
+# Older names, kept for callers (tests, benchmarks).
+_tables = tables_for
+_deck_for = deck_for
+SNAPSHOT_VERSION = snapshot.SNAPSHOT_VERSION
 
 
 _HANDLERS: dict[type, tuple[Callable[[Game, Any], None], Callable[[Game, Any, list[Event]], None]]] = {

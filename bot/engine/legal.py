@@ -12,12 +12,11 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any, overload
 
 from .actions import Accept, Action, CallUno, Challenge, Draw, Keep, NextRound, Play
-from .cards import CHALLENGEABLE_KINDS, Colour, Face, Kind
+from .cards import CHALLENGEABLE_KINDS, TARGETED_KINDS, Colour, Face, Kind
 
 #: Colour ↔ small integer, for the tables.
 COLOUR_INDEX: dict[Colour, int] = {c: i for i, c in enumerate(Colour)}
 _SYMBOL_CODE: dict[Kind, int] = {k: i for i, k in enumerate(Kind)}
-TARGETED_KINDS = frozenset({Kind.FLEX_WILD_TARGET_DRAW_TWO, Kind.FLEX_WILD_DRAW_FOUR})
 
 
 class SideTables:

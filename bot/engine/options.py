@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Any
 
+from bot.limits import FALSE_CATCH_PENALTY_MAX, TARGET_SCORE_MAX
+
 
 class OptionError(ValueError):
     """An option value outside SPEC table O."""
@@ -70,11 +72,11 @@ class Options:
                 raise OptionError(f"{f.name} must be true or false")
         if not isinstance(self.target_score, int) or isinstance(self.target_score, bool) or self.target_score < 0:
             raise OptionError("target_score must be a whole number >= 0")
-        if self.target_score > 100_000:
-            raise OptionError("target_score must be at most 100000")
+        if self.target_score > TARGET_SCORE_MAX:
+            raise OptionError(f"target_score must be at most {TARGET_SCORE_MAX}")
         penalty = self.false_catch_penalty
-        if not isinstance(penalty, int) or isinstance(penalty, bool) or not 0 <= penalty <= 10:
-            raise OptionError("false_catch_penalty must be a whole number from 0 to 10")
+        if not isinstance(penalty, int) or isinstance(penalty, bool) or not 0 <= penalty <= FALSE_CATCH_PENALTY_MAX:
+            raise OptionError(f"false_catch_penalty must be a whole number from 0 to {FALSE_CATCH_PENALTY_MAX}")
         for name, allowed in _CHOICES.items():
             if getattr(self, name) not in allowed:
                 raise OptionError(f"{name} must be one of {', '.join(allowed)}")

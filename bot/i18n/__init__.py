@@ -21,8 +21,9 @@ from typing import Any
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
+from bot.limits import LANGUAGES
+
 #: The bot's languages, English first (the fallback).
-LANGUAGES: tuple[str, ...] = ("en", "it", "es", "sk")
 LANGUAGE_NAMES = {"en": "English", "it": "Italiano", "es": "Español", "sk": "Slovenčina"}
 #: Discord client locales that map to one of our languages (Slovak is not a Discord locale: servers choose it).
 DISCORD_LOCALES = {"en-US": "en", "en-GB": "en", "it": "it", "es-ES": "es", "es-419": "es"}

@@ -22,6 +22,7 @@ from bot.adapter import AdapterError, SessionManager
 from bot.engine.cards import Mode
 from bot.engine.errors import RuleError
 from bot.i18n import LANGUAGE_NAMES, LANGUAGES, t
+from bot.limits import FALSE_CATCH_PENALTY_MAX, TARGET_SCORE_MAX, TURN_TIMER_MAX, TURN_TIMER_MIN
 from bot.storage import InvalidInputError
 
 from . import screens
@@ -68,7 +69,7 @@ class UnoCog(
     def __init__(self, bot: UnoBot) -> None:
         self.bot = bot
         self.images = Images(bot)
-        self.hands = Hands(self.images)
+        self.hands = Hands(self.images, round_pause=bot.manager.limits.round_pause)
         self.clicks = Clicks(bot, self.images, self.hands)
         self.publisher = Publisher(bot, self.images, self.hands)
         bot.manager.subscribe(self.publisher.on_update)
@@ -135,11 +136,11 @@ class UnoCog(
         self,
         interaction: Interaction,
         game: str | None = None,
-        target: app_commands.Range[int, 0, 100000] | None = None,
-        timer: app_commands.Range[int, 15, 600] | None = None,
+        target: app_commands.Range[int, 0, TARGET_SCORE_MAX] | None = None,
+        timer: app_commands.Range[int, TURN_TIMER_MIN, TURN_TIMER_MAX] | None = None,
         scoring: str | None = None,
         block_illegal_wild_draw: bool | None = None,
-        false_catch_penalty: app_commands.Range[int, 0, 10] | None = None,
+        false_catch_penalty: app_commands.Range[int, 0, FALSE_CATCH_PENALTY_MAX] | None = None,
         classic_deck: str | None = None,
         flip_pairing: str | None = None,
         opening_flip: str | None = None,
@@ -255,9 +256,17 @@ class UnoCog(
     @app_commands.describe(game=_l("Which game", "opt.game"))
     @app_commands.choices(game=GAME_CHOICES)
     async def rules(self, interaction: Interaction, game: str | None = None) -> None:
+        """The rules of ``game`` (default: the game of this channel's table, else the server's default game), with
+        the table's own target score when it plays that game, else the server's default target score."""
         lang = await self.lang(interaction)
-        mode = Mode(game or (await self.bot.guild_settings(interaction.guild_id)).default_mode)
-        await interaction.response.send_message(embed=rules_embed(mode, lang), ephemeral=True)
+        table = None
+        with contextlib.suppress(AdapterError):
+            table = self.manager.get(channel_of(interaction))
+        settings = await self.bot.guild_settings(interaction.guild_id)
+        mode = Mode(game or (table.mode if table is not None else settings.default_mode))
+        own = table is not None and table.mode is mode
+        target = table.options.target_score if table is not None and own else settings.default_target_score
+        await interaction.response.send_message(embed=rules_embed(mode, lang, target), ephemeral=True)
 
     @app_commands.command(
         name=_l("leaderboard", "cmd.leaderboard.name"),
@@ -380,7 +389,7 @@ class UnoCog(
         self,
         interaction: Interaction,
         default_game: str | None = None,
-        turn_timer: app_commands.Range[int, 15, 600] | None = None,
+        turn_timer: app_commands.Range[int, TURN_TIMER_MIN, TURN_TIMER_MAX] | None = None,
         language: str | None = None,
         card_images: bool | None = None,
     ) -> None:

@@ -66,8 +66,9 @@ class HandRegistry:
 class Hands:
     """Sends and edits ephemeral hands (deferring first when an image is drawn) and records them in :attr:`open`."""
 
-    def __init__(self, images: Images) -> None:
+    def __init__(self, images: Images, *, round_pause: float | None = None) -> None:
         self.images = images
+        self.round_pause = round_pause  # named in a hand shown between rounds
         self.open = HandRegistry()
 
     async def send(
@@ -85,11 +86,13 @@ class Hands:
         if images and not interaction.response.is_done():
             await interaction.response.defer(ephemeral=True, thinking=True)
         if not interaction.response.is_done():
-            with screens.hand_screen(session, view, lang, note=note) as screen:
+            with screens.hand_screen(session, view, lang, note=note, round_pause=self.round_pause) as screen:
                 await interaction.response.send_message(ephemeral=True, **screen.send_kwargs())
         else:
             png, seen = await self.images.hand(session, view, lang)
-            with screens.hand_screen(session, view, lang, note=note, png=png, table_png=seen) as screen:
+            with screens.hand_screen(
+                session, view, lang, note=note, png=png, table_png=seen, round_pause=self.round_pause
+            ) as screen:
                 await interaction.followup.send(ephemeral=True, **screen.send_kwargs())
         self._remember(interaction, session, view, lang)
 
@@ -108,11 +111,13 @@ class Hands:
         if images and not interaction.response.is_done():
             await interaction.response.defer()
         if not interaction.response.is_done():
-            with screens.hand_screen(session, view, lang, page=page, note=note) as screen:
+            with screens.hand_screen(session, view, lang, page=page, note=note, round_pause=self.round_pause) as screen:
                 await interaction.response.edit_message(**screen.edit_kwargs())
         else:
             png, seen = await self.images.hand(session, view, lang)
-            with screens.hand_screen(session, view, lang, page=page, note=note, png=png, table_png=seen) as screen:
+            with screens.hand_screen(
+                session, view, lang, page=page, note=note, png=png, table_png=seen, round_pause=self.round_pause
+            ) as screen:
                 await interaction.edit_original_response(**screen.edit_kwargs())
         self._remember(interaction, session, view, lang)
 
@@ -135,7 +140,9 @@ class Hands:
             return
         png, seen = await self.images.hand(session, view, hand.lang)
         try:
-            with screens.hand_screen(session, view, hand.lang, png=png, table_png=seen) as screen:
+            with screens.hand_screen(
+                session, view, hand.lang, png=png, table_png=seen, round_pause=self.round_pause
+            ) as screen:
                 await hand.interaction.edit_original_response(**screen.edit_kwargs())
             hand.fingerprint = fp
         except discord.HTTPException:

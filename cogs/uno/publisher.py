@@ -62,7 +62,12 @@ class Publisher:
                 log_lines.clear()
                 log_lines.extend(event_lines(update.events, name, lang))
             png = await self.images.table(session, session.game.view(None), lang)
-            await self.edit_public(session, screens.table_screen(session, lang, list(log_lines), png=png))
+            await self.edit_public(
+                session,
+                screens.table_screen(
+                    session, lang, list(log_lines), png=png, round_pause=self.bot.manager.limits.round_pause
+                ),
+            )
             for event in update.events:
                 if isinstance(event, RoundEnded):
                     await channel.send(**screens.round_summary(session, event, lang).send_kwargs())

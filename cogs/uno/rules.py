@@ -5,7 +5,7 @@ from __future__ import annotations
 import discord
 
 from bot.engine.cards import Mode
-from bot.i18n import t
+from bot.i18n import t, tn
 
 #: Sections of each game's summary, in order: (title key, text key).
 SECTIONS: dict[Mode, tuple[str, ...]] = {
@@ -15,13 +15,15 @@ SECTIONS: dict[Mode, tuple[str, ...]] = {
 }
 
 
-def rules_embed(mode: Mode, lang: str) -> discord.Embed:
-    """The rules of ``mode`` as an embed (SPEC sections G, C, F, X summarised)."""
+def rules_embed(mode: Mode, lang: str, target: int) -> discord.Embed:
+    """The rules of ``mode`` as an embed (SPEC sections G, C, F, X summarised); its goal names ``target``, the points
+    that win the match (0: a single round decides it, SPEC G9)."""
+    goal = tn("rules.target", target, lang) if target else t("rules.single_round", lang)
     embed = discord.Embed(title=t(f"rules.{mode.value}.title", lang), colour=0x5C6BC0)
     for section in SECTIONS[mode]:
         embed.add_field(
             name=t(f"rules.{mode.value}.{section}.title", lang),
-            value=t(f"rules.{mode.value}.{section}", lang)[:1024],
+            value=t(f"rules.{mode.value}.{section}", lang, **({"target": goal} if section == "goal" else {}))[:1024],
             inline=False,
         )
     embed.set_footer(text=t("rules.footer", lang))

@@ -200,8 +200,11 @@ def options_text(session: Session, lang: str) -> str:
 # Table
 
 
-def table_screen(session: Session, lang: str, log: list[str], *, png: bytes | None = None) -> Screen:
-    """The public table: public view only (no hand, no other faces of any hand). ``png``: the table image, if any."""
+def table_screen(
+    session: Session, lang: str, log: list[str], *, png: bytes | None = None, round_pause: float | None = None
+) -> Screen:
+    """The public table: public view only (no hand, no other faces of any hand). ``png``: the table image, if any;
+    ``round_pause``: how long the pause between rounds lasts (s), named while a round is over."""
     game = session.game
     assert game is not None
     view = game.view(None)
@@ -209,7 +212,7 @@ def table_screen(session: Session, lang: str, log: list[str], *, png: bytes | No
         title=t("table.title", lang, game=game_name(session.mode, lang), round=view.round),
         colour=MODE_COLOUR[session.mode],
     )
-    embed.description = status_line(session, view, lang)
+    embed.description = status_line(session, view, lang, round_pause)
     top = card_name(view.top, lang)
     if view.declared_colour is not None:
         top += " → " + colour_name(view.declared_colour, lang)
@@ -237,12 +240,19 @@ def table_screen(session: Session, lang: str, log: list[str], *, png: bytes | No
     return Screen(content=content, embed=embed, view=table_components(session, view, lang), files=files)
 
 
-def status_line(session: Session, view: PlayerView, lang: str) -> str:
+def round_over_line(lang: str, round_pause: float | None) -> str:
+    """ "Next round in 30 s, or press Next round." (``round_pause`` s; without it only the button is named)."""
+    if round_pause is None:
+        return t("table.round_over_button", lang)
+    return t("table.round_over", lang, seconds=round(round_pause))
+
+
+def status_line(session: Session, view: PlayerView, lang: str, round_pause: float | None = None) -> str:
     p = view.pending
     if view.phase is Phase.MATCH_OVER:
         return t("table.match_over", lang)
     if view.phase is Phase.ROUND_OVER:
-        return t("table.round_over", lang)
+        return round_over_line(lang, round_pause)
     assert p is not None
     if view.phase is Phase.CHALLENGE:
         return t("table.challenge_pending", lang, player=mention(session, p, lang), card=card_name(view.top, lang))
@@ -350,9 +360,11 @@ def hand_screen(
     note: str | None = None,
     png: bytes | None = None,
     table_png: bytes | None = None,
+    round_pause: float | None = None,
 ) -> Screen:
     """The player's own hand with its controls (SPEC G4, G7, G8, X4, F10). ``png``: the hand image; ``table_png``
-    (UNO FLIP): the table as this player sees it, with the other faces of the opponents' hands."""
+    (UNO FLIP): the table as this player sees it, with the other faces of the opponents' hands; ``round_pause``: as
+    for :func:`table_screen`."""
     me = view.me
     assert me is not None
     fp = ids.hand_fingerprint(view)
@@ -366,7 +378,9 @@ def hand_screen(
     for i, c in enumerate(view.hand):
         mark = "▸" if c.id in playable_ids else "·"
         lines.append(f"`{i + 1:>2}` {mark} {card_name(c.face, lang)}")
-    embed.description = (note + "\n\n" if note else "") + hand_status(session, view, lang) + "\n\n" + "\n".join(lines)
+    embed.description = (
+        (note + "\n\n" if note else "") + hand_status(session, view, lang, round_pause) + "\n\n" + "\n".join(lines)
+    )
     embed.description = embed.description[:4096]
     top = card_name(view.top, lang)
     if view.declared_colour is not None:
@@ -429,12 +443,12 @@ def _fields(lines: list[str], limit: int = 1024) -> list[str]:
     return chunks or ["—"]
 
 
-def hand_status(session: Session, view: PlayerView, lang: str) -> str:
+def hand_status(session: Session, view: PlayerView, lang: str, round_pause: float | None = None) -> str:
     me = view.me
     if view.phase is Phase.MATCH_OVER:
         return t("table.match_over", lang)
     if view.phase is Phase.ROUND_OVER:
-        return t("table.round_over", lang)
+        return round_over_line(lang, round_pause)
     if view.pending != me:
         assert view.pending is not None
         return t("hand.waiting", lang, player=player_name(session, view.pending, lang))
@@ -597,7 +611,7 @@ def match_summary(session: Session, lang: str) -> Screen:
         embed.description = t("match.recorded", lang)
     else:
         embed.title = t("match.abandoned", lang)
-    order = sorted(range(len(session.seats)), key=lambda s: (s != winner, -scores[s]))
+    order = result.get("placement") or range(len(session.seats))  # the engine's ranking (SPEC G9), saved with it
     embed.add_field(
         name=t("match.scores", lang),
         value="\n".join(

@@ -27,7 +27,7 @@ async def main(path: str, seed: int) -> None:
     manager = SessionManager(store, clock=SystemClock(), limits=Limits(round_pause=3600), rng=Random(seed))
     await manager.start()
     session = await manager.open_lobby(
-        channel_id=CHANNEL, guild_id=GUILD, host_id=USERS[0], host_name="u0", mode="classic", turn_timer=3600
+        channel_id=CHANNEL, guild_id=GUILD, host_id=USERS[0], host_name="u0", mode="classic", turn_timer=600
     )
     for uid in USERS[1:]:
         await manager.join(CHANNEL, uid, f"u{uid}")

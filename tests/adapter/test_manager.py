@@ -209,7 +209,7 @@ async def test_a_timed_out_turn_draws_and_keeps_and_repeated_timeouts_remove_the
         await m.act(CHANNEL, user_of(session, seat), lambda v: Draw(v.me))
         if game.phase is Phase.PLAY_DRAWN:
             await m.act(CHANNEL, user_of(session, seat), lambda v: Keep(v.me))
-    nxt = game._next(idle)
+    nxt = game.next_seat(idle)
     clock.advance(31)
     await m.idle()
     assert session.seats[idle].left and not game.active[idle]

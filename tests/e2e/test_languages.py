@@ -232,7 +232,12 @@ async def test_a_whole_match_in_another_language(
         assert embed["footer"]["text"] == t("rules.footer", lang)
         sections = SECTIONS[Mode(mode)]
         assert [f["name"] for f in embed["fields"]] == [t(f"rules.{mode}.{s}.title", lang) for s in sections]
-        assert [f["value"] for f in embed["fields"]] == [t(f"rules.{mode}.{s}", lang) for s in sections]
+        # the goal names this table's target score (a single round here) for its own game, else the default
+        goal = t("rules.single_round", lang) if mode == case.game else tn("rules.target", 500, lang)
+        params = {"goal": {"target": goal}}
+        assert [f["value"] for f in embed["fields"]] == [
+            t(f"rules.{mode}.{s}", lang, **params.get(s, {})) for s in sections
+        ]
         seen += _versions(rules)
 
     # "Play again" opens a lobby in the language; a refusal (only the host may start) is in the language too

@@ -44,6 +44,8 @@ async def test_a_whole_match_to_500_through_slash_commands_and_buttons(
         game_state = session.game
         pending = game_state.pending
         if pending is None:
+            # between rounds the table names the bot's own pause (make_bot: 3600 s) and the button
+            assert "Next round in 3600 s, or press Next round." in table.public_message().text
             await emulator.click(alice, table.public_message(), label="Next round")
             continue
         user = table.user_of(pending)

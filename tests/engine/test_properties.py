@@ -136,3 +136,47 @@ def test_every_match_ends_within_a_bound_and_scores_add_up(spec):
     game = result.game
     assert game.phase is Phase.MATCH_OVER and game.winner is not None
     assert sum(sum(r.points) for r in game.history) == sum(game.scores)
+
+
+def candidate_actions(game: Game, seat: int):
+    """The actions ``seat`` could try now: each card of the hand on each side, with no colour or a light or a dark one,
+    no target, themselves, the next seat or a seat that does not exist, each UNO flag; the other decisions; UNO
+    calls; catches of everyone."""
+    colours = [None, Colour.RED, Colour.BLUE, Colour.TEAL]
+    targets = [None, seat, (seat + 1) % game.players, game.players]
+    for card in game.hands[seat]:
+        for flex in (False, True):
+            for colour in colours:
+                for target in targets:
+                    for uno in (False, True):
+                        yield Play(seat, card, colour, target, flex, uno)
+    yield from (Draw(seat), Keep(seat), Challenge(seat), Accept(seat), CallUno(seat), NextRound(seat))
+    yield from (DeclareColour(seat, c) for c in Colour)
+    yield from (Catch(seat, t) for t in range(game.players) if t != seat)
+
+
+def check_accepted_iff_listed(game: Game) -> None:
+    """DESIGN "Engine contract": ``apply`` accepts an action exactly when ``legal_actions`` lists it — except a false
+    catch (SPEC G8), which is accepted but never listed (it never helps)."""
+    for seat in range(game.players):
+        listed = set(game.legal_actions(seat))
+        for action in candidate_actions(game, seat):
+            accepted = game.is_legal(action)
+            false_catch = isinstance(action, Catch) and action.target != game.catchable
+            if false_catch:
+                assert action not in listed
+                continue
+            assert accepted == (action in listed), (action, accepted)
+
+
+@settings(max_examples=max(1, EXAMPLES // 3), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(games(), st.integers(0, 2**32))
+def test_an_action_is_accepted_exactly_when_it_is_listed(spec, agent_seed):
+    mode, players, seed, options = spec
+    game, _ = Game.new(mode, players, seed=seed, options=options)
+    agent = Random(agent_seed)
+    for _ in range(40):
+        check_accepted_iff_listed(game)
+        if game.phase is Phase.MATCH_OVER:
+            break
+        random_step(game, agent, draw_rate=0.2)

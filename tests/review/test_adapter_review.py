@@ -89,7 +89,7 @@ async def test_a_game_resumed_after_downtime_is_not_closed_as_idle(store: Store)
     limits = {"game_idle": 900.0, "sweep_every": 60.0}
     m = manager_for(store, clock, **limits)
     await m.start()
-    session = await two_humans(m, turn_timer=3600)
+    session = await two_humans(m, turn_timer=600)
     await pass_turn(m, session)  # the players are active right up to the restart
     await m.close()
 
@@ -176,19 +176,19 @@ async def test_a_turn_timeout_whose_commit_failed_is_retried(store: Store) -> No
 # --- idle sweep -----------------------------------------------------------------------------------------------------
 async def test_the_idle_sweep_does_not_close_a_game_a_player_just_acted_in(store: Store) -> None:
     clock = ManualClock()
-    m = manager_for(store, clock, game_idle=900.0, sweep_every=60.0)
+    m = manager_for(store, clock, game_idle=500.0, sweep_every=60.0)  # idle sooner than the longest turn timer
     await m.start()
-    session = await two_humans(m, turn_timer=3600)
+    session = await two_humans(m, turn_timer=600)
     game = session.game
     assert game is not None and game.pending is not None
     uid = user_of(session, game.pending)
-    clock.advance(850)
+    clock.advance(450)
     await m.idle()
     # Another change of this session is being committed (an AI move, a timeout, update_ui…): it holds the lock.
     await session.lock.acquire()
     act = asyncio.ensure_future(m.act(CHANNEL, uid, lambda v: Draw(v.me)))  # the player clicks "Draw"
     await asyncio.sleep(0)
-    clock.advance(60)  # the sweep runs now: it sees 910 s of idleness and waits for the lock behind the click
+    clock.advance(60)  # the sweep runs now: it sees 510 s of idleness and waits for the lock behind the click
     await asyncio.sleep(0)
     session.lock.release()
     await act  # the click is applied and committed: the game is active right now...

@@ -1,0 +1,204 @@
+"""What a played card does, by kind (SPEC C3, F5, F6, F8, X5, G9, G10): one small function per kind, in two
+tables — :data:`REGULAR` for a card's regular side and :data:`FLEX` for a Flex card's flex side.
+
+Each effect gets the game and a :class:`Played` record and returns the seat who plays next, or ``None`` when a
+decision is now pending (a challenge, a colour) or nothing follows. When the player went out (``went_out``), only
+draws (and a Flip) are still carried out (SPEC G9). The effects change the game only through its own primitives
+(``_draw``, ``_flip``, ``_start_challenge``…); :meth:`bot.engine.game.Game._do_play` calls :func:`carry_out`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import TYPE_CHECKING
+
+from .cards import Face, Kind
+from .events import DirectionChanged, Event, TurnSkipped
+from .view import Phase
+
+if TYPE_CHECKING:
+    from .game import Game
+
+
+@dataclass(slots=True)
+class Played:
+    """A card just played: by ``player``, card id ``card`` showing ``face``, its ``flex`` side or not, its ``target``;
+    ``restricted`` (a challengeable wild draw) and ``guilty`` (SPEC G7) as judged before it left the hand;
+    ``went_out``: it was the player's last card; ``next``: the next seat in the direction of play; ``events``: where
+    the effect appends what it causes."""
+
+    player: int
+    card: int
+    face: Face
+    flex: bool
+    target: int | None
+    restricted: bool
+    guilty: bool
+    went_out: bool
+    next: int
+    events: list[Event]
+
+
+Effect = Callable[["Game", Played], "int | None"]
+
+
+def carry_out(game: Game, played: Played) -> int | None:
+    """Carry out ``played`` by the table of its side; a kind with no entry has no effect (the next player plays)."""
+    table = FLEX if played.flex else REGULAR
+    effect = table.get(played.face.kind)
+    if effect is not None:
+        return effect(game, played)
+    kind = played.face.kind
+    if not played.flex:
+        rules = game.rules
+        if kind in rules.draw_cards:
+            return _draw_card(game, played, rules.draw_cards[kind])
+        if kind in rules.wild_draws:
+            return _wild_draw(game, played)
+    return played.next  # numbers, Wild, Wild Customizable, Wild All Flip, regular sides of the flex wilds
+
+
+# --- regular side ---------------------------------------------------------------------------------------------------
+
+
+def _skip(game: Game, x: Played) -> int | None:
+    """Skip (SPEC C3): the next player loses their turn."""
+    if not x.went_out:
+        x.events.append(TurnSkipped(x.next))
+    return game._next(x.next)
+
+
+def _reverse(game: Game, x: Played) -> int | None:
+    """Reverse (SPEC C3): the direction changes; with two players it acts as Skip (SPEC G10)."""
+    if x.went_out:
+        return None
+    game.direction = -game.direction
+    x.events.append(DirectionChanged(game.direction))
+    if game._seated_count() == 2:
+        x.events.append(TurnSkipped(x.next))
+        return x.player
+    return game._next(x.player)
+
+
+def _draw_card(game: Game, x: Played, count: int) -> int | None:
+    """Draw One / Two / Five (SPEC C3, F5, F6, G6): the next player draws ``count`` and loses their turn."""
+    game._draw(x.next, count, "penalty", x.events)
+    if not x.went_out:
+        x.events.append(TurnSkipped(x.next))
+    return game._next(x.next)
+
+
+def _skip_everyone(game: Game, x: Played) -> int | None:
+    """Skip Everyone (SPEC F6): the player takes another turn."""
+    return x.player
+
+
+def _flip_card(game: Game, x: Played) -> int | None:
+    """Flip (SPEC F8): the game turns over; an exposed wild asks for a colour."""
+    top = game._flip(x.events)
+    if top.is_wild and not x.went_out:
+        game.phase = Phase.DECLARE_COLOUR
+        game.current = x.player if game.options.exposed_wild_chooser == "flipper" else x.next
+        game.after = x.next
+        return None
+    return x.next
+
+
+def _shuffle_hands(game: Game, x: Played) -> int | None:
+    """Wild Shuffle Hands (SPEC C1): every hand is gathered, shuffled and dealt from the next player."""
+    if not x.went_out:
+        game._shuffle_hands(x.next, x.events)
+    return x.next
+
+
+def _wild_draw(game: Game, x: Played) -> int | None:
+    """Wild Draw Four / Two / Color (SPEC G7, C3, F5, F6): the next player challenges or accepts; a last card, or
+    ``block_illegal_wild_draw``, draws at once (nothing to judge)."""
+    kind = x.face.kind
+    if x.went_out or game.options.block_illegal_wild_draw:
+        game._wild_penalty(x.next, kind, accepted=True, events=x.events)
+        if not x.went_out:
+            x.events.append(TurnSkipped(x.next))
+        return game._next(x.next)
+    game._start_challenge(x.player, x.next, x.card, x.guilty, flex=False, resume=None)
+    return None
+
+
+# --- flex side (SPEC X5) ---------------------------------------------------------------------------------------------
+
+
+def _flex_draw_two(game: Game, x: Played) -> int | None:
+    """Every other player draws 1; nobody is skipped."""
+    for seat in game._others_in_turn_order(x.player):
+        game._draw(seat, 1, "penalty", x.events)
+    return x.next
+
+
+def _flex_skip(game: Game, x: Played) -> int | None:
+    """Every other player is skipped: the player takes another turn."""
+    return x.player
+
+
+def _flex_reverse(game: Game, x: Played) -> int | None:
+    """Reverse, and the first player in the new direction is skipped."""
+    if x.went_out:
+        return None
+    game.direction = -game.direction
+    x.events.append(DirectionChanged(game.direction))
+    skipped = game._next(x.player)
+    x.events.append(TurnSkipped(skipped))
+    return game._next(skipped)
+
+
+def _flex_target_draw_two(game: Game, x: Played) -> int | None:
+    """The target draws 2; play continues with the next player (nobody loses a turn)."""
+    assert x.target is not None
+    game._draw(x.target, 2, "penalty", x.events)
+    return x.next
+
+
+def _flex_all_draw(game: Game, x: Played) -> int | None:
+    """Every other player draws 2; the next player does not lose their turn."""
+    for seat in game._others_in_turn_order(x.player):
+        game._draw(seat, 2, "penalty", x.events)
+    return x.next
+
+
+def _flex_wild_draw_four(game: Game, x: Played) -> int | None:
+    """The target draws 4, or challenges (SPEC X7, ``flex_target_can_challenge``); play then resumes with the next
+    player in order."""
+    assert x.target is not None
+    if x.restricted and not x.went_out and not game.options.block_illegal_wild_draw:
+        game._start_challenge(x.player, x.target, x.card, x.guilty, flex=True, resume=x.next)
+        return None
+    game._draw(x.target, 4, "penalty", x.events)
+    return x.next
+
+
+#: Regular-side effects by kind; the draw cards and wild draws of each game come from its ruleset.
+REGULAR: Mapping[Kind, Effect] = MappingProxyType(
+    {
+        Kind.SKIP: _skip,
+        Kind.FLEX_SKIP: _skip,
+        Kind.REVERSE: _reverse,
+        Kind.FLEX_REVERSE: _reverse,
+        Kind.SKIP_EVERYONE: _skip_everyone,
+        Kind.FLIP: _flip_card,
+        Kind.WILD_SHUFFLE_HANDS: _shuffle_hands,
+    }
+)
+#: Flex-side effects by kind (SPEC X5); a flex number has none (the next player matches its regular colour, X4).
+FLEX: Mapping[Kind, Effect] = MappingProxyType(
+    {
+        Kind.FLEX_DRAW_TWO: _flex_draw_two,
+        Kind.FLEX_SKIP: _flex_skip,
+        Kind.FLEX_REVERSE: _flex_reverse,
+        Kind.FLEX_WILD_TARGET_DRAW_TWO: _flex_target_draw_two,
+        Kind.FLEX_WILD_ALL_DRAW: _flex_all_draw,
+        Kind.FLEX_WILD_DRAW_FOUR: _flex_wild_draw_four,
+    }
+)
+
+__all__ = ["FLEX", "REGULAR", "Effect", "Played", "carry_out"]

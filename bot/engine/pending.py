@@ -1,0 +1,22 @@
+"""The records of pending decisions that need more than a phase (SPEC G7): plain frozen values saved with the game."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class PendingChallenge:
+    """A wild draw waiting for challenge-or-accept (SPEC G7).
+
+    ``player`` played ``card``; ``victim`` decides; ``guilty`` was judged when the card was played from ``hand`` (the
+    player's hand just after playing, shown to a challenger); ``flex``: a flex-side Flex Wild Draw Four, after which
+    play resumes with ``resume`` whatever happens (SPEC X7)."""
+
+    player: int
+    victim: int
+    card: int
+    guilty: bool
+    hand: tuple[int, ...]
+    flex: bool = False
+    resume: int | None = None

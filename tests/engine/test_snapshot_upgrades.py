@@ -1,0 +1,92 @@
+"""Engine snapshot upgrades (DESIGN "Saved formats and upgrades"): every step of the chain on the committed v1
+fixtures (``tests/fixtures/snapshots/v1/engine``, written by the release that saved v1), and a snapshot newer than the
+code refused as "too new" so the store keeps it aside."""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+from random import Random
+
+import pytest
+
+from bot.engine import errors as E
+from bot.engine import snapshot
+from bot.engine.cards import Side
+from bot.engine.game import Game
+from bot.engine.simulate import random_step
+from bot.engine.view import Phase
+
+FIXTURES = Path(__file__).parent.parent / "fixtures" / "snapshots" / "v1" / "engine"
+V1 = {p.stem: json.loads(p.read_text(encoding="utf-8")) for p in sorted(FIXTURES.glob("*.json"))}
+
+
+def test_the_committed_v1_fixtures_cover_the_positions_that_matter() -> None:
+    assert {d["v"] for d in V1.values()} == {1}
+    phases = {d["phase"] for d in V1.values()}
+    assert {"play", "play_drawn", "declare_colour", "challenge", "round_over", "match_over"} <= phases
+    assert any(d["mode"] == "flip" and d["side"] == "dark" for d in V1.values())
+    assert any(d["mode"] == "flex" and d["power"] and not all(d["power"]) for d in V1.values())
+    assert any(d["challenge"] and d["challenge"][5] for d in V1.values())  # a flex-side challenge
+
+
+@pytest.mark.parametrize("name", V1)
+def test_step_v1_to_v2_adds_an_empty_box_and_changes_nothing_else(name: str) -> None:
+    v1 = V1[name]
+    before = copy.deepcopy(v1)
+    v2 = snapshot.STEPS[1](v1)
+    assert v1 == before, "an upgrade step must not change its input"
+    assert v2["v"] == 2 and v2["box"] == []
+    assert {k: v for k, v in v2.items() if k not in ("v", "box")} == {k: v for k, v in v1.items() if k != "v"}
+
+
+@pytest.mark.parametrize("name", V1)
+def test_every_v1_fixture_loads_saves_in_the_current_format_and_the_game_goes_on(name: str) -> None:
+    game = Game.from_dict(V1[name])
+    saved = game.to_dict()
+    assert saved["v"] == snapshot.SNAPSHOT_VERSION
+    assert Game.from_dict(json.loads(json.dumps(saved))) == game
+    assert game.to_dict() == Game.from_dict(snapshot.upgrade(V1[name])).to_dict()
+    if game.phase is Phase.MATCH_OVER:
+        assert game.winner is not None and not any(game.legal_actions(s) for s in range(game.players))
+        return
+    owner = game.pending if game.pending is not None else game.current
+    legal = game.legal_actions(owner)
+    assert legal.moves >= 1
+    step = game.step
+    game.apply(legal[legal.moves - 1])  # draw / keep / accept / next round…: always a legal move
+    assert game.step == step + 1
+    agent = Random(1)
+    for _ in range(300):  # and the match can be played on from there
+        if game.phase is Phase.MATCH_OVER:
+            break
+        random_step(game, agent)
+    game.check_consistency()
+
+
+def test_the_fixtures_keep_what_they_were_saved_with() -> None:
+    flip = Game.from_dict(V1["flip_dark_side"])
+    assert flip.side is Side.DARK and flip.top == flip.deck.faces(Side.DARK)[V1["flip_dark_side"]["discard"][-1]]
+    flex = Game.from_dict(V1["flex_power_used"])
+    assert flex.power == [bool(x) for x in V1["flex_power_used"]["power"]]
+    challenge = Game.from_dict(V1["flex_flex_side_challenge"])
+    assert challenge.challenge is not None and challenge.challenge.flex
+    lowest = Game.from_dict(V1["classic_112_lowest_play_drawn"])
+    assert lowest.options.scoring == "lowest" and lowest.options.classic_deck == "112" and lowest.drawn is not None
+
+
+def test_a_snapshot_newer_than_the_code_is_refused_as_too_new() -> None:
+    newer = dict(Game.from_dict(V1["classic_mid_round"]).to_dict(), v=snapshot.SNAPSHOT_VERSION + 1)
+    with pytest.raises(E.SnapshotTooNew):
+        Game.from_dict(newer)
+    with pytest.raises(E.SnapshotTooNew):
+        snapshot.upgrade(newer)
+
+
+@pytest.mark.parametrize("version", [None, 0, "1", 1.0, True])
+def test_a_snapshot_without_a_known_version_is_refused(version: object) -> None:
+    bad = dict(V1["classic_mid_round"], v=version)
+    with pytest.raises(E.SnapshotError) as info:
+        Game.from_dict(bad)
+    assert not isinstance(info.value, E.SnapshotTooNew)
