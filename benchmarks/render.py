@@ -1,9 +1,11 @@
 """Render benchmark (run by hand, never from the tests):
 
     .venv/bin/python benchmarks/render.py [--runs 300] [--sheet /tmp/render-contact-sheet.png] [--save-examples DIR]
+    .venv/bin/python benchmarks/render.py --readme docs/images   # the README's pictures, then exit
 
-Warms the card cache, then times ``render_hand`` for a 25-card hand and ``render_table`` for a 10-player UNO FLIP
-scene (drawing + PNG encoding, bytes out), and prints p50/p99 wall-clock and CPU milliseconds and the PNG sizes.
+Warms the card cache, then times ``render_hand`` for a 25-card hand, ``render_table`` for a 10-player UNO FLIP
+scene and ``render_hand_and_table`` for a FLIP hand message (a 12-card hand over that table; drawing + PNG encoding,
+bytes out), and prints p50/p99 wall-clock and CPU milliseconds and the PNG sizes.
 CPU time is printed too because on a shared machine wall-clock percentiles include time spent waiting for a core.
 ``--sheet`` also writes a contact sheet of every face of every deck.
 """
@@ -33,6 +35,7 @@ from bot.engine.cards import (
     flex_faces,
     flip_dark_faces,
     flip_light_faces,
+    hand_sort_key,
 )
 from bot.render import (
     SeatView,
@@ -43,10 +46,11 @@ from bot.render import (
     colour_swatch_image,
     power_card_image,
     render_hand,
+    render_hand_and_table,
     render_table,
     warm_cache,
 )
-from bot.render._draw import font
+from bot.render._text import main_font
 
 
 def percentiles(samples: list[float]) -> tuple[float, float]:
@@ -108,7 +112,7 @@ def contact_sheet(path: Path, width: int = 100) -> None:
     d = ImageDraw.Draw(sheet)
     y = gap
     for title, imgs in blocks:
-        d.text((gap, y + 4), title, font=font(18), fill=(235, 235, 235))
+        d.text((gap, y + 4), title, font=main_font(18), fill=(235, 235, 235))
         y += title_h
         for i, im in enumerate(imgs):
             sheet.paste(im, (gap + (i % cols) * (width + gap), y + (i // cols) * (h + gap)), im)
@@ -116,17 +120,60 @@ def contact_sheet(path: Path, width: int = 100) -> None:
     sheet.save(path)
 
 
+def readme_images(folder: Path) -> None:
+    """The README's pictures, drawn by the project's own code: a sorted UNO Flex! hand with its playable cards and
+    Power Card, and a Flex table; an UNO FLIP hand message (hand over the table as its player sees it)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    hand = sorted(random.Random(8).sample(flex_faces(), 11), key=hand_sort_key)
+    playable = [i for i, f in enumerate(hand) if f.colour in (Colour.BLUE, None) or f.number == 5]
+    (folder / "hand.png").write_bytes(render_hand(hand, playable=playable, power=True))
+    names = ("Ľubomír Šťastný", "山田太郎", "Zoë 🎲", "Ana María", "김민준")
+    counts = (11, 4, 1, 7, 6)
+    seats = tuple(SeatView(n, c, power=i % 3 != 1) for i, (n, c) in enumerate(zip(names, counts, strict=True)))
+    scene = TableScene(Mode.FLEX, Side.LIGHT, hand[0], seats, turn=0, clockwise=True, draw_count=41)
+    (folder / "table.png").write_bytes(render_table(scene))
+    deck = list(build_deck(Mode.FLIP).cards)
+    random.Random(4).shuffle(deck)
+    mine = sorted((deck.pop() for _ in range(9)), key=lambda c: hand_sort_key(c.light))
+    others = []
+    for name, n in (("Ľubomír", 6), ("山田太郎", 3), ("Zoë 🎲", 8)):
+        others.append(SeatView(name, n, tuple(deck.pop().face(Side.DARK) for _ in range(n))))
+    flip = TableScene(
+        Mode.FLIP,
+        Side.LIGHT,
+        deck.pop().light,
+        (SeatView("Ana María", len(mine)), *others),
+        turn=0,
+        draw_count=len(deck) - 1,
+        draw_top_other=deck[-1].dark,
+    )
+    faces = [c.light for c in mine]
+    top = flip.top
+    fits = [
+        i
+        for i, f in enumerate(faces)
+        if f.is_wild or f.colour == top.colour or (f.kind == top.kind and f.number == top.number)
+    ]
+    (folder / "flip-hand.png").write_bytes(render_hand_and_table(faces, flip, playable=fits))
+    print(f"README images: {', '.join(sorted(p.name for p in folder.glob('*.png')))} in {folder}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--runs", type=int, default=300)
     ap.add_argument("--sheet", type=Path, help="write a contact sheet of every face here")
     ap.add_argument("--save-examples", type=Path, help="write the benchmarked hand and table PNGs to this folder")
+    ap.add_argument("--readme", type=Path, help="write the README's pictures to this folder and exit")
     args = ap.parse_args()
+    if args.readme:
+        readme_images(args.readme)
+        return
 
     rng = random.Random(42)
     hand = rng.sample(flex_faces(), 25)
     playable = sorted(rng.sample(range(25), 6))
     scene = flip_scene(10)
+    flip_hand = [c.light for c in rng.sample(build_deck(Mode.FLIP).cards, 12)]
 
     t = time.perf_counter()
     drawn = warm_cache((Mode.FLEX, Mode.FLIP))
@@ -137,6 +184,10 @@ def main() -> None:
     for name, fn in (
         ("render_hand, 25 cards", lambda: render_hand(hand, playable=playable, power=True)),
         ("render_table, FLIP, 10 players", lambda: render_table(scene)),
+        (
+            "render_hand_and_table, FLIP hand message (12 cards over the 10-player table)",
+            lambda: render_hand_and_table(flip_hand, scene, playable=[0, 3, 7]),
+        ),
     ):
         wall, cpu, png = timed(fn, args.runs)
         w50, w99 = percentiles(wall)

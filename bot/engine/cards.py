@@ -243,6 +243,20 @@ class Card:
         return format_card(self)
 
 
+_COLOUR_ORDER = {c: i for i, c in enumerate(LIGHT_COLOURS + DARK_COLOURS)}
+_KIND_ORDER = {k: i for i, k in enumerate(Kind)}
+
+
+def hand_sort_key(face: Face) -> tuple[int, int, int, int]:
+    """The order a hand is shown in (images and text alike): by colour (red, yellow, green, blue; pink, teal, orange,
+    purple), wilds last; within a colour numbers by value, then action cards in :class:`Kind` order; Flex numbers
+    with the flip icon or a flex colour after the plain one. Pass the face on the side in play (UNO FLIP)."""
+    colour = _COLOUR_ORDER[face.colour] if face.colour is not None else len(_COLOUR_ORDER)
+    value = face.number if face.number is not None else 10 + _KIND_ORDER[face.kind]
+    flex = _COLOUR_ORDER[face.flex_colour] + 1 if face.flex_colour is not None else 0
+    return colour, value, flex, int(face.flip_icon)
+
+
 # --------------------------------------------------------------------------------------------------------------------
 # Notation
 

@@ -6,6 +6,8 @@ Public API:
   :func:`card_back_image`, :func:`power_card_image`, :func:`colour_swatch_image`: the other pieces.
 - :func:`render_hand` / :func:`hand_image`: a hand with index labels, playable cards highlighted.
 - :func:`render_table` / :func:`table_image` with :class:`TableScene` and :class:`SeatView`: the table.
+- :func:`render_hand_and_table` / :func:`hand_and_table_image`: UNO FLIP's hand message, the hand over the table as
+  its player sees it (SPEC F10), as one image.
 - :func:`warm_cache`: draw every card image ahead of time (call from a worker thread at start-up).
 - :func:`colour_mark`, :func:`mark_count`, :func:`mark_shape`, :func:`colour_emoji`, :func:`colour_rgb`: the
   colour-blind marks and emoji, for images and text alike.
@@ -27,6 +29,7 @@ from bot.render.cards import (
     images_drawn,
     power_card_image,
 )
+from bot.render.combined import hand_and_table_image, render_hand_and_table
 from bot.render.hand import HAND_MAX_WIDTH, HandLayout, hand_image, hand_layout, render_hand
 from bot.render.palette import MarkShape, colour_emoji, colour_mark, colour_rgb, mark_count, mark_shape
 from bot.render.table import TABLE_WIDTH, SeatView, TableScene, render_table, seat_box, table_image, table_size
@@ -53,6 +56,7 @@ __all__ = [
     "colour_swatch_image",
     "dimmed_card_image",
     "faces_of",
+    "hand_and_table_image",
     "hand_image",
     "hand_layout",
     "images_drawn",
@@ -60,6 +64,7 @@ __all__ = [
     "mark_shape",
     "power_card_image",
     "render_hand",
+    "render_hand_and_table",
     "render_table",
     "seat_box",
     "table_image",

@@ -8,7 +8,6 @@ gives the whole layer one outline, so every symbol gets the same clean contour w
 from __future__ import annotations
 
 import math
-import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -22,7 +21,8 @@ Point = tuple[float, float]
 
 @lru_cache(maxsize=64)
 def font(size: int) -> ImageFont.FreeTypeFont:
-    """Pillow's bundled scalable font (Aileron) at ``size`` px. Raises ``RuntimeError`` without FreeType support."""
+    """Pillow's bundled scalable font (Aileron) at ``size`` px, for the symbols printed on cards (composites set their
+    text with :mod:`bot.render._text`). Raises ``RuntimeError`` without FreeType support."""
     f = ImageFont.load_default(size=size)
     if not isinstance(f, ImageFont.FreeTypeFont):  # pragma: no cover - Pillow built without FreeType
         raise RuntimeError("Pillow was built without FreeType; card images need its scalable default font")
@@ -347,48 +347,3 @@ def g_cross(layer: Layer, cx: float, cy: float, s: float, ink: Ink) -> None:
     k, t = s * 0.28, round(s * 0.15)
     layer.draw.line((cx - k, cy - k, cx + k, cy + k), fill=ink.main, width=t)
     layer.draw.line((cx - k, cy + k, cx + k, cy - k), fill=ink.main, width=t)
-
-
-# --------------------------------------------------------------------------------------------------------------------
-# Text for composites (player names, counts, index labels)
-
-_TRANSLIT = {"ß": "ss", "æ": "ae", "Æ": "AE", "ø": "o", "Ø": "O", "đ": "d", "Đ": "D", "ł": "l", "Ł": "L", "œ": "oe"}
-
-
-@lru_cache(maxsize=4096)
-def _renderable(ch: str) -> bool:
-    """Whether the bundled font has a glyph for ``ch`` (it is a small, mostly ASCII subset)."""
-    return _glyph_pixels(ch) != _glyph_pixels("\uffff")
-
-
-@lru_cache(maxsize=4096)
-def _glyph_pixels(ch: str) -> bytes:
-    img = Image.new("L", (24, 24), 0)
-    ImageDraw.Draw(img).text((2, 2), ch, font=font(14), fill=255)
-    return img.tobytes()
-
-
-def safe_text(text: str) -> str:
-    """``text`` reduced to what the bundled font can draw: accents are stripped (``"Žofia"`` → ``"Zofia"``), a few
-    letters transliterated, anything else (CJK, emoji) becomes ``"?"``; whitespace runs become one space."""
-
-    out: list[str] = []
-    for ch in " ".join(text.split()):
-        if ch == " " or _renderable(ch):
-            out.append(ch)
-        elif ch in _TRANSLIT:
-            out.append(_TRANSLIT[ch])
-        else:
-            base = "".join(c for c in unicodedata.normalize("NFKD", ch) if not unicodedata.combining(c))
-            out.append(base if base and all(_renderable(c) for c in base) else "?")
-    return "".join(out)
-
-
-def fit_text(text: str, size: int, max_width: float) -> str:
-    """``text`` cut with an ellipsis so that, at font ``size``, it is at most ``max_width`` px wide."""
-    f = font(size)
-    if f.getlength(text) <= max_width:
-        return text
-    while text and f.getlength(text + "…") > max_width:
-        text = text[:-1]
-    return text.rstrip() + "…"

@@ -78,6 +78,14 @@ CARD_CACHE_SIZE = 2048
 
 _SS = 4  # supersampling factor
 
+# Full layout, in units of 1/100 card width: the colour-blind marks run down the left edge under the corner index,
+# big enough to read when Discord shows a 25-card hand 450 px wide (tests/render/test_preview_size.py).
+_MARK_SIZE = 19.0
+_MARK_GAP = 0.12
+_MARK_X, _MARK_Y = 5.5, 33.0
+_OVAL_RX, _OVAL_RY = 26.0, 42.0
+_CENTRE_SIZE = 46.0
+
 # Kinds that exist only on one FLIP side; everything else coloured follows its colour.
 _DARK_ONLY = frozenset({Kind.DRAW_FIVE, Kind.SKIP_EVERYONE, Kind.WILD_DRAW_COLOUR})
 
@@ -216,10 +224,12 @@ _FLEX_GLYPHS: dict[Kind, GlyphFn] = {
 }
 
 
-def mark_positions(n: int, x: float, y: float, size: float, layout: str = "row") -> list[tuple[float, float]]:
+def mark_positions(
+    n: int, x: float, y: float, size: float, layout: str = "row", gap: float = 0.45
+) -> list[tuple[float, float]]:
     """Centres of ``n`` marks of ``size`` px whose arrangement starts at the top-left ``(x, y)``: ``"row"``,
-    ``"column"`` or ``"grid"`` (rows of two)."""
-    step = size * 1.45
+    ``"column"`` or ``"grid"`` (rows of two); neighbours ``gap`` × ``size`` apart."""
+    step = size * (1 + gap)
     if layout == "row":
         cells = [(i, 0) for i in range(n)]
     elif layout == "column":
@@ -230,11 +240,18 @@ def mark_positions(n: int, x: float, y: float, size: float, layout: str = "row")
 
 
 def draw_marks(
-    layer: Layer, colour: Colour, x: float, y: float, size: float, layout: str = "row", fill: RGB = PAPER
+    layer: Layer,
+    colour: Colour,
+    x: float,
+    y: float,
+    size: float,
+    layout: str = "row",
+    fill: RGB = PAPER,
+    gap: float = 0.45,
 ) -> None:
     """Draw ``colour``'s colour-blind marks (1–4 triangles or circles, ``size`` px each) from the top-left ``(x, y)``
     in a ``layout`` of :func:`mark_positions`."""
-    for cx, cy in mark_positions(mark_count(colour), x, y, size, layout):
+    for cx, cy in mark_positions(mark_count(colour), x, y, size, layout, gap):
         if mark_shape(colour) is MarkShape.TRIANGLE:
             triangle(layer.draw, cx, cy, size, fill)
         else:
@@ -242,10 +259,10 @@ def draw_marks(
             layer.draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=fill)
 
 
-def marks_width(colour: Colour, size: float) -> float:
+def marks_width(colour: Colour, size: float, gap: float = 0.45) -> float:
     """Width in px of :func:`draw_marks`' row."""
     n = mark_count(colour)
-    return n * size + (n - 1) * size * 0.45
+    return n * size + (n - 1) * size * gap
 
 
 # --------------------------------------------------------------------------------------------------------------------
@@ -343,7 +360,7 @@ class _CardPainter:
     def _centre(self) -> None:
         u, face = self.u, self.face
         cx, cy = 50 * u, 75 * u
-        rx, ry = 33 * u, 44 * u
+        rx, ry = _OVAL_RX * u, _OVAL_RY * u
         d = ImageDraw.Draw(self.img)
         glyph = centre_glyph(face)
         if face.is_wild:
@@ -365,7 +382,7 @@ class _CardPainter:
             fill, outline, o_r = self.field, PAPER, 1.4 * u
         if glyph is not None:
             layer = self.layer()
-            glyph(layer, cx, cy, 50 * u, self.ink(fill))
+            glyph(layer, cx, cy, _CENTRE_SIZE * u, self.ink(fill))
             composite_outlined(self.img, layer.img, outline, o_r)
 
     def _corner_group(
@@ -376,7 +393,7 @@ class _CardPainter:
         layer = self.layer()
         glyph(layer, 17 * u, 19 * u, 25 * u, self.ink(PAPER, INK))
         if colour is not None:
-            draw_marks(layer, colour, 9 * u, 34 * u, 7 * u, "column")
+            draw_marks(layer, colour, _MARK_X * u, _MARK_Y * u, _MARK_SIZE * u, "column", gap=_MARK_GAP)
         if badge is not None:
             badge(layer, 33 * u, 8 * u)
         return layer

@@ -11,8 +11,8 @@ from functools import lru_cache
 from PIL import Image, ImageDraw
 
 from bot.engine.cards import Face, Side
-from bot.render._draw import font
 from bot.render._png import encode_png
+from bot.render._text import main_font
 from bot.render.cards import CARD_WIDTH, card_height, card_image, dimmed_card_image, power_card_image
 from bot.render.palette import HAND_BACKGROUND, HIGHLIGHT, LABEL_BG, LABEL_DARK_FG, LABEL_FG
 
@@ -24,10 +24,12 @@ MIN_STEP = 50
 _MARGIN = 12
 _GAP = 6
 _RAISE = 14
-_LABEL_H = 24
+_LABEL_H = 38
 _ROW_GAP = 4
 _POWER_W = 60
-_LABEL_PILL_H = 20
+_LABEL_PILL_H = 32
+#: Index digits' font size: about 9–10 px tall when Discord shows an 800 px hand 450 px wide.
+_LABEL_FONT = 26
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,6 +49,12 @@ class HandLayout:
         """Centre of card ``i``'s index label: under the visible strip of the card."""
         x, y = self.positions[i]
         return x + min(self.step, self.card_width) // 2, y + self.card_height + 3 + _LABEL_PILL_H // 2
+
+    def label_box(self, i: int) -> tuple[int, int, int, int]:
+        """``(left, top, right, bottom)`` px of card ``i``'s index label."""
+        cx, cy = self.label_centre(i)
+        w = _label(str(i + 1), False).width
+        return cx - w // 2, cy - _LABEL_PILL_H // 2, cx - w // 2 + w, cy - _LABEL_PILL_H // 2 + _LABEL_PILL_H
 
 
 def hand_layout(
@@ -90,12 +98,13 @@ def _glow(width: int, height: int, pad: int) -> Image.Image:
 @lru_cache(maxsize=128)
 def _label(text: str, highlighted: bool) -> Image.Image:
     """The index label pill under a card."""
-    f = font(15)
-    w, h = max(22, int(f.getlength(text)) + 12), _LABEL_PILL_H
+    f = main_font(_LABEL_FONT)
+    w, h = max(_LABEL_PILL_H, int(f.getlength(text)) + 14), _LABEL_PILL_H
     img = Image.new("RGBA", (w, h), (0, 0, 0, 0))
     d = ImageDraw.Draw(img)
     d.rounded_rectangle((0, 0, w - 1, h - 1), radius=h // 2 - 1, fill=(*(HIGHLIGHT if highlighted else LABEL_BG), 255))
-    d.text((w / 2, h / 2), text, font=f, anchor="mm", fill=LABEL_DARK_FG if highlighted else LABEL_FG)
+    top, bottom = f.getbbox("0", anchor="ls")[1::2]  # digits centred on their own ink, not the font's line box
+    d.text((w / 2, (h - top - bottom) / 2), text, font=f, anchor="ms", fill=LABEL_DARK_FG if highlighted else LABEL_FG)
     return img
 
 

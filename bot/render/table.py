@@ -11,8 +11,9 @@ from functools import lru_cache
 from PIL import Image, ImageDraw
 
 from bot.engine.cards import Colour, Face, Mode, Side, colours_of
-from bot.render._draw import arc_arrow, arrowhead, fit_text, font, safe_text
+from bot.render._draw import arc_arrow, arrowhead
 from bot.render._png import encode_png
+from bot.render._text import fit, main_font, text_image
 from bot.render.cards import (
     card_back_image,
     card_height,
@@ -48,16 +49,17 @@ _HEADER_H = 252
 _MARGIN = 14
 _ROW_GAP = 6
 _SEATS_X = 34
+_NAME_SIZE = 22
 
 
 @dataclass(frozen=True, slots=True)
 class SeatView:
     """One player as the table shows them.
 
-    ``name``: display name (drawn with the bundled ASCII font: accents are stripped, other characters shown as
-    ``?``); ``cards``: how many cards they hold; ``backs``: UNO FLIP only, the other faces of their hand in their
-    order (SPEC F10), or None to show just the count (e.g. the viewer's own hand); ``power``: UNO Flex! only, their
-    Power Card (True active/green, False inactive/red, SPEC X9)."""
+    ``name``: display name (any script and emoji, drawn with the bundled fonts of :mod:`bot.render._text`);
+    ``cards``: how many cards they hold; ``backs``: UNO FLIP only, the other faces of their hand in their order
+    (SPEC F10), or None to show just the count (e.g. the viewer's own hand); ``power``: UNO Flex! only, their Power Card
+    (True active/green, False inactive/red, SPEC X9)."""
 
     name: str
     cards: int
@@ -241,7 +243,7 @@ def _side_badge(side: Side) -> Image.Image:
 @lru_cache(maxsize=512)
 def _pill(text: str, size: int, hot: bool) -> Image.Image:
     """A rounded pill holding ``text`` (a count); ``hot`` (one card left) in the highlight colour."""
-    f = font(size)
+    f = main_font(size)
     w = max(size + 12, int(f.getlength(text)) + 16)
     h = size + 10
     img = Image.new("RGBA", (w, h), (0, 0, 0, 0))
@@ -253,12 +255,9 @@ def _pill(text: str, size: int, hot: bool) -> Image.Image:
 
 @lru_cache(maxsize=512)
 def _name(text: str, turn: bool) -> Image.Image:
-    """A player's name, made drawable and cut to fit its column, as a transparent sprite 30 px tall."""
-    shown = fit_text(safe_text(text) or "?", 19, 186)
-    f = font(19)
-    img = Image.new("RGBA", (int(f.getlength(shown)) + 4, 30), (0, 0, 0, 0))
-    ImageDraw.Draw(img).text((0, 15), shown, font=f, anchor="lm", fill=HIGHLIGHT if turn else TEXT)
-    return img
+    """A player's name in the bundled fonts (any script, emoji; see :mod:`bot.render._text`), cut with an ellipsis to
+    fit its column, as a transparent sprite."""
+    return text_image(fit(text, _NAME_SIZE, 186) or "?", _NAME_SIZE, HIGHLIGHT if turn else TEXT)
 
 
 @lru_cache(maxsize=8)

@@ -51,6 +51,10 @@ from ._open import open_store
 from ._protocol import Store
 from ._sqlite import SqliteStore
 
+# ``Store.open(target, …)`` is open_store (for callers written when Store was the SQLite class); not part of the typed
+# protocol, so type-checked code calls open_store.
+Store.open = staticmethod(open_store)  # type: ignore[attr-defined]
+
 __all__ = [
     "ALL_GUILDS",
     "ALL_MODES",

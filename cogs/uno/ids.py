@@ -18,7 +18,8 @@ import hashlib
 from dataclasses import dataclass
 
 from bot.engine.actions import Play
-from bot.engine.view import PlayerView
+from bot.engine.cards import hand_sort_key
+from bot.engine.view import HandCard, PlayerView
 
 LOBBY_VERBS = ("join", "leave", "ai", "start", "cancel")
 TABLE_VERBS = ("hand", "uno", "catch", "next", "again")
@@ -101,8 +102,15 @@ class PlayOption:
     targeted: bool
 
 
+def sorted_hand(view: PlayerView) -> list[HandCard]:
+    """The viewer's hand in the order every screen shows it, image and text alike (colour, then value:
+    :func:`bot.engine.cards.hand_sort_key` of the face on the side in play)."""
+    return sorted(view.hand, key=lambda c: hand_sort_key(c.face))
+
+
 def play_options(view: PlayerView) -> list[PlayOption]:
-    """The distinct plays in ``view.legal`` in their legal order (colour and target variants folded together)."""
+    """The distinct plays in ``view.legal`` (colour and target variants folded together), in the order of
+    :func:`sorted_hand`, each card's plays in their legal order."""
     seen: dict[tuple[int, bool, bool], PlayOption] = {}
     for a in view.legal:
         if isinstance(a, Play):
@@ -110,4 +118,5 @@ def play_options(view: PlayerView) -> list[PlayOption]:
             option = seen.get(key)
             if option is None:
                 seen[key] = PlayOption(a.card, a.flex, a.uno, a.colour is not None, a.target is not None)
-    return list(seen.values())
+    position = {c.id: i for i, c in enumerate(sorted_hand(view))}
+    return sorted(seen.values(), key=lambda o: position.get(o.card, len(position)))

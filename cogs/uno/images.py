@@ -48,24 +48,25 @@ class Images:
         async with self.slots:
             return await self.painter.table(screens.table_scene(session, view, lang))
 
-    async def _hand_png(self, view: PlayerView) -> bytes | None:
+    async def _hand_png(self, session: Session, view: PlayerView, lang: str) -> bytes | None:
+        """The hand image; in UNO FLIP one image of the hand over the table as this player sees it, with the other
+        faces of the opponents' hands (SPEC F10)."""
         args = screens.hand_image_args(view)
+        if view.other_faces is not None:
+            scene = screens.table_scene(session, view, lang)
+            if args is None:
+                return await self.painter.table(scene)
+            return await self.painter.hand_and_table(*args, scene)
         return await self.painter.hand(*args) if args is not None else None
 
-    async def _seen_png(self, session: Session, view: PlayerView, lang: str) -> bytes | None:
-        """UNO FLIP: the table as this player sees it, with the other faces of the opponents' hands (SPEC F10)."""
-        if view.other_faces is None:
-            return None
-        return await self.painter.table(screens.table_scene(session, view, lang))
-
     async def hand(self, session: Session, view: PlayerView, lang: str) -> tuple[bytes | None, bytes | None]:
-        """The hand image (None for an empty hand) and, in UNO FLIP, the table as this player sees it, drawn within
-        a drawing slot; ``(None, None)`` in text-only servers, without queueing for a slot."""
+        """The hand image (None for an empty hand; in UNO FLIP the hand and the table as this player sees it in one
+        image) and None (the second image, no longer drawn), within a drawing slot; ``(None, None)`` in text-only
+        servers, without queueing for a slot."""
         if not await self.shown(session.guild_id):
             return None, None
         async with self.slots:
-            hand, seen = await asyncio.gather(self._hand_png(view), self._seen_png(session, view, lang))
-        return hand, seen
+            return await self._hand_png(session, view, lang), None
 
     async def close(self) -> None:
         """Let the images being drawn finish (at most :data:`DRAWING_DRAIN` s), then stop the image worker (closed

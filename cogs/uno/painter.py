@@ -24,7 +24,7 @@ import threading
 from collections.abc import Sequence
 
 from bot.engine.cards import Face, Side
-from bot.render import TableScene, render_hand, render_table, warm_cache
+from bot.render import TableScene, render_hand, render_hand_and_table, render_table, warm_cache
 
 log = logging.getLogger(__name__)
 
@@ -61,6 +61,12 @@ class Painter:
     async def table(self, scene: TableScene) -> bytes:
         return await self._run(render_table, scene)
 
+    async def hand_and_table(
+        self, faces: Sequence[Face], playable: Sequence[int], side: Side, power: bool | None, scene: TableScene
+    ) -> bytes:
+        """UNO FLIP: the hand over the table as its player sees it, as one image (SPEC F10)."""
+        return await self._run(_hand_and_table, tuple(faces), tuple(playable), side, power, scene)
+
     def close(self) -> None:
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
@@ -81,3 +87,9 @@ def _start_worker() -> None:
 
 def _hand(faces: tuple[Face, ...], playable: tuple[int, ...], side: Side, power: bool | None) -> bytes:
     return render_hand(faces, playable=playable, side=side, power=power)
+
+
+def _hand_and_table(
+    faces: tuple[Face, ...], playable: tuple[int, ...], side: Side, power: bool | None, scene: TableScene
+) -> bytes:
+    return render_hand_and_table(faces, scene, playable=playable, side=side, power=power)

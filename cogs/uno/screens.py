@@ -343,9 +343,10 @@ def hand_image_args(view: PlayerView) -> tuple[list[Face], list[int], Side, bool
     me = view.me
     assert me is not None
     playable = {o.card for o in ids.play_options(view)}
+    hand = ids.sorted_hand(view)
     return (
-        [c.face for c in view.hand],
-        [i for i, c in enumerate(view.hand) if c.id in playable],
+        [c.face for c in hand],
+        [i for i, c in enumerate(hand) if c.id in playable],
         view.side,
         view.power[me] if view.power is not None else None,
     )
@@ -375,7 +376,7 @@ def hand_screen(
         colour=MODE_COLOUR[session.mode],
     )
     lines = []
-    for i, c in enumerate(view.hand):
+    for i, c in enumerate(ids.sorted_hand(view)):
         mark = "▸" if c.id in playable_ids else "·"
         lines.append(f"`{i + 1:>2}` {mark} {card_name(c.face, lang)}")
     embed.description = (

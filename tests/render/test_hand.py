@@ -58,7 +58,7 @@ def test_each_card_has_its_index_label():
     img = hand_image(faces, playable=[2])
     for i in range(12):
         cx, cy = layout.label_centre(i)
-        top_of_pill = img.getpixel((cx, cy - 8))
+        top_of_pill = img.getpixel((cx, cy - 13))
         assert close(top_of_pill, HIGHLIGHT if i == 2 else LABEL_BG), i  # type: ignore[arg-type]
     # labels are numbered 1..n: two different labels look different
     a, b = layout.label_centre(0), layout.label_centre(1)
@@ -77,8 +77,8 @@ def test_playable_cards_are_raised_and_outlined_others_dimmed():
     assert close(img.getpixel((x1 + 50, y1 - 15)), HIGHLIGHT)  # type: ignore[arg-type]
     assert close(img.getpixel((x0 + 50, y0 - 15)), HAND_BACKGROUND)  # type: ignore[arg-type]
     # the same face, dimmed when unplayable: sample the field at the same spot on both cards
-    lit = img.getpixel((x1 + 10, y1 - 14 + 100))
-    dim = img.getpixel((x0 + 10, y0 + 100))
+    lit = img.getpixel((x1 + 40, y1 - 14 + 130))
+    dim = img.getpixel((x0 + 40, y0 + 130))
     assert sum(dim) < 0.75 * sum(lit)  # type: ignore[arg-type]
 
 

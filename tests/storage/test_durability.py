@@ -10,7 +10,11 @@ import sys
 import textwrap
 from pathlib import Path
 
-from bot.storage import SqliteStore
+import pytest
+
+from bot.storage import SqliteStore, StorageUnavailable
+
+from .helpers import match
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -72,3 +76,24 @@ async def test_acknowledged_commits_survive_sigkill(db_path: Path):
         assert db.execute("PRAGMA integrity_check").fetchone() == ("ok",)
         keys = {k for (k,) in db.execute("SELECT match_key FROM matches")}
     assert {f"k{s}" for s in range(0, acked + 1, 5)} <= keys
+
+
+async def test_a_file_locked_by_another_process_is_storage_unavailable_then_works_again(db_path: Path):
+    """The SQLite side of StorageUnavailable: another process holds the write lock past the busy timeout."""
+    store = await SqliteStore.open(db_path)
+    try:
+        await store._writer.execute("PRAGMA busy_timeout = 50")  # instead of 5 s
+        other = sqlite3.connect(db_path, isolation_level=None)
+        other.execute("BEGIN IMMEDIATE")
+        try:
+            with pytest.raises(StorageUnavailable, match="locked"):
+                await store.update_settings(5, turn_timer=30)
+            with pytest.raises(StorageUnavailable):
+                await store.finish_match(match("m1"))
+        finally:
+            other.execute("ROLLBACK")
+            other.close()
+        assert (await store.update_settings(5, turn_timer=30)).turn_timer == 30
+        assert await store.finish_match(match("m1"))
+    finally:
+        await store.close()
