@@ -69,6 +69,8 @@ class Leases:
         self.shards = shards
         self.ttl = float(ttl)
         self.owner = owner or make_owner(shards)
+        #: Whether the last renewal found the database unreachable (the games it stopped wait for it, not for a peer).
+        self.unreachable = False
         self._until: dict[int, float] = {}
 
     def owns_guild(self, guild_id: int) -> bool:
@@ -105,15 +107,22 @@ class Leases:
         """Renew these leases; return the channels this process may no longer run (another process holds the lease,
         or it could not be renewed in time because the database is unreachable)."""
         lost: list[int] = []
-        for channel in channels:
+        pending = list(channels)
+        for i, channel in enumerate(pending):
             try:
                 if not await self.renew_one(channel):
                     lost.append(channel)
             except StorageUnavailable as exc:
-                if not self.holds(channel):
-                    log.warning("the lease of the game in channel %s ran out (database unreachable: %s)", channel, exc)
-                    self._until.pop(channel, None)
-                    lost.append(channel)
+                # the others would fail the same way (each after a connection timeout): keep what is still valid
+                self.unreachable = True
+                log.warning("could not renew %d game lease(s): %s", len(pending) - i, exc)
+                for other in pending[i:]:
+                    if not self.holds(other):
+                        log.warning("the lease of the game in channel %s ran out (database unreachable)", other)
+                        self._until.pop(other, None)
+                        lost.append(other)
+                return lost
+        self.unreachable = False
         return lost
 
     async def renew_one(self, channel_id: int) -> bool:

@@ -214,6 +214,8 @@ class SessionManager:
         session = self.sessions.get(channel_id)
         if session is None:
             if channel_id in self.elsewhere:
+                if self.leases.unreachable:  # stopped because its lease could not be renewed: the database is away
+                    raise E.StorageDown("the database is unavailable")
                 raise E.NotOwned("another bot process runs this game right now")
             raise E.NoGame("no game in this channel")
         return session
