@@ -22,7 +22,7 @@ from bot.engine.options import Options
 from bot.i18n import language_for
 from bot.i18n.translator import UnoTranslator
 from bot.shardlog import ShardedBot
-from bot.storage import GuildSettings, Shards, Store, open_store
+from bot.storage import GuildSettings, Shards, Store, UserPrefs, open_store
 from cogs.uno.replies import COMMANDS, UnoTree
 
 log = logging.getLogger(__name__)
@@ -68,6 +68,7 @@ class UnoBot(ShardedBot):
         self._clock = clock
         self._limits = limits
         self._settings_cache: dict[int, GuildSettings] = {}
+        self._prefs_cache: dict[int, UserPrefs] = {}
 
     async def setup_hook(self) -> None:
         # a server's saved default rule options are checked by the engine's own table (SPEC O) when saved and read
@@ -139,6 +140,19 @@ class UnoBot(ShardedBot):
 
     def forget_settings(self, guild_id: int) -> None:
         self._settings_cache.pop(guild_id, None)
+
+    async def user_prefs(self, user_id: int | None) -> UserPrefs:
+        """A user's own preferences (``/uno prefs``; cached, :meth:`forget_prefs` after a change); the defaults for
+        an AI seat (``None``)."""
+        if user_id is None:
+            return UserPrefs(0)
+        cached = self._prefs_cache.get(user_id)
+        if cached is None:
+            cached = self._prefs_cache[user_id] = await self.store.get_prefs(user_id)
+        return cached
+
+    def forget_prefs(self, user_id: int) -> None:
+        self._prefs_cache.pop(user_id, None)
 
     async def language(self, interaction: discord.Interaction[Any]) -> str:
         """The language for a reply to ``interaction``: the server's setting, else the user's locale, else English."""

@@ -5,6 +5,8 @@ How it plays: it calls UNO and catches whenever it can; it keeps wilds for later
 fits, or when an opponent is about to go out); it prefers the colour it holds most, declares that colour, and aims
 targeted cards at the opponent with the fewest cards; it saves its Power Card unless the flex side is the only play;
 it never bluffs a restricted wild draw; and it challenges a wild draw when the odds favour it (SPEC G7).
+With the house rules (SPEC H) it stacks whenever it can, swaps hands with a 7 with the opponent holding the fewest
+cards (only when that leaves it better off), and jumps in whenever it holds a card identical to the top.
 """
 
 from __future__ import annotations
@@ -45,6 +47,16 @@ def choose(view: PlayerView, rnd: Random) -> Action | None:
     for a in legal:
         if isinstance(a, NextRound):
             return a
+    if view.me != view.pending:  # out of turn: only a jump-in (house rule, SPEC H), and always
+        jumps = [a for a in legal if isinstance(a, Play)]
+        return max(jumps, key=lambda a: (_score(view, a), rnd.random())) if jumps else None
+    if view.phase is Phase.STACK:  # house rule stacking (SPEC H): stack when it can, else challenge or take it
+        stacks = [a for a in legal if isinstance(a, Play)]
+        if stacks:
+            return max(stacks, key=lambda a: (_score(view, a), rnd.random()))
+        if any(isinstance(a, Challenge) for a in legal):
+            return _challenge_or_accept(view)
+        return next(a for a in legal if isinstance(a, Accept))
     if view.phase is Phase.CHALLENGE:
         return _challenge_or_accept(view)
     if view.phase is Phase.DECLARE_COLOUR:
@@ -75,6 +87,11 @@ def _challenge_or_accept(view: PlayerView) -> Action:
     held = view.hand_counts[owner] if owner is not None else 7
     wild_draw = RULESETS[view.mode].wild_draws[view.top.kind]
     accept = wild_draw.accept.expected(1.0 / _COLOUR_SHARE)  # Wild Draw Color: about 4 cards until the colour
+    if view.stack is not None:  # a stacked wild draw: the challenge settles the whole total (SPEC H ruling)
+        extra = wild_draw.innocent.expected(1.0 / _COLOUR_SHARE) - accept
+        accept = float(view.stack)
+        p_guilty = 1.0 - (1.0 - _COLOUR_SHARE) ** max(held, 0)
+        return Challenge(me) if p_guilty > extra / (accept + extra) else Accept(me)
     extra = wild_draw.innocent.expected(1.0 / _COLOUR_SHARE) - accept  # what a wrong challenge costs on top
     p_guilty = 1.0 - (1.0 - _COLOUR_SHARE) ** max(held, 0)
     return Challenge(me) if p_guilty > extra / (accept + extra) else Accept(me)
@@ -104,6 +121,8 @@ def _score(view: PlayerView, play: Play) -> float:
         score -= 6 if not danger else 0
     if play.target is not None:
         score -= view.hand_counts[play.target]
+        if "seven_zero" in view.house_rules and face.number == 7:  # a swap: worth what the target has fewer
+            score += 4 * (len(hand) - 1 - view.hand_counts[play.target])
     if play.uno:
         score += 50
     return score

@@ -25,6 +25,7 @@ from bot.engine.cards import Mode
 from bot.engine.events import Event
 from bot.engine.game import Game
 from bot.engine.options import OptionError, Options
+from bot.engine.rules import RULESETS
 from bot.engine.view import Phase, PlayerView
 from bot.limits import LEASE_SECONDS_DEFAULT, TURN_TIMER_MAX, TURN_TIMER_MIN
 from bot.storage import LiveGame, MatchResult, Shards, StorageUnavailable, Store
@@ -235,11 +236,12 @@ class SessionManager:
         turn_timer: float = 60.0,
         ui: dict[str, Any] | None = None,
         seat_host: bool = True,
+        seats: Sequence[Seat] | None = None,
     ) -> Session:
         """Open a lobby with the host seated (``seat_host=False``: an empty table the host fills with AI seats, for
-        tests and benchmarks). A finished session in the channel is replaced; a live one refused
-        (:class:`~bot.adapter.errors.GameExists`). Raises :class:`~bot.adapter.errors.BadRequest` for a bad mode,
-        option or timer."""
+        tests and benchmarks; ``seats``: these seats instead, in order, as for a rematch). A finished session in the
+        channel is replaced; a live one refused (:class:`~bot.adapter.errors.GameExists`). Raises
+        :class:`~bot.adapter.errors.BadRequest` for a bad mode, option or timer."""
         if not self.leases.owns_guild(guild_id) or channel_id in self.elsewhere:
             raise E.NotOwned("another bot process runs this server's games")
         existing = self.sessions.get(channel_id)
@@ -248,6 +250,7 @@ class SessionManager:
         try:
             mode = Mode(mode)
             opts = options if isinstance(options, Options) else Options.from_dict(dict(options or {}))
+            RULESETS[mode].check_options(opts)  # e.g. seven_zero is classic only (SPEC H)
         except (ValueError, OptionError) as exc:
             raise E.BadRequest(str(exc)) from exc
         if not TURN_TIMER_MIN <= turn_timer <= TURN_TIMER_MAX:
@@ -259,7 +262,9 @@ class SessionManager:
             mode=mode,
             options=opts,
             host_id=host_id,
-            seats=[Seat(host_id, host_name)] if seat_host else [],
+            seats=[Seat(s.user_id, s.name) for s in seats]
+            if seats is not None
+            else ([Seat(host_id, host_name)] if seat_host else []),
             turn_timer=float(turn_timer),
             created_at=now,
             seed=self._rng.getrandbits(62),
@@ -285,6 +290,31 @@ class SessionManager:
                 raise
         self._publish(session, "lobby")
         return session
+
+    async def rematch(self, channel_id: int, user_id: int, name: str) -> Session:
+        """Play again after the match of ``channel_id`` ended: a new lobby with the same game, options, turn timer and
+        ``ui`` language, and everyone still seated at the end (AI seats too) seated again in the same order; they may
+        leave before the start. ``user_id`` hosts it (seated as well, after the others, if there is room). Raises
+        :class:`~bot.adapter.errors.NoGame` when the channel keeps no finished match and
+        :class:`~bot.adapter.errors.GameExists` while a lobby or match is live."""
+        old = self.get(channel_id)
+        if old.status != Status.FINISHED:
+            raise E.GameExists("a game is already running in this channel")
+        seats = [s for s in old.seats if not s.left]
+        if old.seat_of(user_id) is None and len(seats) < old.max_players:
+            seats.append(Seat(user_id, name))
+        lang = old.ui.get("lang")
+        return await self.open_lobby(
+            channel_id=channel_id,
+            guild_id=old.guild_id,
+            host_id=user_id,
+            host_name=name,
+            mode=old.mode,
+            options=old.options,
+            turn_timer=old.turn_timer,
+            ui={"lang": lang} if lang is not None else {},
+            seats=seats,
+        )
 
     async def join(self, channel_id: int, user_id: int, name: str) -> Session:
         """Seat ``user_id`` in the lobby."""
@@ -356,9 +386,12 @@ class SessionManager:
             return await self._finish_change(session, events, "started", None)
 
     async def end(self, channel_id: int, user_id: int, *, is_admin: bool = False) -> Update:
-        """The host (or a server manager) ends the lobby or the match; a match in progress is recorded as abandoned."""
+        """The host (or a server manager) ends the lobby or the match; a match in progress is recorded as abandoned.
+        A match that is already over cannot be ended (:class:`~bot.adapter.errors.GameFinished`; nothing changes)."""
         session = self.get(channel_id)
         async with session.lock:
+            if session.status == Status.FINISHED:
+                raise E.GameFinished("the match is over")
             self._require_host(session, user_id, is_admin)
             return await self._close(session, "ended")
 

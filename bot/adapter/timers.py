@@ -13,10 +13,9 @@ from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from typing import Any
 
-from bot.engine.actions import Accept, DeclareColour, Draw, Keep
+from bot.engine.actions import Draw
 from bot.engine.events import Event
 from bot.engine.game import Game
-from bot.engine.rules import colour_held_most
 from bot.engine.view import Phase
 
 from .clock import Clock, TimerHandle
@@ -61,20 +60,15 @@ OnAi = Callable[[Session, int, int], Job]
 def default_action(game: Game, seat: int) -> list[Event]:
     """Apply the default of ``seat``'s pending decision (draw and keep; keep; accept; declare the colour held most)
     and return its events."""
-    phase = game.phase
-    if phase is Phase.PLAY:
-        events = game.apply(Draw(seat))
-        if game.phase is Phase.PLAY_DRAWN and game.current == seat:
-            events += game.apply(Keep(seat))
-        return events
-    if phase is Phase.PLAY_DRAWN:
-        return game.apply(Keep(seat))
-    if phase is Phase.CHALLENGE:
-        return game.apply(Accept(seat))
-    if phase is Phase.DECLARE_COLOUR:
-        colour = colour_held_most((game.faces[c] for c in game.hands[seat]), game.side)
-        return game.apply(DeclareColour(seat, colour))
-    return []
+    action = game.default_action(seat)  # the engine's default (house rules included: SPEC H)
+    if action is None:
+        return []
+    events = game.apply(action)
+    if isinstance(action, Draw) and game.phase is Phase.PLAY_DRAWN and game.current == seat:
+        follow = game.default_action(seat)  # keep the drawn card (or play it, under force play)
+        if follow is not None:
+            events += game.apply(follow)
+    return events
 
 
 class Timers:
@@ -126,6 +120,8 @@ class Timers:
         elif game.catchable is not None and any(s != game.catchable for s in ai_seats):
             catcher = next(s for s in ai_seats if s != game.catchable)
             handles.ai_timer = self.later(self.limits.ai_catch_delay, lambda: self._on_ai(session, version, catcher))
+        elif (jumper := next((s for s in ai_seats if game.jump_ins(s)), None)) is not None:  # house rule jump-in
+            handles.ai_timer = self.later(self.limits.ai_delay, lambda: self._on_ai(session, version, jumper))
 
     def retry(self, session: Session, make: Callable[[], Job]) -> None:
         """Run a failed AI move or timeout again after :attr:`Limits.retry_after` seconds."""

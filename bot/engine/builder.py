@@ -16,6 +16,7 @@ from .events import Event
 from .game import Game
 from .options import Options
 from .rng import NoShuffle, Rng
+from .rules import RULESETS
 from .view import Phase
 
 
@@ -116,6 +117,7 @@ def _lay_out(
     """:func:`build`; with ``opening`` the discard pile may be empty and the position is checked by the caller."""
     mode = Mode(mode)
     options = options or Options()
+    RULESETS[mode].check_options(options)
     side = Side(side)
     phase = Phase(phase)
     n = len(hands)
@@ -188,6 +190,7 @@ def _lay_out(
         power=(list(power) if power is not None else [True] * n) if mode is Mode.FLEX else None,
         revealed=None,
         box=box_ids,
+        stack=None,
         deck=deck,
         faces=deck.faces(side),
         tables=tables_for(deck, side),

@@ -15,7 +15,17 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from .cards import Face, Kind
-from .events import DirectionChanged, Event, TurnSkipped
+from .events import (
+    DirectionChanged,
+    Event,
+    HandReceived,
+    HandsPassed,
+    HandsSwapped,
+    StackPending,
+    TurnSkipped,
+)
+from .pending import PendingChallenge
+from .rules import STACK_DRAWS
 from .view import Phase
 
 if TYPE_CHECKING:
@@ -57,6 +67,11 @@ def carry_out(game: Game, played: Played) -> int | None:
             return _draw_card(game, played, rules.draw_cards[kind])
         if kind in rules.wild_draws:
             return _wild_draw(game, played)
+        if kind is Kind.NUMBER and game.options.seven_zero and not played.went_out:
+            if played.face.number == 7:
+                return _seven(game, played)
+            if played.face.number == 0:
+                return _zero(game, played)
     return played.next  # numbers, Wild, Wild Customizable, Wild All Flip, regular sides of the flex wilds
 
 
@@ -83,7 +98,10 @@ def _reverse(game: Game, x: Played) -> int | None:
 
 
 def _draw_card(game: Game, x: Played, count: int) -> int | None:
-    """Draw One / Two / Five (SPEC C3, F5, F6, G6): the next player draws ``count`` and loses their turn."""
+    """Draw One / Two / Five (SPEC C3, F5, F6, G6): the next player draws ``count`` and loses their turn; with house
+    rule ``stacking`` they decide first (:func:`_stack`)."""
+    if game.options.stacking != "off" and x.face.kind in STACK_DRAWS:
+        return _stack(game, x, count, challengeable=False)
     game._draw(x.next, count, "penalty", x.events)
     if not x.went_out:
         x.events.append(TurnSkipped(x.next))
@@ -117,6 +135,10 @@ def _wild_draw(game: Game, x: Played) -> int | None:
     """Wild Draw Four / Two / Color (SPEC G7, C3, F5, F6): the next player challenges or accepts; a last card, or
     ``block_illegal_wild_draw``, draws at once (nothing to judge)."""
     kind = x.face.kind
+    if game.options.stacking != "off" and kind in STACK_DRAWS:
+        accept = game.rules.wild_draws[kind].accept.count
+        assert accept is not None
+        return _stack(game, x, accept, challengeable=not game.options.block_illegal_wild_draw)
     if x.went_out or game.options.block_illegal_wild_draw:
         game._wild_penalty(x.next, kind, accepted=True, events=x.events)
         if not x.went_out:
@@ -124,6 +146,61 @@ def _wild_draw(game: Game, x: Played) -> int | None:
         return game._next(x.next)
     game._start_challenge(x.player, x.next, x.card, x.guilty, flex=False, resume=None)
     return None
+
+
+def _stack(game: Game, x: Played, count: int, *, challengeable: bool) -> int | None:
+    """House rule ``stacking`` (SPEC H): the card adds ``count`` to the pending total (a new stack starts at
+    ``count``) and the next player decides: stack a card that stacks on it, or take the total and lose the turn
+    (and, for a wild draw on top, challenge it: SPEC G7, see :meth:`bot.engine.game.Game._do_challenge`). A last card
+    makes the next player take the total at once (SPEC G9)."""
+    total = count + (game.stack or 0)
+    if x.went_out:
+        game.stack = None
+        game._draw(x.next, total, "penalty", x.events)
+        return game._next(x.next)
+    game.stack = total
+    if challengeable:
+        game.challenge = PendingChallenge(x.player, x.next, x.card, x.guilty, tuple(game.hands[x.player]))
+    game.phase = Phase.STACK
+    game.current = x.next
+    x.events.append(StackPending(x.next, total))
+    return None
+
+
+def _seven(game: Game, x: Played) -> int | None:
+    """House rule ``seven_zero`` (SPEC H): a 7 swaps hands with the chosen other player (``target``)."""
+    target = x.target
+    assert target is not None and target != x.player
+    hands = game.hands
+    hands[x.player], hands[target] = hands[target], hands[x.player]
+    x.events.append(HandsSwapped(x.player, target))
+    faces = game.faces
+    x.events.append(HandReceived(x.player, target, tuple(faces[c] for c in hands[x.player])))
+    x.events.append(HandReceived(target, x.player, tuple(faces[c] for c in hands[target])))
+    _after_hands_moved(game)
+    return x.next
+
+
+def _zero(game: Game, x: Played) -> int | None:
+    """House rule ``seven_zero`` (SPEC H): a 0 passes every hand one seat on in the direction of play."""
+    seats = game.turn_order(x.player)
+    old = {s: game.hands[s] for s in seats}
+    for s in seats:
+        game.hands[game._next(s)] = old[s]
+    x.events.append(HandsPassed(x.player, game.direction))
+    faces = game.faces
+    for s in seats:
+        to = game._next(s)
+        x.events.append(HandReceived(to, s, tuple(faces[c] for c in game.hands[to])))
+    _after_hands_moved(game)
+    return x.next
+
+
+def _after_hands_moved(game: Game) -> None:
+    """Hands changed owners: every UNO call lapses and nobody can be caught (SPEC G8 ruling for house rule
+    ``seven_zero``: a player left with one card may call UNO, and is not catchable until they play again)."""
+    game.uno = [False] * game.players
+    game.catchable = None
 
 
 # --- flex side (SPEC X5) ---------------------------------------------------------------------------------------------

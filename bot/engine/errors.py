@@ -115,6 +115,18 @@ class UnoNotAllowed(RuleError):
     code = "uno_not_allowed"
 
 
+class TooLate(NotYourTurn):
+    """House rule ``jump_in`` (SPEC H): someone else jumped in (or played) first; the card no longer matches."""
+
+    code = "too_late"
+
+
+class MustPlay(RuleError):
+    """House rule ``force_play`` (SPEC H): holding a playable card, you must play it."""
+
+    code = "must_play"
+
+
 class CatchYourself(RuleError):
     """Nobody can catch themselves (SPEC G8)."""
 

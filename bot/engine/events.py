@@ -225,6 +225,47 @@ class MatchAbandoned(Event):
     """Fewer than two players remain: the match ends without a winner."""
 
 
+@dataclass(frozen=True, slots=True)
+class StackPending(Event):
+    """House rule ``stacking`` (SPEC H): ``player`` must now stack a draw card or take ``total`` cards."""
+
+    player: int
+    total: int
+
+
+@dataclass(frozen=True, slots=True)
+class JumpedIn(Event):
+    """House rule ``jump_in`` (SPEC H): ``player`` played a card identical to the top out of turn (the
+    :class:`CardPlayed` follows); ``skipped`` lost their turn to it."""
+
+    player: int
+    skipped: int
+
+
+@dataclass(frozen=True, slots=True)
+class HandsSwapped(Event):
+    """House rule ``seven_zero`` (SPEC H): ``player`` played a 7 and swapped hands with ``target``."""
+
+    player: int
+    target: int
+
+
+@dataclass(frozen=True, slots=True)
+class HandsPassed(Event):
+    """House rule ``seven_zero`` (SPEC H): a 0 passed every hand one seat in ``direction`` (+1 left, -1 right)."""
+
+    player: int
+    direction: int
+
+
+@dataclass(frozen=True, slots=True)
+class HandReceived(PrivateEvent):
+    """Private to ``to``: after a 7 or a 0 (SPEC H ``seven_zero``), the hand they now hold came from ``giver``."""
+
+    giver: int
+    faces: tuple[Face, ...]
+
+
 for _cls in list(globals().values()):
     if isinstance(_cls, type) and issubclass(_cls, Event):
         fast_frozen_init(_cls)  # events are built at every step: see bot.engine.frozen

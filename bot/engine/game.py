@@ -46,6 +46,7 @@ from .events import (
     Flipped,
     HandRevealed,
     HandsShuffled,
+    JumpedIn,
     MatchAbandoned,
     MatchEnded,
     OpeningCard,
@@ -73,7 +74,7 @@ from .legal import (
 from .options import Options
 from .pending import PendingChallenge
 from .rng import Rng
-from .rules import RULESETS, Ruleset
+from .rules import RULESETS, Ruleset, colour_held_most, stacks_on
 from .scoring import match_winner, placement, round_points
 from .view import HandCard, Phase, PlayerView, RoundRecord
 
@@ -83,10 +84,10 @@ PLAYER_RANGE: dict[Mode, tuple[int, int]] = {mode: rules.players for mode, rules
 #: Card points per game (SPEC C6, F9, X8); numbers score their face value.
 POINTS: dict[Mode, dict[Kind, int]] = {mode: dict(rules.points) for mode, rules in RULESETS.items()}
 
-_PLAYING = frozenset({Phase.PLAY, Phase.PLAY_DRAWN, Phase.DECLARE_COLOUR, Phase.CHALLENGE})
+_PLAYING = frozenset({Phase.PLAY, Phase.PLAY_DRAWN, Phase.DECLARE_COLOUR, Phase.CHALLENGE, Phase.STACK})
 # Phases bound once for the hot paths: reading a member off an Enum class is slow in Python 3.11.
 _PLAY, _PLAY_DRAWN, _ROUND_OVER, _MATCH_OVER = Phase.PLAY, Phase.PLAY_DRAWN, Phase.ROUND_OVER, Phase.MATCH_OVER
-_PLAY_PHASES, _PLAY_ONLY, _DRAWN_ONLY = (_PLAY, _PLAY_DRAWN), (_PLAY,), (_PLAY_DRAWN,)
+_PLAY_PHASES, _PLAY_ONLY, _DRAWN_ONLY = (_PLAY, _PLAY_DRAWN, Phase.STACK), (_PLAY,), (_PLAY_DRAWN,)
 _WILD_ALL_FLIP = Kind.WILD_ALL_FLIP
 
 
@@ -134,6 +135,7 @@ class Game:
     power: list[bool] | None
     revealed: tuple[int, int, tuple[int, ...]] | None
     box: list[int]
+    stack: int | None
     deck: Deck = field(compare=False, repr=False)
     faces: tuple[Face, ...] = field(compare=False, repr=False)
     tables: SideTables = field(compare=False, repr=False)
@@ -153,6 +155,7 @@ class Game:
         mode = Mode(mode)
         options = options or Options()
         rules = RULESETS[mode]
+        rules.check_options(options)
         low, high = rules.players
         if not isinstance(players, int) or not low <= players <= high:
             raise ValueError(f"{mode.value} is for {low} to {high} players")
@@ -191,6 +194,7 @@ class Game:
             power=[True] * players if rules.power_cards else None,
             revealed=None,
             box=[],
+            stack=None,
             deck=deck,
             faces=deck.faces(Side.LIGHT),
             tables=tables_for(deck, Side.LIGHT),
@@ -228,7 +232,7 @@ class Game:
         self.hands = [[] for _ in range(self.players)]
         self.direction = 1
         self.declared = None
-        self.drawn = self.after = self.challenge = self.revealed = self.catchable = None
+        self.drawn = self.after = self.challenge = self.revealed = self.catchable = self.stack = None
         self.uno = [False] * self.players
         if self.power is not None and self.options.flex_reset_power:
             self.power = [True] * self.players
@@ -401,49 +405,96 @@ class Game:
         return self.rules.holds_colour((faces[c] for c in self.hands[player] if c != exclude), colour, green=green)
 
     def _playable(self, player: int, card: int, flex: bool) -> bool:
-        """Whether ``player`` may play ``card`` (its flex side if ``flex``) on the discard pile: see :meth:`_plays_of`,
-        the one matcher."""
+        """Whether ``player`` may play ``card`` (its flex side if ``flex``) now: see :meth:`_plays_of`, the one
+        matcher."""
         return any(f is flex for _, f, _, _ in self._plays_of(player, (card,)))
 
     def _plays_of(self, player: int, cards: Iterable[int]) -> list[tuple[int, bool, bool, bool]]:
-        """The one matcher: of ``cards``, the plays ``player`` may make on the discard pile, as
-        ``(card, flex side, wild, targeted)`` in order (each card's regular side, then its flex side).
+        """The one matcher: of ``cards``, the plays ``player`` may make now, as ``(card, flex side, wild, targeted)``
+        in order (each card's regular side, then its flex side).
 
         SPEC G3 (colour, number or symbol; wilds always); the flex side (SPEC X3, X4) needs a green Power Card and a
         card with a flex side, and a flex number also matches by its flex colour; with ``block_illegal_wild_draw`` a
-        guilty wild draw is not playable (SPEC G7 option)."""
+        guilty wild draw is not playable (SPEC G7 option). House rules (SPEC H): while a stack is pending only the
+        cards that stack on it (:func:`~bot.engine.rules.stacks_on`, regular sides); out of turn, with ``jump_in``,
+        only a card identical to the top; with ``seven_zero`` a 7 names a target."""
         t = self.tables
         wild, colour, key, flex_side, flex_colour = t.wild, t.colour, t.key, t.flex_side, t.flex_colour
+        opts = self.options
+        block = opts.block_illegal_wild_draw
+        seven = opts.seven_zero
+        plays: list[tuple[int, bool, bool, bool]] = []
+        if player != self.current or self.phase is Phase.STACK:
+            if player != self.current:
+                if not self._may_jump_in(player):
+                    return plays
+                top_face = self.top
+                faces = self.faces
+                for card in cards:
+                    if not wild[card] and faces[card] == top_face:
+                        plays.append((card, False, False, seven and key[card] == 107))
+                return plays
+            top_kind = self.top.kind
+            faces = self.faces
+            for card in cards:
+                if stacks_on(opts.stacking, faces[card].kind, top_kind) and not (
+                    block and t.restricted[card] and self._guilty(player, card, False)
+                ):
+                    plays.append((card, False, wild[card], False))
+            return plays
         top = self.discard[-1]
         if wild[top]:
             tc, tk = (COLOUR_INDEX[self.declared] if self.declared is not None else -2), -2
         else:
             tc, tk = colour[top], key[top]
         green = self.power is not None and self.power[player]
-        block = self.options.block_illegal_wild_draw
-        plays: list[tuple[int, bool, bool, bool]] = []
         for card in cards:
             w = wild[card]
             matches = w or colour[card] == tc or key[card] == tk
             if matches and not (block and t.restricted[card] and self._guilty(player, card, False)):
-                plays.append((card, False, w, False))
+                plays.append((card, False, w, seven and key[card] == 107))
             if not green or not flex_side[card] or not (matches or flex_colour[card] == tc):
                 continue
             if not (block and t.restricted[card] and self._guilty(player, card, True)):
                 plays.append((card, True, w, t.targeted[card]))
         return plays
 
+    def _may_jump_in(self, player: int) -> bool:
+        """House rule ``jump_in`` (SPEC H): may ``player`` (not the current player) jump in now? Only while the
+        current player is to play or has just drawn — never over a pending challenge, colour or stack."""
+        return (
+            self.options.jump_in
+            and player != self.current
+            and (self.phase is _PLAY or self.phase is _PLAY_DRAWN)
+            and self.active[player]
+        )
+
+    def _needs_target(self, card: int, flex: bool) -> bool:
+        """A targeted Flex card's flex side (SPEC X5), or a 7 under house rule ``seven_zero`` (SPEC H)."""
+        if flex:
+            return self.faces[card].kind in self.rules.targeted
+        return self.options.seven_zero and self.tables.key[card] == 107
+
     def _guilty(self, player: int, card: int, flex: bool) -> bool:
         """Whether playing ``card`` now would be an illegal (guilty) wild draw (SPEC G7, X7)."""
         return self._restricted(card, flex) and self._holds_colour(player, self.colour_in_play(), card)
+
+    def _must_play(self, player: int) -> bool:
+        """House rule ``force_play`` (SPEC H): ``player`` holds a card they may play now (the drawn card while it
+        waits to be played or kept)."""
+        if not self.options.force_play:
+            return False
+        cards = [self.drawn] if self.phase is _PLAY_DRAWN and self.drawn is not None else self.hands[player]
+        return bool(self._plays_of(player, cards))
 
     # ------------------------------------------------------------------------------------------------------------
     # Legal actions
 
     def legal_actions(self, player: int) -> LegalActions:
-        """Every action ``player`` may take now (SPEC G4, G7, G8, F8), as a lazy sequence: plays with each
-        colour/target/flex/UNO variant, draw, keep, declare, challenge, accept, UNO call, catch, next round. Empty for a
-        seat not playing. A false catch (SPEC G8) is accepted by :meth:`apply` but not listed: it never helps."""
+        """Every action ``player`` may take now (SPEC G4, G7, G8, F8, H), as a lazy sequence: plays with each
+        colour/target/flex/UNO variant, draw, keep, declare, challenge, accept, UNO call, catch, next round; with
+        house rule ``jump_in`` a player other than the current one may have jump-in plays. Empty for a seat not
+        playing. A false catch (SPEC G8) is accepted by :meth:`apply` but not listed: it never helps."""
         phase = self.phase
         if phase is _MATCH_OVER or type(player) is not int or not 0 <= player < self.players:
             return LegalActions(0, [], (), (), False, [], 0, 0)
@@ -458,30 +509,38 @@ class Game:
         uno = False
         size = 0  # the number of play actions: a wild counts once per colour, a targeted play once per target
         hand = self.hands[player]
-        if player == self.current:
-            if phase is _PLAY or phase is _PLAY_DRAWN:
-                t = self.tables
-                colours = t.colours
-                n_colours = len(colours)
-                if phase is _PLAY:
-                    cards = hand
-                else:
-                    assert self.drawn is not None
-                    cards = [self.drawn]
-                plays = self._plays_of(player, cards)
-                for _card, _flex, wild, targeted in plays:
-                    if targeted and not targets:
-                        targets = tuple(s for s in range(self.players) if s != player and self.active[s])
-                    size += (n_colours if wild else 1) * (len(targets) if targeted else 1)
-                if len(hand) == 2:
-                    uno = True
-                    size *= 2
-                simple.append(DRAWS[player] if phase is _PLAY else KEEPS[player])
-            elif phase is Phase.DECLARE_COLOUR:
-                simple.extend(DeclareColour(player, c) for c in colours_of(self.side))
-            elif phase is Phase.CHALLENGE:
-                simple.append(CHALLENGES[player])
-                simple.append(ACCEPTS[player])
+        mine = player == self.current
+        if (mine and (phase is _PLAY or phase is _PLAY_DRAWN or phase is Phase.STACK)) or (
+            not mine and self.options.jump_in and self._may_jump_in(player)
+        ):
+            t = self.tables
+            colours = t.colours
+            n_colours = len(colours)
+            if mine and phase is _PLAY_DRAWN:
+                assert self.drawn is not None
+                cards = [self.drawn]
+            else:
+                cards = hand
+            plays = self._plays_of(player, cards)
+            for _card, _flex, wild, targeted in plays:
+                if targeted and not targets:
+                    targets = tuple(s for s in range(self.players) if s != player and self.active[s])
+                size += (n_colours if wild else 1) * (len(targets) if targeted else 1)
+            if len(hand) == 2:
+                uno = True
+                size *= 2
+            if mine:
+                if phase is Phase.STACK:
+                    if self.challenge is not None:
+                        simple.append(CHALLENGES[player])
+                    simple.append(ACCEPTS[player])
+                elif not (self.options.force_play and plays):
+                    simple.append(DRAWS[player] if phase is _PLAY else KEEPS[player])
+        elif mine and phase is Phase.DECLARE_COLOUR:
+            simple.extend(DeclareColour(player, c) for c in colours_of(self.side))
+        elif mine and phase is Phase.CHALLENGE:
+            simple.append(CHALLENGES[player])
+            simple.append(ACCEPTS[player])
         decisions = len(simple)
         if len(hand) == 1 and not self.uno[player]:
             simple.append(UNO_CALLS[player])
@@ -533,13 +592,15 @@ class Game:
                 raise E.NotYourTurn(f"it is seat {self.current}'s decision")
             if self.phase is Phase.CHALLENGE:
                 raise E.WrongPhase("challenge or accept the draw first")
+            if self.phase is Phase.STACK:
+                raise E.WrongPhase("stack a draw card or take the cards first")
             if self.phase is Phase.DECLARE_COLOUR:
                 raise E.WrongPhase("declare the colour first")
             if self.phase is Phase.PLAY_DRAWN:
                 raise E.WrongPhase("play the drawn card or keep it")
             raise E.WrongPhase(f"not possible now ({self.phase.value})")
         if player != self.current:
-            if self.phase in (Phase.CHALLENGE, Phase.DECLARE_COLOUR):
+            if self.phase in (Phase.CHALLENGE, Phase.DECLARE_COLOUR, Phase.STACK):
                 raise E.NotYourDecision(f"this decision is seat {self.current}'s")
             raise E.NotYourTurn(f"it is seat {self.current}'s turn")
 
@@ -547,12 +608,18 @@ class Game:
 
     def _check_play(self, a: Play) -> None:
         p = a.player
+        jump = False
         if p != self.current or self.phase not in _PLAY_PHASES:
-            self._check_turn(p, _PLAY_PHASES)  # raises
+            if self._may_jump_in(p):
+                jump = True
+            else:
+                if self.options.jump_in and p != self.current and self._was_identical(a.card):
+                    raise E.TooLate("too late: the top card has changed")
+                self._check_turn(p, _PLAY_PHASES)  # raises
         hand = self.hands[p]
         if type(a.card) is not int or a.card not in hand:
             raise E.CardNotInHand(f"card {a.card!r} is not in seat {p}'s hand")
-        if self.phase is _PLAY_DRAWN and a.card != self.drawn:
+        if not jump and self.phase is _PLAY_DRAWN and a.card != self.drawn:
             raise E.OnlyDrawnCard("only the card just drawn may be played")
         face = self.faces[a.card]
         if a.flex is not False and a.flex is not True:
@@ -562,6 +629,10 @@ class Game:
         if a.flex and not self.power[p]:  # type: ignore[index]
             raise E.FlexSideUnavailable("your Power Card is red")
         if not self._playable(p, a.card, a.flex):
+            if jump and self._was_identical(a.card):
+                raise E.TooLate("too late: the top card has changed")
+            if jump:
+                raise E.NotYourTurn(f"it is seat {self.current}'s turn (only an identical card may jump in)")
             raise E.CardNotPlayable(f"{format_face(face)} cannot be played on {format_face(self.top)}")
         if self.tables.wild[a.card]:
             if a.colour is None:
@@ -570,9 +641,9 @@ class Game:
                 raise E.ColourNotOfThisSide(f"{a.colour} is not a colour of the {self.side.value} side")
         elif a.colour is not None:
             raise E.ColourNotAllowed("only wilds take a colour")
-        if a.flex and face.kind in self.rules.targeted:
+        if self._needs_target(a.card, a.flex):
             if a.target is None:
-                raise E.TargetRequired("choose the player who draws")
+                raise E.TargetRequired("choose the other player")
             if a.target == p:
                 raise E.TargetYourself("you cannot target yourself")
             if type(a.target) is not int or not 0 <= a.target < self.players or not self.active[a.target]:
@@ -582,10 +653,23 @@ class Game:
         if a.uno is not False and (a.uno is not True or len(hand) != 2):
             raise E.UnoNotAllowed("UNO goes with your next-to-last card")
 
+    def _was_identical(self, card: object) -> bool:
+        """House rule ``jump_in``: was ``card`` identical to the card under the top — did someone else play first?"""
+        if type(card) is not int or not 0 <= card < len(self.deck) or len(self.discard) < 2:
+            return False
+        below = self.faces[self.discard[-2]]
+        return not below.is_wild and self.faces[card] == below
+
     def _do_play(self, a: Play, events: list[Event]) -> None:
         p, card, flex = a.player, a.card, a.flex
         face = self.faces[card]
         hand = self.hands[p]
+        if p != self.current:  # a jump-in (SPEC H): play goes on from the jumper
+            events.append(JumpedIn(p, self.current))
+            self.current = p
+            self.phase = _PLAY
+        if self.phase is Phase.STACK:
+            self.challenge = None  # a card stacked on a wild draw: that card can no longer be challenged
         restricted = self.tables.restricted[card] and self._restricted(card, flex)
         guilty = restricted and self._holds_colour(p, self.colour_in_play(), card)
         hand.remove(card)
@@ -715,21 +799,42 @@ class Game:
     def _check_draw(self, a: Draw) -> None:
         if a.player != self.current or self.phase is not _PLAY:
             self._check_turn(a.player, _PLAY_ONLY)  # raises
+        if self.options.force_play and self._must_play(a.player):
+            raise E.MustPlay("you hold a playable card: play it (house rule force play)")
 
     def _do_draw(self, a: Draw, events: list[Event]) -> None:
         p = a.player
         if self.catchable is not None:
             self._close_catch_window(p)
         self.revealed = None
-        got = self._draw(p, 1, "draw", events)
-        if got and (self._playable(p, got[0], False) or self._playable(p, got[0], True)):
+        got = self._draw_to_match(p, events) if self.options.draw_to_match else self._draw(p, 1, "draw", events)
+        last = got[-1] if got else None
+        if last is not None and (self._playable(p, last, False) or self._playable(p, last, True)):
             self.phase = _PLAY_DRAWN
-            self.drawn = got[0]
+            self.drawn = last
         else:
             self.current = self._next(p)
 
+    def _draw_to_match(self, p: int, events: list[Event]) -> list[int]:
+        """House rule ``draw_to_match`` (SPEC H): draw one at a time until a card ``p`` may play arrives (or both
+        piles are exhausted, SPEC G5). One :class:`~bot.engine.events.CardsDrawn` says how many."""
+        got: list[int] = []
+        hand = self.hands[p]
+        while self.draw_pile or self._reshuffle(events):
+            card = self.draw_pile.pop()
+            got.append(card)
+            hand.append(card)  # in the hand while it is judged (a blocked wild draw looks at the whole hand)
+            playable = self._playable(p, card, False) or self._playable(p, card, True)
+            if playable:
+                break
+        del hand[len(hand) - len(got) :]
+        self._receive(p, got, "draw", events)
+        return got
+
     def _check_keep(self, a: Keep) -> None:
         self._check_turn(a.player, _DRAWN_ONLY)
+        if self.options.force_play and self._must_play(a.player):
+            raise E.MustPlay("the card you drew is playable: play it (house rule force play)")
 
     def _do_keep(self, a: Keep, events: list[Event]) -> None:
         events.append(CardKept(a.player))
@@ -850,9 +955,14 @@ class Game:
         self.phase = Phase.PLAY
 
     def _check_challenge(self, a: Challenge | Accept) -> None:
-        self._check_turn(a.player, (Phase.CHALLENGE,))
+        self._check_turn(a.player, (Phase.CHALLENGE, Phase.STACK))
+        if self.phase is Phase.STACK and type(a) is Challenge and self.challenge is None:
+            raise E.WrongPhase("only a wild draw on top can be challenged: stack or take the cards")
 
     def _do_accept(self, a: Accept, events: list[Event]) -> None:
+        if self.phase is Phase.STACK:
+            self._take_stack(a.player, events)
+            return
         ch = self.challenge
         assert ch is not None
         victim = a.player
@@ -869,6 +979,19 @@ class Game:
             events.append(TurnSkipped(victim))
             self.current = self._next(victim)
 
+    def _take_stack(self, victim: int, events: list[Event]) -> None:
+        """House rule ``stacking`` (SPEC H): the owner of a pending stack takes the total and loses their turn."""
+        total = self.stack
+        assert total is not None
+        self._close_catch_window(victim)
+        events.append(PenaltyAccepted(victim))
+        self._draw(victim, total, "penalty", events)
+        self.stack = None
+        self.challenge = None
+        self.phase = Phase.PLAY
+        events.append(TurnSkipped(victim))
+        self.current = self._next(victim)
+
     def _do_challenge(self, a: Challenge, events: list[Event]) -> None:
         ch = self.challenge
         assert ch is not None
@@ -879,6 +1002,22 @@ class Game:
         self.revealed = (victim, ch.player, ch.hand)
         self.challenge = None
         self.phase = Phase.PLAY
+        if self.stack is not None:
+            # House rule stacking (SPEC H ruling): the challenge judges the wild draw on top and settles the whole
+            # stack: guilty, its player takes the total; innocent, the challenger takes the total + the usual extra.
+            total = self.stack
+            self.stack = None
+            wd = self.rules.wild_draws[kind]
+            extra = (wd.innocent.count or 0) - (wd.accept.count or 0)
+            loser = ch.player if ch.guilty else victim
+            count = len(self._draw(loser, total if ch.guilty else total + extra, "challenge", events))
+            events.append(ChallengeResolved(victim, ch.player, ch.guilty, loser, count))
+            if ch.guilty:
+                self.current = victim
+            else:
+                events.append(TurnSkipped(victim))
+                self.current = self._next(victim)
+            return
         if ch.guilty:
             count = self._wild_penalty(ch.player, kind, accepted=True, events=events, reason="challenge")
             events.append(ChallengeResolved(victim, ch.player, True, ch.player, count))
@@ -904,6 +1043,7 @@ class Game:
         self.history.append(RoundRecord(winner, points))
         self.catchable = None
         self.challenge = None
+        self.stack = None
         self.drawn = None
         self.after = None
         self.current = winner
@@ -993,6 +1133,15 @@ class Game:
                     self.current = self._next(seat)
             elif resume != ch.resume:
                 self.challenge = replace(ch, resume=resume)
+        elif self.phase is Phase.STACK:
+            ch = self.challenge
+            if self.current == seat:  # the stack lapses with its owner: play goes on past them
+                self.stack = None
+                self.challenge = None
+                self.phase = Phase.PLAY
+                self.current = self._next(seat)
+            elif ch is not None and ch.player == seat:
+                self.challenge = None  # nobody is left to judge: the stack stays, to stack on or take
         elif self.phase is Phase.ROUND_OVER and self.current == seat:
             self.current = self._next(seat)
         return events
@@ -1027,6 +1176,11 @@ class Game:
         drawn = None
         if me is not None and me == self.current and self.phase is Phase.PLAY_DRAWN and self.drawn is not None:
             drawn = HandCard(self.drawn, faces[self.drawn])
+        legal = self.legal_actions(me if me is not None else -1)
+        jump_ins: tuple[HandCard, ...] = ()
+        if me is not None and me != self.current and legal.plays:
+            jump_cards = {a.card for a in legal[: legal.plays] if isinstance(a, Play)}
+            jump_ins = tuple(h for h in hand if h.id in jump_cards)
         return PlayerView(
             mode=self.mode,
             side=self.side,
@@ -1058,8 +1212,41 @@ class Game:
             winner=self.winner,
             abandoned=self.abandoned,
             revealed=revealed,
-            legal=self.legal_actions(me if me is not None else -1),
+            legal=legal,
+            stack=self.stack,
+            jump_ins=jump_ins,
+            house_rules=self.options.house_rules(),
         )
+
+    def jump_ins(self, seat: int) -> list[int]:
+        """House rule ``jump_in`` (SPEC H): the cards ``seat`` may jump in with right now (empty for the current
+        player, when the rule is off, or while a challenge, colour or stack is pending)."""
+        if type(seat) is not int or not 0 <= seat < self.players or not self._may_jump_in(seat):
+            return []
+        return [card for card, _, _, _ in self._plays_of(seat, self.hands[seat])]
+
+    def default_action(self, seat: int) -> Action | None:
+        """The default of ``seat``'s pending decision, for a turn timer (DESIGN "Adapter"): draw (then keep); keep;
+        accept (a challenge or a stack: SPEC G7, H); declare the colour ``seat`` holds most. Under house rule
+        ``force_play`` a player who must play plays their first playable card instead (a wild declares the colour
+        held most; UNO is called with it). None when ``seat`` owes nothing."""
+        if self.pending != seat:
+            return None
+        legal = self.legal_actions(seat)
+        phase = self.phase
+        if phase is Phase.CHALLENGE or phase is Phase.STACK:
+            return ACCEPTS[seat]
+        favourite = colour_held_most((self.faces[c] for c in self.hands[seat]), self.side)
+        if phase is Phase.DECLARE_COLOUR:
+            return DeclareColour(seat, favourite)
+        for action in legal[legal.plays : legal.moves]:
+            if isinstance(action, Draw | Keep):
+                return action
+        plays = [a for a in legal[: legal.plays] if isinstance(a, Play) and not a.flex]
+        preferred = [a for a in plays if a.colour in (None, favourite) and a.uno == (len(self.hands[seat]) == 2)]
+        if preferred or plays:
+            return (preferred or plays)[0]
+        return legal[0] if legal.moves else None
 
     def card(self, card_id: int) -> Card:
         """The physical card ``card_id`` (both faces). For logs and tests: the UI reads games through :meth:`view`."""
@@ -1107,7 +1294,13 @@ class Game:
             raise E.SnapshotError("a colour decision without the player who plays next")
         if self.phase is Phase.CHALLENGE and self.challenge is None:
             raise E.SnapshotError("a challenge decision without its challenge")
-        if self.top.is_wild and self.declared is None and self.phase in (Phase.PLAY, Phase.PLAY_DRAWN, Phase.CHALLENGE):
+        if (self.phase is Phase.STACK) != (self.stack is not None) or (self.stack is not None and self.stack < 1):
+            raise E.SnapshotError("a stack total belongs to a stack decision (and is at least 1)")
+        if (
+            self.top.is_wild
+            and self.declared is None
+            and self.phase in (_PLAY, _PLAY_DRAWN, Phase.CHALLENGE, Phase.STACK)
+        ):
             raise E.SnapshotError("a wild on top without a declared colour")
 
 

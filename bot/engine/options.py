@@ -1,7 +1,7 @@
 """Match options: SPEC table O. Every RULING of SPEC is an option here with SPEC's default.
 
-The house rules of SPEC H have their fields (so saved games and the bot's settings have room for them) but are refused
-with :class:`OptionError` until they are implemented.
+The house rules of SPEC H are all off by default. ``seven_zero`` is for classic UNO only: a game of another mode
+refuses it (:meth:`bot.engine.rules.Ruleset.check_options`).
 """
 
 from __future__ import annotations
@@ -26,7 +26,8 @@ _CHOICES: dict[str, tuple[str, ...]] = {
     "exposed_wild_chooser": ("next", "flipper"),
     "stacking": ("off", "same_kind", "any_draw"),
 }
-_HOUSE_RULES = ("stacking", "draw_to_match", "force_play", "seven_zero", "jump_in")
+#: The house rules of SPEC H, in the order of table O.
+HOUSE_RULES = ("stacking", "draw_to_match", "force_play", "seven_zero", "jump_in")
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,8 +45,12 @@ class Options:
     - ``flip_invert_piles``: turn the piles over on a Flip (SPEC F8).
     - ``flex_reset_power``: Power Cards back to green each round (SPEC X3).
     - ``flex_target_can_challenge``: the target of a flex-side Flex Wild Draw Four may challenge (SPEC X7).
-    - ``stacking``, ``draw_to_match``, ``force_play``, ``seven_zero``, ``jump_in``: house rules (SPEC H), not yet
-      available.
+    - ``stacking``: ``"off"``, ``"same_kind"`` or ``"any_draw"`` — a player who must draw from a draw card may pass
+      the total on with another (SPEC H; which cards stack on which: :data:`bot.engine.rules.STACKS_ON`).
+    - ``draw_to_match``: a draw goes on until a playable card arrives (SPEC H).
+    - ``force_play``: holding a playable card, drawing (and keeping a playable drawn card) is refused (SPEC H).
+    - ``seven_zero`` (classic only): a 7 swaps hands with a chosen player; a 0 passes every hand on (SPEC H).
+    - ``jump_in``: a card identical to the top may be played out of turn (SPEC H).
     """
 
     target_score: int = 500
@@ -80,9 +85,10 @@ class Options:
         for name, allowed in _CHOICES.items():
             if getattr(self, name) not in allowed:
                 raise OptionError(f"{name} must be one of {', '.join(allowed)}")
-        for name in _HOUSE_RULES:
-            if getattr(self, name) not in (False, "off"):
-                raise OptionError(f"house rule {name} is not available yet")
+
+    def house_rules(self) -> tuple[str, ...]:
+        """The house rules in force (SPEC H), in the order of table O."""
+        return tuple(name for name in HOUSE_RULES if getattr(self, name) not in (False, "off"))
 
     def to_dict(self) -> dict[str, Any]:
         """Only the options that differ from their defaults (JSON-able)."""

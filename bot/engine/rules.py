@@ -21,7 +21,7 @@ from bot import limits
 
 from .cards import CHALLENGEABLE_KINDS, TARGETED_KINDS, Colour, Deck, Face, Kind, Mode, Side, colours_of
 from .decks import deck_for
-from .options import Options
+from .options import OptionError, Options
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,6 +96,13 @@ class Ruleset:
     def deck(self, options: Options, pairing: tuple[int, ...] | None = None) -> Deck:
         """This game's deck for ``options`` (SPEC C1, F1, F2, X1)."""
         return deck_for(self.mode, options, pairing)
+
+    def check_options(self, options: Options) -> None:
+        """Raise :class:`~bot.engine.options.OptionError` for a house rule this game does not have (SPEC H:
+        ``seven_zero`` is classic only)."""
+        for name in options.house_rules():
+            if name not in self.house_rules:
+                raise OptionError(f"{name} is not a rule of {self.mode.value}")
 
     def holds_colour(self, faces: Iterable[Face], colour: Colour | None, *, green: bool = False) -> bool:
         """See :func:`holds_colour`."""
@@ -186,6 +193,47 @@ RULESETS: Mapping[Mode, Ruleset] = MappingProxyType(
 )
 
 
+#: House rule ``stacking`` (SPEC H): the cards that start or join a stack — regular sides only — and the cards each
+#: adds to the total. Wild Draw Color (no count: "until the colour"), and every Flex flex side (Flex Draw Two's
+#: "everyone draws 1", Targeted Draw Two, All Draw, the flex side of Flex Wild Draw Four: nobody loses a turn to
+#: them) neither start nor join a stack: they are carried out at once, as without the rule.
+STACK_DRAWS: Mapping[Kind, int] = MappingProxyType(
+    {
+        Kind.DRAW_TWO: 2,
+        Kind.FLEX_DRAW_TWO: 2,
+        Kind.WILD_DRAW_FOUR: 4,
+        Kind.FLEX_WILD_DRAW_FOUR: 4,
+        Kind.DRAW_ONE: 1,
+        Kind.DRAW_FIVE: 5,
+        Kind.WILD_DRAW_TWO: 2,
+    }
+)
+#: ``same_kind``: a card stacks on the cards of its own family (the same printed symbol: a Flex Draw Two's regular
+#: side is a Draw Two, a Flex Wild Draw Four's regular side a Wild Draw Four).
+_SAME_SYMBOL = {Kind.FLEX_DRAW_TWO: Kind.DRAW_TWO, Kind.FLEX_WILD_DRAW_FOUR: Kind.WILD_DRAW_FOUR}
+STACK_FAMILY: Mapping[Kind, Kind] = MappingProxyType({k: _SAME_SYMBOL.get(k, k) for k in STACK_DRAWS})
+
+
+def stacks_on(setting: str, card: Kind, top: Kind) -> bool:
+    """House rule ``stacking`` (SPEC H): may a card of kind ``card`` (regular side) be stacked on a pending stack
+    whose top card is of kind ``top``? ``"off"``: never; ``"same_kind"``: the same family (:data:`STACK_FAMILY`);
+    ``"any_draw"``: any stacking card of the game on any (:data:`STACK_DRAWS`). A stacking card needs no matching
+    colour: it answers a draw with a draw (a wild one still declares its colour)."""
+    if setting == "off" or card not in STACK_DRAWS or top not in STACK_DRAWS:
+        return False
+    return setting == "any_draw" or STACK_FAMILY[card] is STACK_FAMILY[top]
+
+
+#: For README: which cards stack on which under each setting, per game (SPEC H).
+STACKS_ON: Mapping[Mode, tuple[Kind, ...]] = MappingProxyType(
+    {
+        Mode.CLASSIC: (Kind.DRAW_TWO, Kind.WILD_DRAW_FOUR),
+        Mode.FLIP: (Kind.DRAW_ONE, Kind.WILD_DRAW_TWO, Kind.DRAW_FIVE),
+        Mode.FLEX: (Kind.DRAW_TWO, Kind.FLEX_DRAW_TWO, Kind.FLEX_WILD_DRAW_FOUR),
+    }
+)
+
+
 def ruleset(mode: Mode | str) -> Ruleset:
     """The ruleset of ``mode``. Raises ``ValueError`` for an unknown mode."""
     return RULESETS[Mode(mode)]
@@ -206,4 +254,17 @@ def colour_held_most(faces: Iterable[Face], side: Side) -> Colour:
     return max(colours_of(side), key=lambda c: counts.get(c, 0))
 
 
-__all__ = ["RULESETS", "WILD_DRAWS", "Penalty", "Ruleset", "WildDraw", "colour_held_most", "holds_colour", "ruleset"]
+__all__ = [
+    "RULESETS",
+    "STACKS_ON",
+    "STACK_DRAWS",
+    "STACK_FAMILY",
+    "WILD_DRAWS",
+    "Penalty",
+    "Ruleset",
+    "WildDraw",
+    "colour_held_most",
+    "holds_colour",
+    "ruleset",
+    "stacks_on",
+]

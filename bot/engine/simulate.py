@@ -30,20 +30,34 @@ _ROUND_OVER = Phase.ROUND_OVER  # bound once: reading a member off an Enum class
 
 
 def random_step(
-    game: Game, agent: Random, *, uno_rate: float = 0.5, catch_rate: float = 0.5, draw_rate: float | None = 0.05
+    game: Game,
+    agent: Random,
+    *,
+    uno_rate: float = 0.5,
+    catch_rate: float = 0.5,
+    draw_rate: float | None = 0.05,
+    jump_rate: float = 0.5,
 ) -> list[Event]:
     """Apply one random legal action and return its events.
 
     The owner of the pending decision picks uniformly among their legal actions (UNO calls and catches aside), except
     that while they can play, they draw instead only with probability ``draw_rate`` (``None``: drawing is just one of
     the legal actions, chosen uniformly like the others). UNO calls happen with probability ``uno_rate`` (a one-card
-    player calls before anything else) and catches with ``catch_rate``. A finished round is dealt on by its winner.
+    player calls before anything else) and catches with ``catch_rate``. With house rule ``jump_in`` a player who can
+    jump in does so with probability ``jump_rate`` (checked only when the rule is on: without it the random stream is
+    the same as before the rule existed). A finished round is dealt on by its winner.
     """
     if game.phase is _ROUND_OVER:
         return game.apply(NextRound(game.current))
     if game.catchable is not None and agent.random() < catch_rate:
         catchers = [s for s in range(game.players) if game.active[s] and s != game.catchable]
         return game.apply(Catch(agent.choice(catchers), game.catchable))
+    if game.options.jump_in:
+        jumpers = [s for s in range(game.players) if game.jump_ins(s)]
+        if jumpers and agent.random() < jump_rate:
+            seat = agent.choice(jumpers)
+            legal = game.legal_actions(seat)
+            return game.apply(legal[agent.randrange(legal.plays)])
     owner = game.current
     if len(game.hands[owner]) == 1 and not game.uno[owner] and agent.random() < uno_rate:
         return game.apply(CallUno(owner))

@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from .game import Game
 
 #: Snapshot format version written by :func:`dump`.
-SNAPSHOT_VERSION = 2
+SNAPSHOT_VERSION = 3
 
 
 def _v1_to_v2(d: dict[str, Any]) -> dict[str, Any]:
@@ -37,8 +37,13 @@ def _v1_to_v2(d: dict[str, Any]) -> dict[str, Any]:
     return dict(d, v=2, box=[])
 
 
+def _v2_to_v3(d: dict[str, Any]) -> dict[str, Any]:
+    """v3 adds ``stack``: the total of a pending stack (house rule ``stacking``, SPEC H); none in a v2 game."""
+    return dict(d, v=3, stack=None)
+
+
 #: ``STEPS[n]`` upgrades a version-``n`` snapshot to version ``n + 1``.
-STEPS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {1: _v1_to_v2}
+STEPS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {1: _v1_to_v2, 2: _v2_to_v3}
 
 
 def snapshot_version(d: object) -> int:
@@ -101,6 +106,7 @@ def dump(game: Game) -> dict[str, Any]:
         "power": [int(x) for x in game.power] if game.power is not None else None,
         "revealed": None if game.revealed is None else [game.revealed[0], game.revealed[1], list(game.revealed[2])],
         "box": list(game.box),
+        "stack": game.stack,
     }
 
 
@@ -118,6 +124,7 @@ def load(cls: type[Game], data: dict[str, Any]) -> Game:
 def _load(cls: type[Game], d: dict[str, Any]) -> Game:
     mode = Mode(d["mode"])
     options = Options.from_dict(d["options"])
+    RULESETS[mode].check_options(options)
     players = int(d["players"])
     low, high = RULESETS[mode].players
     if not low <= players <= high:
@@ -171,6 +178,7 @@ def _load(cls: type[Game], d: dict[str, Any]) -> Game:
         if rev is None
         else (_seat(rev[0], players), _seat(rev[1], players), tuple(int(c) for c in rev[2])),
         box=[int(c) for c in d["box"]],
+        stack=None if d["stack"] is None else int(d["stack"]),
         deck=deck,
         faces=deck.faces(side),
         tables=tables_for(deck, side),

@@ -23,6 +23,8 @@ class Phase(StrEnum):
     - ``play_drawn``: the player may play the card just drawn, or keep it (SPEC G4).
     - ``declare_colour``: a colour is owed for an opening wild or a wild exposed by a Flip (SPEC C2, F4, F8).
     - ``challenge``: the player who must draw from a wild draw challenges or accepts (SPEC G7).
+    - ``stack``: house rule ``stacking`` (SPEC H): the player who must draw stacks a draw card or takes the total
+      (and, when a wild draw is on top, may challenge it).
     - ``round_over``: any seated player deals the next round (SPEC G9).
     - ``match_over``: nothing more to do.
 
@@ -33,6 +35,7 @@ class Phase(StrEnum):
     PLAY_DRAWN = "play_drawn"
     DECLARE_COLOUR = "declare_colour"
     CHALLENGE = "challenge"
+    STACK = "stack"
     ROUND_OVER = "round_over"
     MATCH_OVER = "match_over"
 
@@ -63,6 +66,11 @@ class PlayerView:
     the viewer's own seat and for removed players. ``draw_top_other`` (FLIP): the other face of the draw-pile top.
     ``revealed``: for the challenger only, ``(owner, faces)`` of the challenged hand (SPEC G7).
     ``legal``: the viewer's legal actions now, a lazy sequence (empty for the public view).
+
+    House rules (SPEC H): ``stack`` is the total the owner of a pending stack decision (``phase == "stack"``,
+    ``pending``) takes if they do not stack — public ("+6 on you: stack or take 6"); ``jump_ins`` the viewer's cards
+    that may jump in right now (only while the viewer is not the current player; never in the public view: it would
+    tell what a hand holds); ``house_rules`` the house rules in force, by option name.
     """
 
     mode: Mode
@@ -96,3 +104,6 @@ class PlayerView:
     abandoned: bool
     revealed: tuple[int, tuple[Face, ...]] | None
     legal: LegalActions
+    stack: int | None = None
+    jump_ins: tuple[HandCard, ...] = ()
+    house_rules: tuple[str, ...] = ()

@@ -9,6 +9,7 @@ from PIL import Image
 
 from bot.engine.cards import Face, Side
 from bot.render._png import encode_png
+from bot.render.cards import CARD_WIDTH
 from bot.render.hand import hand_image
 from bot.render.palette import HAND_BACKGROUND
 from bot.render.table import TableScene, table_image
@@ -21,14 +22,16 @@ def hand_and_table_image(
     playable: Collection[int] = (),
     side: Side = Side.LIGHT,
     power: bool | None = None,
+    card_width: int = CARD_WIDTH,
 ) -> Image.Image:
-    """:func:`~bot.render.hand_image` of ``faces`` (same ``playable``, ``side``, ``power``), centred over
-    :func:`~bot.render.table_image` of ``scene``, as one RGB image as wide as the wider of the two and as tall as both.
+    """:func:`~bot.render.hand_image` of ``faces`` (same ``playable``, ``side``, ``power``, ``card_width``), centred
+    over :func:`~bot.render.table_image` of ``scene``, as one RGB image as wide as the wider of the two and as tall as
+    both.
     An empty hand gives the table alone. Raises ``ValueError`` as those two do."""
     table = table_image(scene)
     if not faces:
         return table
-    hand = hand_image(faces, playable=playable, side=side, power=power)
+    hand = hand_image(faces, playable=playable, side=side, power=power, card_width=card_width)
     width = max(hand.width, table.width)
     img = Image.new("RGB", (width, hand.height + table.height), HAND_BACKGROUND)
     img.paste(hand, ((width - hand.width) // 2, 0))
@@ -43,6 +46,9 @@ def render_hand_and_table(
     playable: Collection[int] = (),
     side: Side = Side.LIGHT,
     power: bool | None = None,
+    card_width: int = CARD_WIDTH,
 ) -> bytes:
     """:func:`hand_and_table_image` encoded as one palette PNG (bytes). Same arguments and errors."""
-    return encode_png(hand_and_table_image(faces, scene, playable=playable, side=side, power=power))
+    return encode_png(
+        hand_and_table_image(faces, scene, playable=playable, side=side, power=power, card_width=card_width)
+    )

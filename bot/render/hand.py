@@ -164,7 +164,8 @@ def render_hand(
     playable: Collection[int] = (),
     side: Side = Side.LIGHT,
     power: bool | None = None,
+    card_width: int = CARD_WIDTH,
 ) -> bytes:
     """:func:`hand_image` encoded as a palette PNG (bytes; about 50 KB for 25 cards, see ``benchmarks/render.py``).
     Same arguments and errors as :func:`hand_image`."""
-    return encode_png(hand_image(faces, playable=playable, side=side, power=power))
+    return encode_png(hand_image(faces, playable=playable, side=side, power=power, card_width=card_width))

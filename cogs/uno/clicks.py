@@ -21,7 +21,8 @@ from bot.engine.errors import RuleError
 from bot.engine.view import PlayerView
 from bot.i18n import t
 
-from . import ids, screens
+from . import ids, inputs, screens
+from .challenges import VERDICTS
 from .hands import Hands
 from .images import Images
 from .replies import answered, bad_request, error_text, guild_of, not_seated, send_ephemeral
@@ -42,10 +43,8 @@ def me(view: PlayerView) -> int:
 
 
 def index(text: str, size: int) -> int:
-    """``text`` as an index below ``size``; :class:`~bot.adapter.errors.BadRequest` otherwise."""
-    if not text.isdigit() or not 0 <= int(text) < size:
-        raise bad_request()
-    return int(text)
+    """``text`` (ASCII digits) as an index below ``size``; :class:`~cogs.uno.inputs.BadInput` otherwise."""
+    return inputs.index(text, size)
 
 
 def play(view: PlayerView, option_index: int, colour: Colour | None, target: int | None) -> Play:
@@ -112,16 +111,17 @@ class HandClick:
     def options(self) -> list[ids.PlayOption]:
         return ids.play_options(self.view)
 
-    def value(self) -> str:
-        """The value chosen in the select ("" for none: refused by :func:`index`)."""
-        return self.values[0] if self.values else ""
+    def chosen(self, size: int) -> int:
+        """The one value chosen in the select, as an index below ``size``; a select sends exactly one (none, two, or
+        anything but ASCII digits is forged: :class:`~cogs.uno.inputs.BadInput`)."""
+        return inputs.one_index(self.values, size)
 
 
 HandStep = Screen | Build
 
 
 def _hand_play(c: HandClick) -> HandStep:
-    i = index(c.value(), len(c.options))
+    i = c.chosen(len(c.options))
     option = c.options[i]
     if option.targeted:
         return screens.target_picker(c.session, c.view, c.lang, i)
@@ -132,7 +132,7 @@ def _hand_play(c: HandClick) -> HandStep:
 
 def _hand_target(c: HandClick) -> HandStep:
     i = index(c.arg, len(c.options))
-    chosen = index(c.value(), c.view.players)
+    chosen = c.chosen(c.view.players)
     return screens.colour_picker(c.session, c.view, c.lang, i, chosen)
 
 
@@ -269,27 +269,36 @@ class Clicks:
         await self.manager.act(channel, interaction.user.id, lambda v: NextRound(me(v)))
 
     async def play_again(self, interaction: Interaction, channel: int, lang: str) -> None:
+        """A rematch of the match that ended here (same game, options and seats: :meth:`SessionManager.rematch`); a
+        new table from the server's defaults when the channel no longer keeps it."""
         old = self.manager.sessions.get(channel)
         if old is not None and old.status != Status.FINISHED:
             await interaction.response.send_message(t("error.game_exists", lang), ephemeral=True)
             return
-        settings = await self.bot.guild_settings(interaction.guild_id)
-        public_lang = await self.bot.public_language(interaction.guild_id, str(interaction.guild_locale or ""))
         try:
-            session = await self.manager.open_lobby(
-                channel_id=channel,
-                guild_id=guild_of(interaction),
-                host_id=interaction.user.id,
-                host_name=display_name(interaction.user),
-                mode=old.mode if old else settings.default_mode,
-                options=old.options if old else None,
-                turn_timer=old.turn_timer if old else settings.turn_timer,
-                ui={"lang": old.ui.get("lang", public_lang) if old else public_lang},
-            )
+            if old is not None:
+                session = await self.manager.rematch(channel, interaction.user.id, display_name(interaction.user))
+            else:
+                session = await self.open_default_lobby(interaction, channel)
         except (AdapterError, RuleError) as exc:
             await self.error(interaction, exc, lang)
             return
         await self.post_lobby(interaction, session)
+
+    async def open_default_lobby(self, interaction: Interaction, channel: int) -> Session:
+        """A lobby with the server's defaults (``/uno settings``): game, target score, turn timer, rule options."""
+        settings = await self.bot.guild_settings(interaction.guild_id)
+        public_lang = await self.bot.public_language(interaction.guild_id, str(interaction.guild_locale or ""))
+        return await self.manager.open_lobby(
+            channel_id=channel,
+            guild_id=guild_of(interaction),
+            host_id=interaction.user.id,
+            host_name=display_name(interaction.user),
+            mode=settings.default_mode,
+            options={**settings.default_options, "target_score": settings.default_target_score},
+            turn_timer=settings.turn_timer,
+            ui={"lang": public_lang},
+        )
 
     @answered
     async def on_decision(self, interaction: Interaction, verb: str, channel: int, fp: str, arg: str) -> None:
@@ -309,10 +318,11 @@ class Clicks:
         elif await self.images.shown(interaction.guild_id):
             await interaction.response.defer(ephemeral=True, thinking=True)  # the challenged hand follows, drawn
         try:
-            await self.manager.act(channel, user, build, expect=lambda v: ids.decision_fingerprint(v) == fp)
+            update = await self.manager.act(channel, user, build, expect=lambda v: ids.decision_fingerprint(v) == fp)
         except (AdapterError, RuleError) as exc:
             await self.error(interaction, exc, lang)
             return
+        VERDICTS.record(update)  # the challenger's hand below shows the verdict (also before the publisher runs)
         if verb == "challenge":
             session = self.manager.get(channel)
             view = self.manager.view(channel, user)
@@ -371,7 +381,8 @@ class Clicks:
                 return
             if await self.images.shown(session.guild_id):
                 await self.ack(interaction)  # the new hand is drawn after the move is saved: acknowledge first
-            await self.manager.act(channel, user, outcome, expect=lambda v: ids.hand_fingerprint(v) == fp)
+            update = await self.manager.act(channel, user, outcome, expect=lambda v: ids.hand_fingerprint(v) == fp)
+            VERDICTS.record(update)  # a challenge from the hand: its verdict is shown with the challenged hand
         except (AdapterError, RuleError, ValueError, IndexError) as exc:
             error = exc if isinstance(exc, AdapterError | RuleError) else bad_request()
             view = self.manager.view(channel, user) if channel in self.manager.sessions else view

@@ -21,18 +21,21 @@ from discord.ext import commands
 from bot.adapter import AdapterError, SessionManager
 from bot.engine.cards import Mode
 from bot.engine.errors import RuleError
+from bot.engine.options import OptionError, Options
 from bot.i18n import LANGUAGE_NAMES, LANGUAGES, t
-from bot.limits import FALSE_CATCH_PENALTY_MAX, TARGET_SCORE_MAX, TURN_TIMER_MAX, TURN_TIMER_MIN
+from bot.limits import FALSE_CATCH_PENALTY_MAX, MAX_PLAYERS, TARGET_SCORE_MAX, TURN_TIMER_MAX, TURN_TIMER_MIN
 from bot.storage import InvalidInputError
 
-from . import screens
+from . import inputs, screens
+from .challenges import VERDICTS
 from .clicks import Clicks, display_name, is_admin
 from .hands import HAND_REFRESH_WINDOW, Hands
 from .images import DRAWING_CONCURRENCY, DRAWING_DRAIN, Images
+from .inputs import BadInput
 from .publisher import Publisher
 from .replies import answered, channel_of, error_text, guild_of, send_ephemeral
 from .rules import rules_embed
-from .views import LeaderboardButton
+from .views import DYNAMIC_ITEMS, LeaderboardButton
 
 if TYPE_CHECKING:
     from bot.client import UnoBot
@@ -59,6 +62,76 @@ SCOPE_CHOICES = [
 ]
 
 
+#: The rule options (SPEC table O) that ``/uno new`` takes and ``/uno settings`` saves as the server's defaults.
+RULE_OPTIONS = (
+    "scoring",
+    "block_illegal_wild_draw",
+    "false_catch_penalty",
+    "classic_deck",
+    "flip_pairing",
+    "opening_flip",
+    "exposed_wild_chooser",
+    "flip_invert_piles",
+    "flex_reset_power",
+    "flex_target_can_challenge",
+)
+RULE_DESCRIPTIONS: dict[str, locale_str] = {
+    "scoring": _l("Who scores", "opt.scoring"),
+    "block_illegal_wild_draw": _l("Forbid illegal wild draws instead of allowing the bluff", "opt.block"),
+    "false_catch_penalty": _l("Cards a false UNO catch costs", "opt.false_catch"),
+    "classic_deck": _l("Classic deck edition", "opt.classic_deck"),
+    "flip_pairing": _l("UNO FLIP: which dark face backs which light face", "opt.flip_pairing"),
+    "opening_flip": _l("UNO FLIP: a Flip as the first card", "opt.opening_flip"),
+    "exposed_wild_chooser": _l("UNO FLIP: who declares a wild exposed by a Flip", "opt.exposed_wild"),
+    "flip_invert_piles": _l("UNO FLIP: turn the piles over on a Flip", "opt.invert"),
+    "flex_reset_power": _l("UNO Flex!: Power Cards back to green each round", "opt.reset_power"),
+    "flex_target_can_challenge": _l(
+        "UNO Flex!: the target of a flex Wild Draw Four may challenge", "opt.target_challenge"
+    ),
+}
+RULE_CHOICES: dict[str, list[Choice[str]]] = {
+    "scoring": [
+        Choice(name=_l("The round winner scores", "choice.winner"), value="winner"),
+        Choice(name=_l("Lowest total wins", "choice.lowest"), value="lowest"),
+    ],
+    "classic_deck": [Choice(name="108", value="108"), Choice(name="112", value="112")],
+    "flip_pairing": [
+        Choice(name=_l("As printed", "choice.physical"), value="physical"),
+        Choice(name=_l("Random", "choice.random"), value="random"),
+    ],
+    "opening_flip": [
+        Choice(name=_l("Turn another card", "choice.redraw"), value="redraw"),
+        Choice(name=_l("Flip at once", "choice.apply"), value="apply"),
+    ],
+    "exposed_wild_chooser": [
+        Choice(name=_l("The next player", "choice.next"), value="next"),
+        Choice(name=_l("The player who flipped", "choice.flipper"), value="flipper"),
+    ],
+}
+_RULE_FLAGS = ("block_illegal_wild_draw", "flip_invert_piles", "flex_reset_power", "flex_target_can_challenge")
+
+
+def rule_options(given: dict[str, Any]) -> dict[str, Any]:
+    """The rule options a user gave (``None`` = not given), each checked where it enters (:mod:`cogs.uno.inputs`):
+    booleans are booleans, choices one of their values, the false catch penalty within its bounds. The engine's
+    :class:`~bot.engine.options.Options` checks them again as a whole. Raises :class:`~cogs.uno.inputs.BadInput`."""
+    out: dict[str, Any] = {}
+    for name, value in given.items():
+        if value is None:
+            continue
+        if name in _RULE_FLAGS:
+            out[name] = inputs.flag(value)
+        elif name == "false_catch_penalty":
+            out[name] = inputs.false_catch_penalty(value)
+        else:
+            out[name] = inputs.choice(value, [c.value for c in RULE_CHOICES[name]])
+    return out
+
+
+def _game(value: object) -> str:
+    return inputs.choice(value, [c.value for c in GAME_CHOICES])
+
+
 @app_commands.guild_only()
 class UnoCog(
     commands.GroupCog,
@@ -72,6 +145,7 @@ class UnoCog(
         self.hands = Hands(self.images, round_pause=bot.manager.limits.round_pause)
         self.clicks = Clicks(bot, self.images, self.hands)
         self.publisher = Publisher(bot, self.images, self.hands)
+        bot.manager.subscribe(VERDICTS.on_update)  # first: the hands the publisher draws show a challenge's verdict
         bot.manager.subscribe(self.publisher.on_update)
         super().__init__()
 
@@ -99,39 +173,9 @@ class UnoCog(
         game=_l("Which game", "opt.game"),
         target=_l("Points that win the match (0: a single round)", "opt.target"),
         timer=_l("Seconds per turn", "opt.timer"),
-        scoring=_l("Who scores", "opt.scoring"),
-        block_illegal_wild_draw=_l("Forbid illegal wild draws instead of allowing the bluff", "opt.block"),
-        false_catch_penalty=_l("Cards a false UNO catch costs", "opt.false_catch"),
-        classic_deck=_l("Classic deck edition", "opt.classic_deck"),
-        flip_pairing=_l("UNO FLIP: which dark face backs which light face", "opt.flip_pairing"),
-        opening_flip=_l("UNO FLIP: a Flip as the first card", "opt.opening_flip"),
-        exposed_wild_chooser=_l("UNO FLIP: who declares a wild exposed by a Flip", "opt.exposed_wild"),
-        flip_invert_piles=_l("UNO FLIP: turn the piles over on a Flip", "opt.invert"),
-        flex_reset_power=_l("UNO Flex!: Power Cards back to green each round", "opt.reset_power"),
-        flex_target_can_challenge=_l(
-            "UNO Flex!: the target of a flex Wild Draw Four may challenge", "opt.target_challenge"
-        ),
+        **RULE_DESCRIPTIONS,
     )
-    @app_commands.choices(
-        game=GAME_CHOICES,
-        scoring=[
-            Choice(name=_l("The round winner scores", "choice.winner"), value="winner"),
-            Choice(name=_l("Lowest total wins", "choice.lowest"), value="lowest"),
-        ],
-        classic_deck=[Choice(name="108", value="108"), Choice(name="112", value="112")],
-        flip_pairing=[
-            Choice(name=_l("As printed", "choice.physical"), value="physical"),
-            Choice(name=_l("Random", "choice.random"), value="random"),
-        ],
-        opening_flip=[
-            Choice(name=_l("Turn another card", "choice.redraw"), value="redraw"),
-            Choice(name=_l("Flip at once", "choice.apply"), value="apply"),
-        ],
-        exposed_wild_chooser=[
-            Choice(name=_l("The next player", "choice.next"), value="next"),
-            Choice(name=_l("The player who flipped", "choice.flipper"), value="flipper"),
-        ],
-    )
+    @app_commands.choices(game=GAME_CHOICES, **RULE_CHOICES)
     async def new(
         self,
         interaction: Interaction,
@@ -149,33 +193,42 @@ class UnoCog(
         flex_reset_power: bool | None = None,
         flex_target_can_challenge: bool | None = None,
     ) -> None:
-        """Open a lobby (SPEC O options as choices)."""
+        """Open a lobby (SPEC O options as choices) from the server's defaults (``/uno settings``): its game, target
+        score, turn timer and rule options, each overridden by what is given. Every value is checked here (discord.py
+        does not check ranges or types at run time): a bad one is answered and opens nothing."""
         lang = await self.lang(interaction)
         settings = await self.bot.guild_settings(interaction.guild_id)
-        given = {
-            "target_score": target,
-            "scoring": scoring,
-            "block_illegal_wild_draw": block_illegal_wild_draw,
-            "false_catch_penalty": false_catch_penalty,
-            "classic_deck": classic_deck,
-            "flip_pairing": flip_pairing,
-            "opening_flip": opening_flip,
-            "exposed_wild_chooser": exposed_wild_chooser,
-            "flip_invert_piles": flip_invert_piles,
-            "flex_reset_power": flex_reset_power,
-            "flex_target_can_challenge": flex_target_can_challenge,
-        }
-        options = {k: v for k, v in given.items() if v is not None}
-        public_lang = await self.bot.public_language(interaction.guild_id, str(interaction.guild_locale or ""))
         try:
+            given = rule_options(
+                {
+                    "scoring": scoring,
+                    "block_illegal_wild_draw": block_illegal_wild_draw,
+                    "false_catch_penalty": false_catch_penalty,
+                    "classic_deck": classic_deck,
+                    "flip_pairing": flip_pairing,
+                    "opening_flip": opening_flip,
+                    "exposed_wild_chooser": exposed_wild_chooser,
+                    "flip_invert_piles": flip_invert_piles,
+                    "flex_reset_power": flex_reset_power,
+                    "flex_target_can_challenge": flex_target_can_challenge,
+                }
+            )
+            options = {
+                **settings.default_options,
+                "target_score": inputs.target_score(target) if target is not None else settings.default_target_score,
+                **given,
+            }
+            mode = _game(game) if game is not None else settings.default_mode
+            turn_timer = inputs.turn_timer(timer) if timer is not None else settings.turn_timer
+            public_lang = await self.bot.public_language(interaction.guild_id, str(interaction.guild_locale or ""))
             session = await self.manager.open_lobby(
                 channel_id=channel_of(interaction),
                 guild_id=guild_of(interaction),
                 host_id=interaction.user.id,
                 host_name=display_name(interaction.user),
-                mode=game or settings.default_mode,
+                mode=mode,
                 options=options,
-                turn_timer=timer or settings.turn_timer,
+                turn_timer=turn_timer,
                 ui={"lang": public_lang},
             )
         except (AdapterError, RuleError) as exc:
@@ -229,7 +282,7 @@ class UnoCog(
     async def kick(self, interaction: Interaction, player: str) -> None:
         lang = await self.lang(interaction)
         try:
-            seat = int(player) - 1
+            seat = inputs.index(player, MAX_PLAYERS + 1) - 1  # the seat number as shown (1, 2, …), ASCII digits only
             await self.manager.kick(channel_of(interaction), interaction.user.id, seat, is_admin=is_admin(interaction))
         except ValueError as exc:
             await self.error(interaction, exc if isinstance(exc, AdapterError | RuleError) else AdapterError(), lang)
@@ -379,11 +432,19 @@ class UnoCog(
         turn_timer=_l("Seconds per turn", "opt.timer"),
         language=_l("Language of the bot in this server", "opt.language"),
         card_images=_l("Show card images (off: text only)", "opt.images"),
+        default_target=_l(
+            "Points that win a match of /uno new without a target (0: a single round)", "opt.default_target"
+        ),
+        turn_pings=_l("Mention the player whose turn it is in a short message", "opt.turn_pings"),
+        game_threads=_l("Play each game in a thread of its own", "opt.game_threads"),
+        reset_rules=_l("Forget the saved rule options (back to the standard rules)", "opt.reset_rules"),
+        **RULE_DESCRIPTIONS,
     )
     @app_commands.choices(
         default_game=GAME_CHOICES,
         language=[Choice(name=_l("Each user's Discord language", "choice.auto"), value="auto")]
         + [Choice(name=LANGUAGE_NAMES[code], value=code) for code in LANGUAGES],
+        **RULE_CHOICES,
     )
     async def settings(
         self,
@@ -392,30 +453,72 @@ class UnoCog(
         turn_timer: app_commands.Range[int, TURN_TIMER_MIN, TURN_TIMER_MAX] | None = None,
         language: str | None = None,
         card_images: bool | None = None,
+        default_target: app_commands.Range[int, 0, TARGET_SCORE_MAX] | None = None,
+        turn_pings: bool | None = None,
+        game_threads: bool | None = None,
+        reset_rules: bool | None = None,
+        scoring: str | None = None,
+        block_illegal_wild_draw: bool | None = None,
+        false_catch_penalty: app_commands.Range[int, 0, FALSE_CATCH_PENALTY_MAX] | None = None,
+        classic_deck: str | None = None,
+        flip_pairing: str | None = None,
+        opening_flip: str | None = None,
+        exposed_wild_chooser: str | None = None,
+        flip_invert_piles: bool | None = None,
+        flex_reset_power: bool | None = None,
+        flex_target_can_challenge: bool | None = None,
     ) -> None:
+        """Show or change the server's settings (Manage Server): the defaults of ``/uno new`` (game, target score,
+        turn timer, rule options), language, card images, turn pings and a thread per game. Every value is checked
+        here; one bad value changes nothing."""
         lang = await self.lang(interaction)
         if not is_admin(interaction):
             await interaction.response.send_message(t("error.no_permission", lang), ephemeral=True)
             return
+        guild_id = guild_of(interaction)
+        current = await self.bot.guild_settings(guild_id)
         changes: dict[str, Any] = {}
-        if default_game is not None:
-            changes["default_mode"] = default_game
-        if turn_timer is not None:
-            changes["turn_timer"] = turn_timer
-        if language is not None:
-            changes["language"] = None if language == "auto" else language
-        if card_images is not None:
-            changes["text_only"] = not card_images
-        guild_id = interaction.guild_id
-        assert guild_id is not None
         try:
-            current = (
-                await self.bot.store.update_settings(guild_id, **changes)
-                if changes
-                else await self.bot.guild_settings(guild_id)
+            if default_game is not None:
+                changes["default_mode"] = _game(default_game)
+            if turn_timer is not None:
+                changes["turn_timer"] = inputs.turn_timer(turn_timer)
+            if language is not None:
+                code = inputs.choice(language, ("auto", *LANGUAGES))
+                changes["language"] = None if code == "auto" else code
+            if card_images is not None:
+                changes["text_only"] = not inputs.flag(card_images)
+            if default_target is not None:
+                changes["default_target_score"] = inputs.target_score(default_target)
+            if turn_pings is not None:
+                changes["turn_pings"] = inputs.flag(turn_pings)
+            if game_threads is not None:
+                changes["game_threads"] = inputs.flag(game_threads)
+            reset = inputs.flag(reset_rules) if reset_rules is not None else False
+            given = rule_options(
+                {
+                    "scoring": scoring,
+                    "block_illegal_wild_draw": block_illegal_wild_draw,
+                    "false_catch_penalty": false_catch_penalty,
+                    "classic_deck": classic_deck,
+                    "flip_pairing": flip_pairing,
+                    "opening_flip": opening_flip,
+                    "exposed_wild_chooser": exposed_wild_chooser,
+                    "flip_invert_piles": flip_invert_piles,
+                    "flex_reset_power": flex_reset_power,
+                    "flex_target_can_challenge": flex_target_can_challenge,
+                }
             )
-        except InvalidInputError:
-            await interaction.response.send_message(t("error.bad_request", lang), ephemeral=True)
+            if reset or given:
+                rules = {} if reset else dict(current.default_options)
+                rules.update(given)
+                try:  # kept as the engine writes them: only what differs from SPEC's defaults
+                    changes["default_options"] = Options.from_dict(rules).to_dict()
+                except OptionError as exc:
+                    raise BadInput("bad_option") from exc
+            current = await self.bot.store.update_settings(guild_id, **changes) if changes else current
+        except (AdapterError, InvalidInputError) as exc:
+            await self.error(interaction, exc if isinstance(exc, AdapterError) else BadInput("bad_request"), lang)
             return
         self.bot.forget_settings(guild_id)
         lang = await self.lang(interaction)
@@ -427,29 +530,82 @@ class UnoCog(
             language=LANGUAGE_NAMES.get(current.language or "", t("settings.auto", lang)),
             images=t("settings.on", lang) if not current.text_only else t("settings.off", lang),
         )
+        target = current.default_target_score
+        saved = screens.option_lines(Options.from_dict(current.default_options), None, lang)
+        text += "\n" + t(
+            "settings.defaults",
+            lang,
+            target=target if target else t("settings.single_round", lang),
+            pings=t("settings.enabled" if current.turn_pings else "settings.disabled", lang),
+            threads=t("settings.enabled" if current.game_threads else "settings.disabled", lang),
+            rules=("\n" + "\n".join(f"• {line}" for line in saved)) if saved else t("settings.standard_rules", lang),
+        )
         title = t("settings.saved", lang) if changes else t("settings.title", lang)
+        await interaction.response.send_message(embed=discord.Embed(title=title, description=text), ephemeral=True)
+
+    @app_commands.command(
+        name=_l("prefs", "cmd.prefs.name"),
+        description=_l("Your own display choices (only you see them)", "cmd.prefs.desc"),
+    )
+    @app_commands.describe(
+        text_only=_l("Show your hand as text only, without card images", "opt.prefs_text_only"),
+        large_cards=_l("Larger cards in your hand's image", "opt.prefs_large_cards"),
+    )
+    async def prefs(
+        self, interaction: Interaction, text_only: bool | None = None, large_cards: bool | None = None
+    ) -> None:
+        """Show or change the user's own preferences, kept by the bot for every server and honoured whenever their
+        hand is shown (ephemeral)."""
+        lang = await self.lang(interaction)
+        changes: dict[str, bool] = {}
+        try:
+            if text_only is not None:
+                changes["text_only"] = inputs.flag(text_only)
+            if large_cards is not None:
+                changes["large_cards"] = inputs.flag(large_cards)
+            user = interaction.user.id
+            current = await self.bot.store.update_prefs(user, **changes) if changes else await self.bot.user_prefs(user)
+        except (AdapterError, InvalidInputError) as exc:
+            await self.error(interaction, exc if isinstance(exc, AdapterError) else BadInput("bad_request"), lang)
+            return
+        self.bot.forget_prefs(interaction.user.id)
+        text = t(
+            "prefs.current",
+            lang,
+            text_only=t("settings.enabled" if current.text_only else "settings.disabled", lang),
+            large_cards=t("settings.enabled" if current.large_cards else "settings.disabled", lang),
+        )
+        title = t("prefs.saved", lang) if changes else t("prefs.title", lang)
         await interaction.response.send_message(embed=discord.Embed(title=title, description=text), ephemeral=True)
 
     @commands.Cog.listener()
     async def on_interaction(self, interaction: Interaction) -> None:
-        """A click on a component that vanished as it was clicked (the message was just updated) matches nothing in
-        discord.py and would show "This interaction failed": answer it with a short note instead."""
-        if interaction.type is not discord.InteractionType.component or interaction.message is None:
+        """Answer the component clicks (and modal submits) that nothing in discord.py would answer, so the user never
+        sees "This interaction failed": a custom_id that is none of the bot's (forged, or of another app's message:
+        ``error.unknown_component``), and a click on a component that vanished as it was clicked (the message was just
+        updated: ``hand.changed``)."""
+        kinds = (discord.InteractionType.component, discord.InteractionType.modal_submit)
+        if interaction.type not in kinds:
             return
         data: Any = interaction.data or {}
         custom_id = str(data.get("custom_id", ""))
-        if not custom_id.startswith("uno:"):
+        kind = data.get("component_type")
+        if not any(item.__discord_ui_compiled_template__.fullmatch(custom_id) for item in DYNAMIC_ITEMS):
+            key = "error.unknown_component"  # none of the bot's templates: discord.py drops it
+        elif interaction.message is None:
             return
-        present = {
-            getattr(child, "custom_id", None)
-            for row in interaction.message.components
-            for child in getattr(row, "children", [row])
-        }
-        if custom_id in present:
-            return
+        else:
+            present = {
+                (getattr(getattr(child, "type", None), "value", None), getattr(child, "custom_id", None))
+                for row in interaction.message.components
+                for child in getattr(row, "children", [row])
+            }
+            if (kind, custom_id) in present:
+                return  # discord.py routes it to its DynamicItem, which answers
+            key = "hand.changed"
         if not interaction.response.is_done():
             with contextlib.suppress(discord.HTTPException):
-                await interaction.response.send_message(t("hand.changed", await self.lang(interaction)), ephemeral=True)
+                await interaction.response.send_message(t(key, await self.lang(interaction)), ephemeral=True)
 
 
 __all__ = ["DRAWING_CONCURRENCY", "DRAWING_DRAIN", "HAND_REFRESH_WINDOW", "UnoCog"]

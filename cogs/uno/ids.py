@@ -18,7 +18,7 @@ import hashlib
 from dataclasses import dataclass
 
 from bot.engine.actions import Play
-from bot.engine.cards import hand_sort_key
+from bot.engine.cards import Face, hand_sort_key
 from bot.engine.view import HandCard, PlayerView
 
 LOBBY_VERBS = ("join", "leave", "ai", "start", "cancel")
@@ -109,12 +109,14 @@ def sorted_hand(view: PlayerView) -> list[HandCard]:
 
 
 def play_options(view: PlayerView) -> list[PlayOption]:
-    """The distinct plays in ``view.legal`` (colour and target variants folded together), in the order of
-    :func:`sorted_hand`, each card's plays in their legal order."""
-    seen: dict[tuple[int, bool, bool], PlayOption] = {}
+    """The distinct plays in ``view.legal`` (colour and target variants folded together, and two cards with the
+    same face listed once: the player cannot tell them apart, SPEC F10), in the order of :func:`sorted_hand`, each
+    card's plays in their legal order."""
+    faces = {c.id: c.face for c in view.hand}
+    seen: dict[tuple[Face | None, bool, bool], PlayOption] = {}
     for a in view.legal:
         if isinstance(a, Play):
-            key = (a.card, a.flex, a.uno)
+            key = (faces.get(a.card), a.flex, a.uno)
             option = seen.get(key)
             if option is None:
                 seen[key] = PlayOption(a.card, a.flex, a.uno, a.colour is not None, a.target is not None)

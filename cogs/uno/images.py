@@ -48,25 +48,29 @@ class Images:
         async with self.slots:
             return await self.painter.table(screens.table_scene(session, view, lang))
 
-    async def _hand_png(self, session: Session, view: PlayerView, lang: str) -> bytes | None:
+    async def _hand_png(self, session: Session, view: PlayerView, lang: str, large: bool = False) -> bytes | None:
         """The hand image; in UNO FLIP one image of the hand over the table as this player sees it, with the other
-        faces of the opponents' hands (SPEC F10)."""
+        faces of the opponents' hands (SPEC F10). ``large``: larger cards (``/uno prefs large_cards``)."""
         args = screens.hand_image_args(view)
         if view.other_faces is not None:
             scene = screens.table_scene(session, view, lang)
             if args is None:
                 return await self.painter.table(scene)
-            return await self.painter.hand_and_table(*args, scene)
-        return await self.painter.hand(*args) if args is not None else None
+            return await self.painter.hand_and_table(*args, scene, large=large)
+        return await self.painter.hand(*args, large=large) if args is not None else None
 
     async def hand(self, session: Session, view: PlayerView, lang: str) -> tuple[bytes | None, bytes | None]:
         """The hand image (None for an empty hand; in UNO FLIP the hand and the table as this player sees it in one
         image) and None (the second image, no longer drawn), within a drawing slot; ``(None, None)`` in text-only
-        servers, without queueing for a slot."""
+        servers and for a player who chose text only (``/uno prefs``), without queueing for a slot. A player who
+        chose large cards gets them (:data:`~cogs.uno.painter.LARGE_CARD_WIDTH`)."""
         if not await self.shown(session.guild_id):
             return None, None
+        prefs = await self.bot.user_prefs(session.seats[view.me].user_id if view.me is not None else None)
+        if prefs.text_only:  # the player's own choice (/uno prefs): their hand as text, whatever the server shows
+            return None, None
         async with self.slots:
-            return await self._hand_png(session, view, lang), None
+            return await self._hand_png(session, view, lang, prefs.large_cards), None
 
     async def close(self) -> None:
         """Let the images being drawn finish (at most :data:`DRAWING_DRAIN` s), then stop the image worker (closed

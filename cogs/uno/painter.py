@@ -25,6 +25,11 @@ from collections.abc import Sequence
 
 from bot.engine.cards import Face, Side
 from bot.render import TableScene, render_hand, render_hand_and_table, render_table, warm_cache
+from bot.render.cards import CARD_WIDTH
+
+#: Card width (px) of a hand drawn with large cards: fewer cards per row, each shown half as large again when Discord
+#: scales the image down to its preview.
+LARGE_CARD_WIDTH = CARD_WIDTH * 3 // 2
 
 log = logging.getLogger(__name__)
 
@@ -55,17 +60,28 @@ class Painter:
             self._pool = None
             return await asyncio.to_thread(fn, *args)  # type: ignore[arg-type]
 
-    async def hand(self, faces: Sequence[Face], playable: Sequence[int], side: Side, power: bool | None) -> bytes:
-        return await self._run(_hand, tuple(faces), tuple(playable), side, power)
+    async def hand(
+        self, faces: Sequence[Face], playable: Sequence[int], side: Side, power: bool | None, *, large: bool = False
+    ) -> bytes:
+        """The hand image; ``large``: cards :data:`LARGE_CARD_WIDTH` px wide (``/uno prefs large_cards``)."""
+        return await self._run(_hand, tuple(faces), tuple(playable), side, power, large)
 
     async def table(self, scene: TableScene) -> bytes:
         return await self._run(render_table, scene)
 
     async def hand_and_table(
-        self, faces: Sequence[Face], playable: Sequence[int], side: Side, power: bool | None, scene: TableScene
+        self,
+        faces: Sequence[Face],
+        playable: Sequence[int],
+        side: Side,
+        power: bool | None,
+        scene: TableScene,
+        *,
+        large: bool = False,
     ) -> bytes:
-        """UNO FLIP: the hand over the table as its player sees it, as one image (SPEC F10)."""
-        return await self._run(_hand_and_table, tuple(faces), tuple(playable), side, power, scene)
+        """UNO FLIP: the hand over the table as its player sees it, as one image (SPEC F10); ``large`` as for
+        :meth:`hand`."""
+        return await self._run(_hand_and_table, tuple(faces), tuple(playable), side, power, scene, large)
 
     def close(self) -> None:
         if self._pool is not None:
@@ -85,11 +101,13 @@ def _start_worker() -> None:
     threading.Thread(target=warm_cache, name="uno-warm-card-cache", daemon=True).start()
 
 
-def _hand(faces: tuple[Face, ...], playable: tuple[int, ...], side: Side, power: bool | None) -> bytes:
-    return render_hand(faces, playable=playable, side=side, power=power)
+def _hand(faces: tuple[Face, ...], playable: tuple[int, ...], side: Side, power: bool | None, large: bool) -> bytes:
+    width = LARGE_CARD_WIDTH if large else CARD_WIDTH
+    return render_hand(faces, playable=playable, side=side, power=power, card_width=width)
 
 
 def _hand_and_table(
-    faces: tuple[Face, ...], playable: tuple[int, ...], side: Side, power: bool | None, scene: TableScene
+    faces: tuple[Face, ...], playable: tuple[int, ...], side: Side, power: bool | None, scene: TableScene, large: bool
 ) -> bytes:
-    return render_hand_and_table(faces, scene, playable=playable, side=side, power=power)
+    width = LARGE_CARD_WIDTH if large else CARD_WIDTH
+    return render_hand_and_table(faces, scene, playable=playable, side=side, power=power, card_width=width)

@@ -8,6 +8,7 @@ view (their cards and, in UNO FLIP, the other faces of the opponents' hands: SPE
 from __future__ import annotations
 
 import io
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -15,17 +16,30 @@ import discord
 
 from bot.adapter.session import Session, Status
 from bot.engine.actions import Accept, CallUno, Challenge, DeclareColour, Draw, Keep
-from bot.engine.cards import Face, Mode, Side, colours_of
+from bot.engine.cards import Face, Kind, Mode, Side, colours_of
 from bot.engine.events import RoundEnded
+from bot.engine.options import Options
 from bot.engine.view import Phase, PlayerView
 from bot.i18n import t, tn
 from bot.render import SeatView, TableScene, colour_emoji
 
 from . import ids
+from .challenges import verdict_for
 from .text import card_name, cards_line, colour_name, short_card
 from .views import DecisionButton, HandButton, HandSelect, LobbyButton, TableButton, release
 
 PAGE_SIZE = 25
+#: The Flex cards whose flex side is another action (SPEC X5): its effect is named in the menu (``flex.<kind>``).
+FLEX_EFFECTS = frozenset(
+    {
+        Kind.FLEX_DRAW_TWO,
+        Kind.FLEX_SKIP,
+        Kind.FLEX_REVERSE,
+        Kind.FLEX_WILD_TARGET_DRAW_TWO,
+        Kind.FLEX_WILD_ALL_DRAW,
+        Kind.FLEX_WILD_DRAW_FOUR,
+    }
+)
 COLOUR_STYLE = discord.ButtonStyle.secondary
 MODE_COLOUR = {Mode.CLASSIC: 0xE53935, Mode.FLIP: 0x8E24AA, Mode.FLEX: 0x43A047}
 
@@ -171,15 +185,22 @@ def options_text(session: Session, lang: str) -> str:
         t("opt.line.target", lang, target=o.target_score) if o.target_score else t("opt.line.single_round", lang),
         t("opt.line.timer", lang, seconds=int(session.turn_timer)),
     ]
+    return "\n".join(lines + option_lines(o, session.mode, lang))
+
+
+def option_lines(o: Options, mode: Mode | None, lang: str) -> list[str]:
+    """One line per rule option that differs from SPEC's default (the target score aside), for ``mode``'s game only,
+    or for every game when ``mode`` is None (a server's saved defaults)."""
+    lines = []
     if o.scoring == "lowest":
         lines.append(t("opt.line.lowest", lang))
     if o.block_illegal_wild_draw:
         lines.append(t("opt.line.block", lang))
     if o.false_catch_penalty:
         lines.append(t("opt.line.false_catch", lang, n=o.false_catch_penalty))
-    if session.mode is Mode.CLASSIC and o.classic_deck == "112":
+    if mode in (Mode.CLASSIC, None) and o.classic_deck == "112":
         lines.append(t("opt.line.deck112", lang))
-    if session.mode is Mode.FLIP:
+    if mode in (Mode.FLIP, None):
         if o.flip_pairing == "random":
             lines.append(t("opt.line.random_pairing", lang))
         if o.opening_flip == "apply":
@@ -188,12 +209,12 @@ def options_text(session: Session, lang: str) -> str:
             lines.append(t("opt.line.flipper", lang))
         if not o.flip_invert_piles:
             lines.append(t("opt.line.no_invert", lang))
-    if session.mode is Mode.FLEX:
+    if mode in (Mode.FLEX, None):
         if not o.flex_reset_power:
             lines.append(t("opt.line.keep_power", lang))
         if not o.flex_target_can_challenge:
             lines.append(t("opt.line.no_target_challenge", lang))
-    return "\n".join(lines)
+    return lines
 
 
 # --------------------------------------------------------------------------------------------------------------------
@@ -305,13 +326,35 @@ def table_scene(session: Session, view: PlayerView, lang: str = "en") -> TableSc
     )
 
 
+def seat_views(session: Session) -> list[PlayerView]:
+    """Every seat's own view of the session's game (none in the lobby)."""
+    game = session.game
+    return [game.view(seat) for seat in range(game.players)] if game is not None else []
+
+
+def can_call_uno(views: Iterable[PlayerView]) -> bool:
+    """Whether any of these players may call UNO now (the engine lists it among their legal actions, SPEC G8): what
+    the table's UNO! button is for."""
+    for v in views:
+        legal = v.legal
+        if any(isinstance(legal[i], CallUno) for i in range(legal.plays, len(legal))):
+            return True
+    return False
+
+
 def table_components(session: Session, view: PlayerView, lang: str) -> discord.ui.View:
     ch = session.channel_id
     items: list[discord.ui.Item[Any]] = []
     if view.phase in (Phase.PLAY, Phase.PLAY_DRAWN, Phase.CHALLENGE, Phase.DECLARE_COLOUR):
         items += [
             TableButton("hand", ch, t("btn.hand", lang), discord.ButtonStyle.primary, emoji="🃏"),
-            TableButton("uno", ch, t("btn.uno", lang), discord.ButtonStyle.danger),
+            TableButton(
+                "uno",
+                ch,
+                t("btn.uno", lang),
+                discord.ButtonStyle.danger,
+                disabled=not can_call_uno(seat_views(session)),
+            ),
             TableButton(
                 "catch", ch, t("btn.catch", lang), discord.ButtonStyle.secondary, disabled=view.catchable is None
             ),
@@ -405,14 +448,7 @@ def hand_screen(
         for i, chunk in enumerate(_fields(backs)):
             embed.add_field(name=t("hand.others", lang) if i == 0 else "\u200b", value=chunk, inline=False)
     if view.revealed is not None:
-        owner, faces = view.revealed
-        embed.add_field(
-            name=t("hand.revealed_title", lang),
-            value=t("hand.revealed", lang, player=player_name(session, owner, lang), cards=cards_line(faces, lang))[
-                :1024
-            ],
-            inline=False,
-        )
+        embed.add_field(name=t("hand.revealed_title", lang), value=revealed_text(session, view, lang), inline=False)
     files: list[discord.File] = []
     if png is not None:
         files.append(_png(png, "hand.png"))
@@ -426,6 +462,22 @@ def hand_screen(
             )
         )
     return Screen(embed=embed, view=hand_components(session, view, lang, fp, options, page), files=files, extra=extra)
+
+
+def revealed_text(session: Session, view: PlayerView, lang: str) -> str:
+    """For the challenger only (SPEC G7): the challenged hand, the verdict and the colour that was in play when the
+    wild draw was played (:mod:`cogs.uno.challenges`)."""
+    assert view.revealed is not None
+    owner, faces = view.revealed
+    name = player_name(session, owner, lang)
+    lines = [t("hand.revealed", lang, player=name, cards=cards_line(faces, lang))]
+    verdict = verdict_for(session.channel_id, session.seed, view)
+    if verdict is not None:
+        if verdict.colour is not None:
+            lines.append(t("hand.challenge_colour", lang, colour=colour_name(verdict.colour, lang)))
+        key = "hand.challenge_guilty" if verdict.guilty else "hand.challenge_innocent"
+        lines.append(tn(key, verdict.count, lang, player=name))
+    return "\n".join(lines)[:1024]
 
 
 def _fields(lines: list[str], limit: int = 1024) -> list[str]:
@@ -469,15 +521,19 @@ def hand_status(session: Session, view: PlayerView, lang: str, round_pause: floa
 
 
 def option_label(view: PlayerView, option: ids.PlayOption, lang: str) -> str:
+    """A line of the "Play a card" menu. A Flex card's regular side is its plain name ("Red 2") and its flex side says
+    so with the colour it turns ("Red 2 · flex side (🟦 Blue)") or what it does ("Red Flex Skip · flex side: everyone
+    else is skipped"), so the two lines never read alike (SPEC X4, X5)."""
     face = next(c.face for c in view.hand if c.id == option.card)
-    label = card_name(face, lang, flex=not option.flex)
+    label = card_name(face, lang, flex=False)
     if option.flex:
         flex = face.flex_colour
-        label = (
-            t("hand.option_flex_colour", lang, card=label, colour=colour_name(flex, lang, emoji=False))
-            if flex is not None
-            else t("hand.option_flex", lang, card=label)
-        )
+        if flex is not None:
+            label = t("hand.option_flex_colour", lang, card=label, colour=colour_name(flex, lang))
+        elif face.kind in FLEX_EFFECTS:
+            label = t("hand.option_flex_effect", lang, card=label, effect=t(f"flex.{face.kind.value}", lang))
+        else:
+            label = t("hand.option_flex", lang, card=label)
     if option.uno:
         label = t("hand.option_uno", lang, card=label)
     return label[:100]

@@ -13,6 +13,7 @@ from bot.engine.events import (
     CardKept,
     CardPlayed,
     CardsDrawn,
+    CardsReceived,
     ChallengeResolved,
     ColourDeclared,
     DealerChosen,
@@ -106,11 +107,29 @@ def cards_line(faces: Iterable[Face], lang: str) -> str:
 def event_lines(events: Sequence[Event], name: Callable[[int], str], lang: str) -> list[str]:
     """Public log lines for ``events`` (private events are skipped). ``name(seat)`` gives a player's name."""
     out: list[str] = []
-    for e in events:
+    for e in _told_in_order(events):
         line = _event_line(e, name, lang)
         if line:
             out.append(line)
     return out
+
+
+def _told_in_order(events: Sequence[Event]) -> list[Event]:
+    """``events`` in the order a reader follows them: a challenge's verdict before the cards its penalty drew (the
+    engine reports the draw first, as it happens: SPEC G7)."""
+    out = list(events)
+    for i, e in enumerate(out):
+        if isinstance(e, ChallengeResolved):
+            j = i
+            while j > 0 and isinstance(out[j - 1], CardsDrawn | CardsReceived | Reshuffled):
+                j -= 1
+            out.insert(j, out.pop(i))
+    return out
+
+
+def power_line(power: Sequence[bool], name: Callable[[int], str], lang: str) -> str:
+    """Every seat's Power Card, named: ``"Alice 🟢 · Bob 🔴"`` (SPEC X3)."""
+    return " · ".join(f"{name(seat)} {'🟢' if green else '🔴'}" for seat, green in enumerate(power))
 
 
 def _event_line(e: Event, name: Callable[[int], str], lang: str) -> str | None:
@@ -140,7 +159,7 @@ def _event_line(e: Event, name: Callable[[int], str], lang: str) -> str | None:
         case ColourDeclared(player=p, colour=colour):
             return t("ev.colour_declared", lang, player=name(p), colour=colour_name(colour, lang))
         case PowerCardsChanged(power=power):
-            return t("ev.power", lang, states=" ".join(("🟢" if g else "🔴") for g in power))
+            return t("ev.power", lang, states=power_line(power, name, lang))
         case ChallengeResolved(challenger=c, player=p, guilty=guilty, penalised=who, count=n):
             key = "ev.challenge_guilty" if guilty else "ev.challenge_innocent"
             return t(key, lang, challenger=name(c), player=name(p), penalised=name(who), n=n)

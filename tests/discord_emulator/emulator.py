@@ -465,6 +465,59 @@ class DiscordEmulator:
             2, "command", user, channel, data, command, settle=settle, expect_ack=expect_ack, timeout=timeout
         )
 
+    async def forged_slash(
+        self, user: User, channel: model.Channel, command: str, /, *, settle: bool = True, **options: Any
+    ) -> InteractionRecord:
+        """``/command`` with ``options`` sent as they are, as a modified client could: each option takes the type of
+        its registration but its value is not checked (ranges, choices, even its Python type: ``card_images="maybe"``
+        is sent as a string). Names must still be registered. Like :meth:`slash` otherwise."""
+        data = self._command_data(user, channel, command, {}, focused="")  # "": required options are not checked
+        node = data
+        while node.get("options") and node["options"][0].get("type") in (1, 2):
+            node = node["options"][0]
+        registered = self._find_command(channel, command.split()[0])
+        definitions = registered.get("options", [])
+        for part in command.split()[1:]:
+            definitions = next(o for o in definitions if o["name"] == part).get("options", [])
+        kinds = {o["name"]: o["type"] for o in definitions}
+        unknown = set(options) - set(kinds)
+        if unknown:
+            raise AssertionError(f"/{command} has no option {sorted(unknown)}")
+        node["options"] = [{"name": k, "type": kinds[k], "value": v} for k, v in options.items()]
+        return await self._interact(
+            2, "command", user, channel, data, command, settle=settle, expect_ack=True, timeout=5.0
+        )
+
+    async def forged_component(
+        self,
+        user: User,
+        message: Message | int,
+        data: dict[str, Any],
+        /,
+        *,
+        settle: bool = True,
+        expect_ack: bool = True,
+        timeout: float = 5.0,
+    ) -> InteractionRecord:
+        """A component interaction on ``message`` (which ``user`` must see) whose ``data`` is sent exactly as given
+        (``{"custom_id": …, "component_type": 2}``, or a select's ``values``): whatever the message's components are,
+        as a modified client or a forged request could send it."""
+        msg = self._interactive_message(user, message)
+        kind = "select" if data.get("component_type") == 3 else "button"
+        values = data.get("values")
+        return await self._interact(
+            3,
+            kind,
+            user,
+            msg,
+            dict(data),
+            str(data.get("custom_id")),
+            settle=settle,
+            expect_ack=expect_ack,
+            timeout=timeout,
+            values=list(values) if values is not None else None,
+        )
+
     async def autocomplete(
         self,
         user: User,

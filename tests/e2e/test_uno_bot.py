@@ -186,9 +186,7 @@ async def test_forged_custom_ids_are_refused_and_change_nothing(
     message = table.public_message()
     for user, custom_id in cases:
         forge(message, custom_id)
-        if custom_id.startswith("uno:hs:"):
-            continue  # a select id on a button matches no handler of the right kind: nothing to answer
-        res = await emulator.click(user, message, custom_id)
+        res = await emulator.click(user, message, custom_id)  # a select's id on a button too: answered once
         assert res.response_type is not None, custom_id
         assert session.to_dict() == before, custom_id
     emulator.assert_all_interactions_answered_once(max_latency=3.0)

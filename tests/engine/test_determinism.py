@@ -70,7 +70,7 @@ PINNED = {
 
 
 #: Fields added to the snapshot since v1, with the value a game that does not use them keeps.
-ADDED_SINCE_V1: dict[str, object] = {"box": []}
+ADDED_SINCE_V1: dict[str, object] = {"box": [], "stack": None}
 
 
 def state_v1(game: Game) -> dict[str, object]:

@@ -47,11 +47,15 @@ def test_o_values_outside_the_table_are_refused(bad):
 
 
 @pytest.mark.parametrize("rule", ["draw_to_match", "force_play", "seven_zero", "jump_in"])
-def test_h_house_rules_have_room_in_the_model_but_are_refused_until_built(rule):
-    with pytest.raises(OptionError, match="not available yet"):
-        Options(**{rule: True})
-    with pytest.raises(OptionError, match="not available yet"):
-        Options(stacking="same_kind")
+def test_h_house_rules_are_off_by_default_and_may_be_switched_on(rule):
+    assert getattr(Options(), rule) is False and Options().stacking == "off" and Options().house_rules() == ()
+    on = Options(**{rule: True})
+    assert on.house_rules() == (rule,) and Options.from_dict(on.to_dict()) == on
+    assert Options(stacking="any_draw", jump_in=True).house_rules() == ("stacking", "jump_in")
+    with pytest.raises(OptionError):
+        Options(**{rule: "yes"})
+    with pytest.raises(OptionError):
+        Options(stacking="everything")
 
 
 def test_o_options_round_trip_through_a_dict_of_non_defaults():

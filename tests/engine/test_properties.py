@@ -1,4 +1,4 @@
-"""Property tests over random seeded games in all three modes (Hypothesis).
+"""Property tests over random seeded games in all three modes (Hypothesis), house rules (SPEC H) included.
 
 At every step: cards are conserved; the owner of a pending decision has a legal action; every listed action is
 accepted; save → load gives an equal game; an invalid action is refused with the game untouched; and a round's points
@@ -39,6 +39,11 @@ options_st = st.builds(
     flip_invert_piles=st.booleans(),
     flex_reset_power=st.booleans(),
     flex_target_can_challenge=st.booleans(),
+    stacking=st.sampled_from(["off", "same_kind", "any_draw"]),
+    draw_to_match=st.booleans(),
+    force_play=st.booleans(),
+    seven_zero=st.booleans(),
+    jump_in=st.booleans(),
 )
 
 
@@ -48,7 +53,10 @@ def games(draw):
     low, high = PLAYER_RANGE[Game.new(mode, 2)[0].mode]
     players = draw(st.integers(low, high))
     seed = draw(st.integers(0, 2**32))
-    return mode, players, seed, draw(options_st)
+    options = draw(options_st)
+    if mode != "classic":
+        options = replace(options, seven_zero=False)  # SPEC H: classic only
+    return mode, players, seed, options
 
 
 def random_action(game: Game, rnd: Random):

@@ -90,3 +90,24 @@ def test_a_snapshot_without_a_known_version_is_refused(version: object) -> None:
     with pytest.raises(E.SnapshotError) as info:
         Game.from_dict(bad)
     assert not isinstance(info.value, E.SnapshotTooNew)
+
+
+@pytest.mark.parametrize("name", V1)
+def test_step_v2_to_v3_adds_no_pending_stack_and_changes_nothing_else(name: str) -> None:
+    v2 = snapshot.STEPS[1](V1[name])
+    before = copy.deepcopy(v2)
+    v3 = snapshot.STEPS[2](v2)
+    assert v2 == before, "an upgrade step must not change its input"
+    assert v3["v"] == 3 and v3["stack"] is None
+    assert {k: v for k, v in v3.items() if k not in ("v", "stack")} == {k: v for k, v in v2.items() if k != "v"}
+    assert snapshot.upgrade(V1[name]) == v3  # the whole chain, v1 → v2 → v3
+
+
+def test_a_pending_stack_round_trips_in_the_current_format() -> None:
+    from bot.engine.builder import build
+    from bot.engine.options import Options
+
+    game = build("classic", ["R+2 B1", "G+2 B2", "B3"], "R5", options=Options(stacking="same_kind"))
+    game.apply(game.legal_actions(0)[0])
+    assert game.phase is Phase.STACK and game.to_dict()["stack"] == 2
+    assert Game.from_dict(json.loads(json.dumps(game.to_dict()))) == game

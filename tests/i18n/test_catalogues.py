@@ -37,6 +37,7 @@ from bot.engine.cards import (
 from bot.i18n import _translations, language_for, t, tn
 from bot.i18n.translator import UnoTranslator
 from cogs.uno.rules import SECTIONS
+from cogs.uno.screens import FLEX_EFFECTS
 from cogs.uno.text import card_name, colour_name
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -349,6 +350,7 @@ def _dynamic_keys() -> dict[str, set[str]]:
         "error.": {f"error.{code}" for code in _error_codes()},
         "rules.": rules,
         "done.": {f"done.{verb}" for verb in ("join", "leave", "start", "cancel", "kick")},
+        "flex.": {f"flex.{kind.value}" for kind in FLEX_EFFECTS},
     }
 
 
@@ -405,7 +407,7 @@ def _valid_command_name(name: str) -> bool:
 @pytest.mark.parametrize("lang", ALL)
 def test_command_names_are_valid_and_distinct(lang: str) -> None:
     names = {key: ENTRIES[lang][key][0] for key in KEYS if key.startswith("cmd.") and key.endswith(".name")}
-    assert len(names) == 12
+    assert len(names) == 13
     assert [name for name in names.values() if not _valid_command_name(name)] == []
     subcommands = [name for key, name in names.items() if key != "cmd.uno.name"]
     assert len(set(subcommands)) == len(subcommands)

@@ -79,6 +79,7 @@ def test_the_hand_image_the_text_list_and_the_menu_share_the_sorted_order():
 
 async def test_the_flip_hand_message_draws_one_image():
     """SPEC F10: the hand and the table as its player sees it, in one attachment."""
+    from bot.storage import UserPrefs
     from cogs.uno import screens
     from cogs.uno.images import Images
     from tests.bot.sessions import flip_session
@@ -86,7 +87,7 @@ async def test_the_flip_hand_message_draws_one_image():
     calls: list[str] = []
 
     class Painter:
-        async def hand(self, *args: object) -> bytes:
+        async def hand(self, *args: object, **kwargs: object) -> bytes:
             calls.append("hand")
             return b"h"
 
@@ -94,7 +95,7 @@ async def test_the_flip_hand_message_draws_one_image():
             calls.append("table")
             return b"t"
 
-        async def hand_and_table(self, *args: object) -> bytes:
+        async def hand_and_table(self, *args: object, **kwargs: object) -> bytes:
             calls.append("hand_and_table")
             return b"ht"
 
@@ -104,6 +105,9 @@ async def test_the_flip_hand_message_draws_one_image():
     class Bot:
         async def guild_settings(self, guild_id: object) -> Settings:
             return Settings()
+
+        async def user_prefs(self, user_id: int | None) -> UserPrefs:
+            return UserPrefs(user_id or 1)
 
     import asyncio
 

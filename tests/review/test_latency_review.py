@@ -126,7 +126,7 @@ async def test_a_painter_failure_after_the_early_ack_is_reported_and_frees_its_d
     real = cog.images.painter.hand
     failures = 0
 
-    async def broken(*args: Any) -> bytes:
+    async def broken(*args: Any, **kwargs: Any) -> bytes:
         nonlocal failures
         failures += 1
         raise RuntimeError("painter died")

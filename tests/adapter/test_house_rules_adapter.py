@@ -1,0 +1,90 @@
+"""House rules (SPEC H) through the adapter: AI-only matches with every rule on end normally; the AI stacks, swaps
+with the player holding the fewest cards and jumps in; a timed-out stack is taken; rules a game lacks are refused."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from random import Random
+from typing import Any
+
+import pytest
+
+from bot.adapter import ManualClock, SessionManager, ai
+from bot.adapter import errors as AE
+from bot.adapter.manager import Limits
+from bot.adapter.session import Status
+from bot.adapter.timers import default_action
+from bot.engine.actions import Accept, Play
+from bot.engine.builder import build
+from bot.engine.events import PenaltyAccepted
+from bot.engine.options import Options
+from bot.engine.view import Phase
+from bot.storage import Store
+
+ALL_ON = {"stacking": "any_draw", "draw_to_match": True, "force_play": True, "jump_in": True}
+
+
+@pytest.fixture
+async def store(tmp_path: Path) -> Any:
+    s = await Store.open(tmp_path / "uno.sqlite3")
+    yield s
+    await s.close()
+
+
+@pytest.mark.parametrize("mode", ["classic", "flip", "flex"])
+async def test_h_ai_only_matches_with_every_house_rule_on_reach_the_target(store: Store, mode: str) -> None:
+    m = SessionManager(store, clock=ManualClock(), limits=Limits(ai_delay=0.0, ai_catch_delay=0.0), rng=Random(3))
+    options = dict(ALL_ON, target_score=200, seven_zero=mode == "classic")
+    session = await m.open_lobby(
+        channel_id=1, guild_id=2, host_id=5, host_name="A", mode=mode, options=options, seat_host=False
+    )
+    for _ in range(4):
+        await m.add_ai(1, 5)
+    await m.start_game(1, 5)
+    for _ in range(200):
+        await m.idle()
+        if session.status == Status.FINISHED:
+            break
+    assert session.status == Status.FINISHED and session.result is not None
+    assert session.result["status"] == "completed" and max(session.result["scores"]) >= 200
+    await m.close()
+
+
+async def test_h_seven_zero_is_refused_for_a_game_without_it(store: Store) -> None:
+    m = SessionManager(store, clock=ManualClock(), rng=Random(1))
+    with pytest.raises(AE.BadRequest):
+        await m.open_lobby(
+            channel_id=1, guild_id=2, host_id=5, host_name="A", mode="flex", options={"seven_zero": True}
+        )
+    await m.close()
+
+
+def test_h_the_ai_stacks_when_it_can_and_takes_the_stack_when_it_cannot() -> None:
+    game = build("classic", ["R+2 B1 B7", "G+2 G5 B2", "B3 B8"], "R5", options=Options(stacking="same_kind"))
+    game.apply(game.legal_actions(0)[0])
+    action = ai.choose(game.view(1), Random(0))
+    assert isinstance(action, Play) and game.faces[action.card].kind.value == "draw_two"
+    game.apply(action)
+    assert ai.choose(game.view(2), Random(0)) == Accept(2)
+
+
+def test_h_the_ai_swaps_hands_with_the_player_holding_the_fewest_cards() -> None:
+    game = build("classic", ["R7 G1 G2 G3 G4", "B1 B2 B3", "Y1", "B4 B5 B6 B7"], "R5", options=Options(seven_zero=True))
+    action = ai.choose(game.view(0), Random(0))
+    assert isinstance(action, Play) and action.target == 2
+
+
+def test_h_the_ai_jumps_in_with_an_identical_card() -> None:
+    game = build("classic", ["B1 B2", "B3", "R5 G1"], "R5", options=Options(jump_in=True))
+    action = ai.choose(game.view(2), Random(0))
+    assert isinstance(action, Play) and action.player == 2 and action.card in game.jump_ins(2)
+
+
+def test_h_a_timed_out_stack_is_taken_and_force_play_plays_instead_of_drawing() -> None:
+    game = build("classic", ["R+2 B1 B7", "G4 B2", "B3"], "R5", options=Options(stacking="same_kind"))
+    game.apply(game.legal_actions(0)[0])
+    events = default_action(game, 1)
+    assert PenaltyAccepted(1) in events and game.phase is Phase.PLAY and game.current == 2
+    forced = build("classic", ["W G1", "B3"], "R5", options=Options(force_play=True))
+    default_action(forced, 0)
+    assert len(forced.hands[0]) == 1 and forced.current == 1  # played the wild (declaring its colour held most)

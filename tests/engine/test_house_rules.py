@@ -1,0 +1,362 @@
+"""House rules (SPEC H), each with the option on and off, in every game it applies to.
+
+Rulings decided here (README "Rule options"):
+- ``stacking``: only regular sides stack — classic Draw Two and Wild Draw Four; FLIP Draw One, Wild Draw Two, Draw
+  Five; Flex Draw Two, Flex Draw Two's regular side, Flex Wild Draw Four's regular side. ``same_kind``: on the same
+  symbol; ``any_draw``: any of them on any. Wild Draw Color and every Flex flex side never stack (drawn at once, as
+  without the rule). A stacked wild draw may be challenged by the player who must take the stack: the challenge
+  settles the whole stack (guilty: the player of the wild draw takes the total; innocent: the challenger takes the
+  total + 2 and loses the turn).
+- ``force_play`` also refuses to keep a playable drawn card.
+- ``seven_zero``: a 7 or a 0 played as the last card ends the round (no swap); after a swap nobody can be caught.
+- ``jump_in``: not over a pending challenge, colour or stack; regular sides only; no wilds.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.engine import errors as E
+from bot.engine.actions import Accept, Challenge, Draw, Keep, Play
+from bot.engine.builder import build
+from bot.engine.cards import Colour
+from bot.engine.events import (
+    CardsDrawn,
+    ChallengeResolved,
+    HandReceived,
+    HandsPassed,
+    HandsSwapped,
+    JumpedIn,
+    PenaltyAccepted,
+    StackPending,
+    TurnSkipped,
+    visible_to,
+)
+from bot.engine.game import Game
+from bot.engine.options import OptionError, Options
+from bot.engine.view import Phase
+
+from .helpers import card_in_hand, hand, play
+
+ON, OFF = "on", "off"
+
+
+def opts(**kw: object) -> Options:
+    return Options(**kw)  # type: ignore[arg-type]
+
+
+def plays_of(game: Game, seat: int) -> list[str]:
+    legal = game.legal_actions(seat)
+    return sorted({hand_text(game, a.card) for a in legal[: legal.plays] if isinstance(a, Play)})
+
+
+def hand_text(game: Game, card: int) -> str:
+    from bot.engine.cards import format_face
+
+    return format_face(game.faces[card])
+
+
+# --- stacking -------------------------------------------------------------------------------------------------------
+
+DRAW_CARDS = {  # game: (a draw card, two more of the same kind, the top it goes on, its count)
+    "classic": ("R+2", "G+2", "Y+2", "R5", 2),
+    "flip": ("R+1", "G+1", "Y+1", "R5", 1),
+    "flex": ("R+2", "G+2", "Y+2", "R5", 2),
+}
+
+
+@pytest.mark.parametrize("mode", DRAW_CARDS)
+def test_h_stacking_off_the_next_player_draws_at_once(mode: str) -> None:
+    card, other, _, top, count = DRAW_CARDS[mode]
+    game = build(mode, [f"{card} B1", f"{other} B2", "B3 B4"], top)
+    events = play(game, 0, card)
+    assert CardsDrawn(1, count, "penalty") in events and TurnSkipped(1) in events
+    assert game.phase is Phase.PLAY and game.current == 2 and game.stack is None
+
+
+@pytest.mark.parametrize("mode", DRAW_CARDS)
+def test_h_stacking_the_owner_may_only_stack_or_take_the_total_and_three_players_pass_it_on(mode: str) -> None:
+    card, other, third, top, count = DRAW_CARDS[mode]
+    game = build(mode, [f"{card} B1", f"{other} B2", f"{third} B3", "B4 B5"], top, options=opts(stacking="same_kind"))
+    events = play(game, 0, card)
+    assert StackPending(1, count) in events and game.phase is Phase.STACK and game.current == 1
+    view = game.view(1)
+    assert view.stack == count and view.pending == 1 and view.phase is Phase.STACK
+    assert plays_of(game, 1) == [other] and Draw(1) not in game.legal_actions(1) and Accept(1) in game.legal_actions(1)
+    with pytest.raises(E.WrongPhase):
+        game.apply(Draw(1))
+    with pytest.raises(E.NotYourDecision):
+        game.apply(Accept(2))
+    with pytest.raises(E.CardNotPlayable):
+        play(game, 1, "B2")
+    play(game, 1, other)
+    play(game, 2, third)
+    assert game.view(None).stack == 3 * count and game.current == 3  # "+6 on you: stack or take 6"
+    events = game.apply(Accept(3))
+    assert events[0] == PenaltyAccepted(3) and CardsDrawn(3, 3 * count, "penalty") in events
+    assert TurnSkipped(3) in events and game.current == 0 and game.phase is Phase.PLAY and game.stack is None
+    assert len(game.hands[3]) == 2 + 3 * count
+
+
+def test_h_stacking_same_kind_keeps_draw_twos_and_wild_draw_fours_apart_any_draw_mixes_them() -> None:
+    hands = ["R+2 B1", "W+4 G+2 B2", "B3 B4"]
+    same = build("classic", hands, "R5", options=opts(stacking="same_kind"))
+    play(same, 0, "R+2")
+    assert plays_of(same, 1) == ["G+2"]
+    with pytest.raises(E.CardNotPlayable):
+        play(same, 1, "W+4", "blue")
+    anything = build("classic", hands, "R5", options=opts(stacking="any_draw"))
+    play(anything, 0, "R+2")
+    assert plays_of(anything, 1) == ["G+2", "W+4"]  # the Draw Two needs no matching colour: a draw answers a draw
+    play(anything, 1, "W+4", "blue")
+    assert anything.stack == 6 and anything.current == 2 and anything.declared is Colour.BLUE
+    same_on_wild = build("classic", ["W+4 B1", "R+2 B2", "B3"], "R5", options=opts(stacking="same_kind"))
+    play(same_on_wild, 0, "W+4", "red")
+    assert plays_of(same_on_wild, 1) == []  # a Draw Two never goes on a Wild Draw Four under same_kind
+
+
+def test_h_stacking_flip_draw_one_wild_draw_two_draw_five_stack_wild_draw_color_never() -> None:
+    game = build("flip", ["R+1 B1", "W+2 B2", "B3"], "R5", options=opts(stacking="any_draw"))
+    play(game, 0, "R+1")
+    play(game, 1, "W+2", "green")
+    assert game.stack == 3 and game.current == 2
+    dark = build("flip", ["P+5 T1", "O+5 W+C T2", "T3"], "P4", side="dark", options=opts(stacking="any_draw"))
+    play(dark, 0, "P+5")
+    assert plays_of(dark, 1) == ["O+5"]  # SPEC H ruling: Wild Draw Color has no count to add
+    play(dark, 1, "O+5")
+    assert dark.stack == 10
+    wdc = build("flip", ["W+C T1", "P+5 T2", "T3"], "P4", side="dark", options=opts(stacking="any_draw"))
+    play(wdc, 0, "W+C", "teal")
+    assert wdc.phase is Phase.CHALLENGE and wdc.stack is None  # played on its own: the usual challenge (SPEC G7)
+
+
+def test_h_stacking_flex_regular_sides_stack_flex_sides_never() -> None:
+    game = build("flex", ["R+2 B1", "RX+2 XWT+2 XWA+2 B2", "B3 B4"], "R5", options=opts(stacking="any_draw"))
+    play(game, 0, "R+2")
+    legal = game.legal_actions(1)
+    stacks = [a for a in legal[: legal.plays] if isinstance(a, Play)]
+    assert {hand_text(game, a.card) for a in stacks} == {"RX+2"} and not any(a.flex for a in stacks)
+    play(game, 1, "RX+2")  # a Flex Draw Two's regular side is a Draw Two
+    assert game.stack == 4 and game.current == 2
+    flex_side = build("flex", ["RX+2 B1", "G1 B2", "B3 B4"], "R5", options=opts(stacking="any_draw"))
+    events = play(flex_side, 0, "RX+2", flex=True)  # its flex side: everyone else draws 1 at once, no stack
+    assert flex_side.phase is Phase.PLAY and flex_side.stack is None
+    assert [e for e in events if isinstance(e, CardsDrawn)] == [
+        CardsDrawn(1, 1, "penalty"),
+        CardsDrawn(2, 1, "penalty"),
+    ]
+    wd4 = build("flex", ["XW+4 B1", "XW+4 G2", "B3 B4"], "R5", options=opts(stacking="same_kind"))
+    play(wd4, 0, "XW+4", "blue", target=2, flex=True)  # flex side: the target may challenge, no stack (SPEC X7)
+    assert wd4.phase is Phase.CHALLENGE and wd4.stack is None and wd4.current == 2
+
+
+def test_h_g7_a_stacked_wild_draw_may_be_challenged_and_the_challenge_settles_the_whole_stack() -> None:
+    options = opts(stacking="any_draw")
+    guilty = build("classic", ["R+2 B1", "W+4 R9 B2", "B3 G4", "B5"], "R5", options=options)
+    play(guilty, 0, "R+2")
+    play(guilty, 1, "W+4", "green")  # holds R9, a card of the colour in play: guilty
+    legal = guilty.legal_actions(2)
+    assert Challenge(2) in legal and Accept(2) in legal and guilty.view(2).stack == 6
+    events = guilty.apply(Challenge(2))
+    assert ChallengeResolved(2, 1, True, 1, 6) in events and guilty.current == 2 and guilty.phase is Phase.PLAY
+    assert len(guilty.hands[1]) == 2 + 6 and guilty.stack is None
+    innocent = build("classic", ["R+2 B1", "W+4 G9 B2", "B3 G4", "B5"], "R5", options=options)
+    play(innocent, 0, "R+2")
+    play(innocent, 1, "W+4", "green")
+    events = innocent.apply(Challenge(2))
+    assert ChallengeResolved(2, 1, False, 2, 8) in events and TurnSkipped(2) in events and innocent.current == 3
+    not_wild = build("classic", ["W+4 B1", "R+2 B2", "B3", "B4"], "R5", options=options)
+    play(not_wild, 0, "W+4", "red")
+    assert Challenge(1) in not_wild.legal_actions(1)
+    play(not_wild, 1, "R+2")  # a Draw Two on top: nothing left to challenge
+    assert Challenge(2) not in not_wild.legal_actions(2)
+    with pytest.raises(E.WrongPhase):
+        not_wild.apply(Challenge(2))
+
+
+def test_h_g9_g10_stacking_a_last_card_draws_at_once_and_two_players_play_again_after_taking_it() -> None:
+    last = build("classic", ["R+2", "G+2 B2", "B3"], "R5", options=opts(stacking="same_kind"))
+    events = play(last, 0, "R+2")
+    assert CardsDrawn(1, 2, "penalty") in events and last.phase is Phase.ROUND_OVER
+    two = build("classic", ["R+2 B1", "G4 B2"], "R5", options=opts(stacking="same_kind"))
+    play(two, 0, "R+2")
+    two.apply(Accept(1))
+    assert two.current == 0 and two.phase is Phase.PLAY  # SPEC G10: the opponent draws, the player plays again
+
+
+def test_h_stacking_the_owner_leaving_lets_play_go_on() -> None:
+    game = build("classic", ["R+2 B1", "G+2 B2", "B3", "B4"], "R5", options=opts(stacking="same_kind"))
+    play(game, 0, "R+2")
+    game.remove_player(1)
+    assert game.phase is Phase.PLAY and game.stack is None and game.current == 2
+
+
+# --- draw to match --------------------------------------------------------------------------------------------------
+
+DRAW_TO_MATCH = {  # game: (hand with nothing playable, draw pile top down with the first playable card last, top)
+    "classic": ("G1 G2", "B1 Y2 R7", "R5"),
+    "flip": ("G1 G2", "B1 Y2 R7", "R5"),
+    "flex": ("G1 G2", "B1 Y2 R7", "R5"),
+}
+
+
+@pytest.mark.parametrize("mode", DRAW_TO_MATCH)
+@pytest.mark.parametrize("rule", [ON, OFF])
+def test_h_draw_to_match_draws_until_a_playable_card_with_one_event_saying_how_many(mode: str, rule: str) -> None:
+    held, pile, top = DRAW_TO_MATCH[mode]
+    game = build(mode, [held, "B3"], top, pile, options=opts(draw_to_match=rule == ON))
+    events = game.apply(Draw(0))
+    drawn = [e for e in events if isinstance(e, CardsDrawn)]
+    if rule == ON:
+        assert drawn == [CardsDrawn(0, 3, "draw")] and game.phase is Phase.PLAY_DRAWN and game.current == 0
+        assert [c.rstrip("*") for c in hand(game, 0)[-3:]] == pile.split() and game.view(0).drawn is not None
+        game.apply(Keep(0))  # then play it or keep it (SPEC G4)
+        assert game.current == 1
+    else:
+        assert drawn == [CardsDrawn(0, 1, "draw")] and game.current == 1
+
+
+def test_h_draw_to_match_stops_when_both_piles_are_exhausted() -> None:
+    game = build("classic", ["G1", "B3"], "R5", "B1 Y2", rest="box", options=opts(draw_to_match=True))
+    events = game.apply(Draw(0))
+    assert [e for e in events if isinstance(e, CardsDrawn)] == [CardsDrawn(0, 2, "draw")] and game.current == 1
+
+
+# --- force play -----------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("mode", ["classic", "flip", "flex"])
+@pytest.mark.parametrize("rule", [ON, OFF])
+def test_h_force_play_refuses_drawing_while_holding_a_playable_card(mode: str, rule: str) -> None:
+    game = build(mode, ["R7 G1", "B3"], "R5", "R8 B1", options=opts(force_play=rule == ON))
+    if rule == ON:
+        assert Draw(0) not in game.legal_actions(0)
+        with pytest.raises(E.MustPlay):
+            game.apply(Draw(0))
+        stuck = build(mode, ["G1 G2", "B3"], "R5", "R8", options=opts(force_play=True))
+        assert Draw(0) in stuck.legal_actions(0)
+        stuck.apply(Draw(0))  # the drawn R8 is playable: it must be played
+        assert Keep(0) not in stuck.legal_actions(0)
+        with pytest.raises(E.MustPlay):
+            stuck.apply(Keep(0))
+        assert stuck.default_action(0) == Play(0, stuck.drawn or -1)
+    else:
+        assert Draw(0) in game.legal_actions(0)
+        game.apply(Draw(0))
+        assert game.phase is Phase.PLAY_DRAWN and Keep(0) in game.legal_actions(0)
+
+
+# --- seven-zero -----------------------------------------------------------------------------------------------------
+
+
+def test_h_seven_zero_a_seven_swaps_hands_with_the_chosen_player_never_oneself() -> None:
+    game = build("classic", ["R7 G1 G2", "B3", "Y4 Y5"], "R5", options=opts(seven_zero=True))
+    seven = card_in_hand(game, 0, "R7")
+    legal = game.legal_actions(0)
+    assert {a.target for a in legal if isinstance(a, Play) and a.card == seven} == {1, 2}
+    with pytest.raises(E.TargetRequired):
+        game.apply(Play(0, seven))
+    with pytest.raises(E.TargetYourself):
+        game.apply(Play(0, seven, target=0))
+    events = game.apply(Play(0, seven, target=2))
+    assert HandsSwapped(0, 2) in events
+    assert hand(game, 0) == ["Y4", "Y5"] and hand(game, 2) == ["G1", "G2"] and game.current == 1
+    mine = visible_to(events, 0)
+    assert [e for e in mine if isinstance(e, HandReceived)] == [
+        HandReceived(0, 2, tuple(game.faces[c] for c in game.hands[0]))
+    ]
+    assert not [e for e in visible_to(events, None) if isinstance(e, HandReceived)]  # public: only who swapped
+    assert not [e for e in visible_to(events, 1) if isinstance(e, HandReceived)]
+
+
+def test_h_seven_zero_a_zero_passes_every_hand_one_seat_in_the_direction_of_play() -> None:
+    for direction, expect in ((1, ["B3", "G1 G2", "Y4 Y5"]), (-1, ["Y4 Y5", "B3", "G1 G2"])):
+        game = build("classic", ["R0 G1 G2", "Y4 Y5", "B3"], "R5", direction=direction, options=opts(seven_zero=True))
+        events = play(game, 0, "R0")
+        assert HandsPassed(0, direction) in events
+        assert [" ".join(hand(game, s)) for s in range(3)] == expect
+        received = {e.to: e.giver for e in events if isinstance(e, HandReceived)}
+        assert received == {(s + direction) % 3: s for s in range(3)}
+
+
+def test_h_seven_zero_off_a_seven_is_a_plain_number_and_a_last_seven_ends_the_round() -> None:
+    plain = build("classic", ["R7 G1", "B3"], "R5")
+    with pytest.raises(E.TargetNotAllowed):
+        plain.apply(Play(0, card_in_hand(plain, 0, "R7"), target=1))
+    play(plain, 0, "R7")
+    assert hand(plain, 0) == ["G1"]
+    last = build("classic", ["R7", "B3"], "R5", options=opts(seven_zero=True))
+    events = last.apply(Play(0, card_in_hand(last, 0, "R7"), target=1))
+    assert last.phase is Phase.ROUND_OVER and not any(isinstance(e, HandsSwapped) for e in events)
+
+
+@pytest.mark.parametrize("mode", ["flip", "flex"])
+def test_h_seven_zero_is_classic_only(mode: str) -> None:
+    with pytest.raises(OptionError):
+        Game.new(mode, 3, options=opts(seven_zero=True))
+
+
+# --- jump-in --------------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("rule", [ON, OFF])
+def test_h_jump_in_an_identical_card_is_played_out_of_turn_and_play_goes_on_from_the_jumper(rule: str) -> None:
+    game = build("classic", ["B1 B2", "B3 B4", "R5 G1", "B5 B6"], "R5", options=opts(jump_in=rule == ON))
+    jump = Play(2, card_in_hand(game, 2, "R5"))
+    if rule == OFF:
+        assert jump not in game.legal_actions(2) and game.view(2).jump_ins == ()
+        with pytest.raises(E.NotYourTurn):
+            game.apply(jump)
+        return
+    assert jump in game.legal_actions(2) and [h.id for h in game.view(2).jump_ins] == [jump.card]
+    assert game.view(None).jump_ins == () and game.jump_ins(0) == [] and game.jump_ins(1) == []
+    assert game.legal_actions(3).plays == 0  # B5 matches by number, but is not identical
+    events = game.apply(jump)
+    assert events[0] == JumpedIn(2, 0) and game.current == 3  # play goes on from the jumper
+
+
+@pytest.mark.parametrize("mode", ["classic", "flip"])
+def test_h_jump_in_a_race_the_first_accepted_wins_the_other_is_too_late(mode: str) -> None:
+    """The player to move and a jumper click at once: whichever the engine accepts first wins. Here the player to
+    move is first: the jumper's identical card no longer matches the top and is refused as too late."""
+    game = build(mode, ["R3 B2", "B3 B4", "R5 G1"], "R5", options=opts(jump_in=True))
+    jump = Play(2, card_in_hand(game, 2, "R5"))
+    play(game, 0, "R3")
+    before = game.to_dict()
+    with pytest.raises(E.TooLate) as info:
+        game.apply(jump)
+    assert info.value.code == "too_late" and game.to_dict() == before
+    first = build(mode, ["R3 B2", "B3 B4", "R5 G1", "B5"], "R5", options=opts(jump_in=True))
+    first.apply(Play(2, card_in_hand(first, 2, "R5")))  # the jumper is first: the player to move lost the turn
+    with pytest.raises(E.NotYourTurn):
+        play(first, 0, "R3")
+
+
+def test_h_jump_in_flex_has_no_identical_cards_so_nobody_ever_jumps_in() -> None:
+    from random import Random
+
+    from bot.engine.simulate import random_step
+
+    game, _ = Game.new("flex", 4, seed=5, options=opts(jump_in=True))
+    faces = [f for f in game.deck.faces(game.side) if not f.is_wild]
+    assert len(set(faces)) == len(faces)  # SPEC X1: every coloured card of UNO Flex! is unique (wilds never jump in)
+    agent = Random(5)
+    for _ in range(200):
+        assert not any(game.jump_ins(s) for s in range(game.players))
+        if game.phase is Phase.MATCH_OVER:
+            break
+        random_step(game, agent)
+
+
+def test_h_jump_in_never_over_a_pending_challenge_and_never_with_a_wild() -> None:
+    game = build("classic", ["W+4 B1", "B3 B4", "W+4 B5"], "R5", options=opts(jump_in=True))
+    play(game, 0, "W+4", "red")
+    assert game.phase is Phase.CHALLENGE and game.legal_actions(2).plays == 0
+    wild = build("classic", ["B1", "B2", "W B5"], "R5 W", declared="red", options=opts(jump_in=True))
+    assert wild.legal_actions(2).plays == 0
+
+
+def test_h_jump_in_on_the_flip_dark_side() -> None:
+    game = build("flip", ["T1 T2", "O3", "P5 O4"], "P5", side="dark", options=opts(jump_in=True))
+    events = play(game, 2, "P5")
+    assert events[0] == JumpedIn(2, 0) and game.current == 0
