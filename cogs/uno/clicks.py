@@ -21,7 +21,7 @@ from bot.engine.errors import RuleError
 from bot.engine.view import PlayerView
 from bot.i18n import t
 
-from . import ids, inputs, screens
+from . import house, ids, inputs, screens
 from .challenges import VERDICTS
 from .hands import Hands
 from .images import Images
@@ -133,6 +133,8 @@ def _hand_play(c: HandClick) -> HandStep:
 def _hand_target(c: HandClick) -> HandStep:
     i = index(c.arg, len(c.options))
     chosen = c.chosen(c.view.players)
+    if not c.options[i].wild:  # a 7 under house rule seven_zero (SPEC H): the target is all it needs
+        return lambda v: play(v, i, None, chosen)
     return screens.colour_picker(c.session, c.view, c.lang, i, chosen)
 
 
@@ -164,6 +166,21 @@ HAND_ACTIONS: dict[str, Callable[[HandClick], HandStep]] = {
     "challenge": _own(Challenge),
     "accept": _own(Accept),
 }
+#: Hand verbs that make a move on the player's own turn.
+TURN_VERBS = ("play", "target", "colour", "draw", "keep")
+
+
+def stale_note(view: PlayerView, verb: str, lang: str) -> str:
+    """What a hand says when a click came from an out-of-date hand: "too late" when a move on the player's own turn
+    lost the turn to someone who jumped in first (SPEC H ``jump_in``), else "the game moved on"."""
+    if verb in TURN_VERBS and "jump_in" in view.house_rules and view.pending != view.me:
+        return t("hand.too_late", lang)
+    return t("hand.stale", lang)
+
+
+#: The hand verb of a jump-in (SPEC H ``jump_in``), handled by :meth:`Clicks.jump_in` (a card's place in the hand,
+#: checked against the jump fingerprint under the session's lock).
+HAND_JUMP = "jump"
 #: Hand verbs that only show the hand again (``arg``: the page of the "Play a card" list).
 HAND_VIEWS = ("refresh", "back", "page")
 
@@ -368,8 +385,11 @@ class Clicks:
             page = int(arg) if verb != "back" and arg.isdigit() else 0
             await self.hands.show(interaction, session, view, lang, page=page)
             return
+        if verb == HAND_JUMP:
+            await self.jump_in(interaction, session, view, lang, fp, arg, values)
+            return
         if ids.hand_fingerprint(view) != fp:
-            await self.hands.show(interaction, session, view, lang, note=t("hand.stale", lang))
+            await self.hands.show(interaction, session, view, lang, note=stale_note(view, verb, lang))
             return
         try:
             step = HAND_ACTIONS.get(verb)
@@ -386,7 +406,7 @@ class Clicks:
         except (AdapterError, RuleError, ValueError, IndexError) as exc:
             error = exc if isinstance(exc, AdapterError | RuleError) else bad_request()
             view = self.manager.view(channel, user) if channel in self.manager.sessions else view
-            note = t("hand.stale", lang) if getattr(error, "code", "") == "stale" else error_text(error, lang)
+            note = stale_note(view, verb, lang) if getattr(error, "code", "") == "stale" else error_text(error, lang)
             if session.status == Status.PLAYING and view.me is not None:
                 await self.hands.show(interaction, session, view, lang, note=note)
             else:
@@ -398,7 +418,67 @@ class Clicks:
                 interaction, Screen(content=t("hand.game_over", lang), view=discord.ui.View(timeout=None))
             )
             return
-        await self.hands.show(interaction, session, self.manager.view(channel, user), lang)
+        view = self.manager.view(channel, user)
+        said = house.action_note(
+            update.events, me(view), session.options, lambda s: screens.player_name(session, s, lang), lang
+        )
+        await self.hands.show(interaction, session, view, lang, note=said)
+
+    async def jump_in(
+        self,
+        interaction: Interaction,
+        session: Session,
+        view: PlayerView,
+        lang: str,
+        fp: str,
+        arg: str,
+        values: list[str],
+    ) -> None:
+        """A **Jump in!** click (SPEC H ``jump_in``): ``arg`` is the card's place in the hand (``.u``: with UNO), a
+        select's value the player to swap hands with (a 7 under ``seven_zero``). The click must have been made on the
+        top card still in play (:func:`~cogs.uno.house.jump_fingerprint`), checked again under the session's lock: of
+        two players jumping in at once the first accepted plays, the other is told "too late"."""
+        channel, user = session.channel_id, interaction.user.id
+        too_late = t("hand.too_late", lang)
+        if house.jump_fingerprint(view) != fp:
+            await self.hands.show(interaction, session, view, lang, note=too_late)
+            return
+        place, _, flag = arg.partition(".")
+        try:
+            card = view.hand[index(place, len(view.hand))]
+            target = inputs.one_index(values, view.players) if values else None
+        except AdapterError as exc:
+            await self.error(interaction, exc, lang)
+            return
+        if target is None and house.needs_target(view, card):
+            await self.hands.edit(interaction, screens.jump_target_picker(session, view, lang, arg, card))
+            return
+        action = Play(me(view), card.id, None, target, False, flag == "u")
+        if await self.images.shown(session.guild_id):
+            await self.ack(interaction)
+        try:
+            update = await self.manager.act(
+                channel, user, lambda v: action, expect=lambda v: house.jump_fingerprint(v) == fp
+            )
+        except (AdapterError, RuleError) as exc:
+            late = getattr(exc, "code", "") in ("stale", "too_late")
+            if channel not in self.manager.sessions:
+                await self.error(interaction, exc, lang)
+                return
+            view = self.manager.view(channel, user)
+            await self.hands.show(interaction, session, view, lang, note=too_late if late else error_text(exc, lang))
+            return
+        session = self.manager.sessions.get(channel, session)
+        if session.status != Status.PLAYING or session.game is None:
+            await self.hands.edit(
+                interaction, Screen(content=t("hand.game_over", lang), view=discord.ui.View(timeout=None))
+            )
+            return
+        view = self.manager.view(channel, user)
+        said = house.action_note(
+            update.events, me(view), session.options, lambda s: screens.player_name(session, s, lang), lang
+        )
+        await self.hands.show(interaction, session, view, lang, note=said)
 
 
-__all__ = ["DECISION_ACTIONS", "HAND_ACTIONS", "HAND_VIEWS", "LOBBY_ACTIONS", "Clicks", "HandClick"]
+__all__ = ["DECISION_ACTIONS", "HAND_ACTIONS", "HAND_JUMP", "HAND_VIEWS", "LOBBY_ACTIONS", "Clicks", "HandClick"]

@@ -21,12 +21,13 @@ from discord.ext import commands
 from bot.adapter import AdapterError, SessionManager
 from bot.engine.cards import Mode
 from bot.engine.errors import RuleError
-from bot.engine.options import OptionError, Options
+from bot.engine.options import HOUSE_RULES, OptionError, Options
+from bot.engine.rules import ruleset
 from bot.i18n import LANGUAGE_NAMES, LANGUAGES, t
 from bot.limits import FALSE_CATCH_PENALTY_MAX, MAX_PLAYERS, TARGET_SCORE_MAX, TURN_TIMER_MAX, TURN_TIMER_MIN
 from bot.storage import InvalidInputError
 
-from . import inputs, screens
+from . import house, inputs, screens
 from .challenges import VERDICTS
 from .clicks import Clicks, display_name, is_admin
 from .hands import HAND_REFRESH_WINDOW, Hands
@@ -74,7 +75,16 @@ RULE_OPTIONS = (
     "flip_invert_piles",
     "flex_reset_power",
     "flex_target_can_challenge",
+    *HOUSE_RULES,
 )
+#: The house rules' option names in each language (SPEC H; the other options keep their English names).
+HOUSE_NAMES: dict[str, locale_str] = {
+    "stacking": _l("stacking", "opt.stacking.name"),
+    "draw_to_match": _l("draw_to_match", "opt.draw_to_match.name"),
+    "force_play": _l("force_play", "opt.force_play.name"),
+    "seven_zero": _l("seven_zero", "opt.seven_zero.name"),
+    "jump_in": _l("jump_in", "opt.jump_in.name"),
+}
 RULE_DESCRIPTIONS: dict[str, locale_str] = {
     "scoring": _l("Who scores", "opt.scoring"),
     "block_illegal_wild_draw": _l("Forbid illegal wild draws instead of allowing the bluff", "opt.block"),
@@ -88,6 +98,11 @@ RULE_DESCRIPTIONS: dict[str, locale_str] = {
     "flex_target_can_challenge": _l(
         "UNO Flex!: the target of a flex Wild Draw Four may challenge", "opt.target_challenge"
     ),
+    "stacking": _l("House rule: pass a draw card's total on with another draw card", "opt.stacking"),
+    "draw_to_match": _l("House rule: keep drawing until a playable card arrives", "opt.draw_to_match"),
+    "force_play": _l("House rule: holding a playable card, you must play", "opt.force_play"),
+    "seven_zero": _l("House rule (classic): a 7 swaps hands, a 0 passes every hand on", "opt.seven_zero"),
+    "jump_in": _l("House rule: play a card identical to the top out of turn", "opt.jump_in"),
 }
 RULE_CHOICES: dict[str, list[Choice[str]]] = {
     "scoring": [
@@ -107,8 +122,22 @@ RULE_CHOICES: dict[str, list[Choice[str]]] = {
         Choice(name=_l("The next player", "choice.next"), value="next"),
         Choice(name=_l("The player who flipped", "choice.flipper"), value="flipper"),
     ],
+    "stacking": [
+        Choice(name=_l("Off", "choice.stacking_off"), value="off"),
+        Choice(name=_l("On a draw card of the same kind", "choice.same_kind"), value="same_kind"),
+        Choice(name=_l("Any draw card on any", "choice.any_draw"), value="any_draw"),
+    ],
 }
-_RULE_FLAGS = ("block_illegal_wild_draw", "flip_invert_piles", "flex_reset_power", "flex_target_can_challenge")
+_RULE_FLAGS = (
+    "block_illegal_wild_draw",
+    "flip_invert_piles",
+    "flex_reset_power",
+    "flex_target_can_challenge",
+    "draw_to_match",
+    "force_play",
+    "seven_zero",
+    "jump_in",
+)
 
 
 def rule_options(given: dict[str, Any]) -> dict[str, Any]:
@@ -126,6 +155,13 @@ def rule_options(given: dict[str, Any]) -> dict[str, Any]:
         else:
             out[name] = inputs.choice(value, [c.value for c in RULE_CHOICES[name]])
     return out
+
+
+def saved_defaults(defaults: dict[str, Any], mode: str) -> dict[str, Any]:
+    """A server's saved rule options for a table of ``mode``: a saved house rule that game does not have (SPEC H:
+    ``seven_zero`` is classic only) is left out instead of refusing the table; one given to ``/uno new`` is not."""
+    allowed = ruleset(mode).house_rules
+    return {name: value for name, value in defaults.items() if name not in HOUSE_RULES or name in allowed}
 
 
 def _game(value: object) -> str:
@@ -175,6 +211,7 @@ class UnoCog(
         timer=_l("Seconds per turn", "opt.timer"),
         **RULE_DESCRIPTIONS,
     )
+    @app_commands.rename(**HOUSE_NAMES)
     @app_commands.choices(game=GAME_CHOICES, **RULE_CHOICES)
     async def new(
         self,
@@ -192,10 +229,16 @@ class UnoCog(
         flip_invert_piles: bool | None = None,
         flex_reset_power: bool | None = None,
         flex_target_can_challenge: bool | None = None,
+        stacking: str | None = None,
+        draw_to_match: bool | None = None,
+        force_play: bool | None = None,
+        seven_zero: bool | None = None,
+        jump_in: bool | None = None,
     ) -> None:
-        """Open a lobby (SPEC O options as choices) from the server's defaults (``/uno settings``): its game, target
-        score, turn timer and rule options, each overridden by what is given. Every value is checked here (discord.py
-        does not check ranges or types at run time): a bad one is answered and opens nothing."""
+        """Open a lobby (SPEC O options as choices, the house rules of SPEC H among them) from the server's defaults
+        (``/uno settings``): its game, target score, turn timer and rule options, each overridden by what is given.
+        Every value is checked here (discord.py does not check ranges or types at run time): a bad one is answered and
+        opens nothing."""
         lang = await self.lang(interaction)
         settings = await self.bot.guild_settings(interaction.guild_id)
         try:
@@ -211,14 +254,19 @@ class UnoCog(
                     "flip_invert_piles": flip_invert_piles,
                     "flex_reset_power": flex_reset_power,
                     "flex_target_can_challenge": flex_target_can_challenge,
+                    "stacking": stacking,
+                    "draw_to_match": draw_to_match,
+                    "force_play": force_play,
+                    "seven_zero": seven_zero,
+                    "jump_in": jump_in,
                 }
             )
+            mode = _game(game) if game is not None else settings.default_mode
             options = {
-                **settings.default_options,
+                **saved_defaults(settings.default_options, mode),
                 "target_score": inputs.target_score(target) if target is not None else settings.default_target_score,
                 **given,
             }
-            mode = _game(game) if game is not None else settings.default_mode
             turn_timer = inputs.turn_timer(timer) if timer is not None else settings.turn_timer
             public_lang = await self.bot.public_language(interaction.guild_id, str(interaction.guild_locale or ""))
             session = await self.manager.open_lobby(
@@ -319,7 +367,8 @@ class UnoCog(
         mode = Mode(game or (table.mode if table is not None else settings.default_mode))
         own = table is not None and table.mode is mode
         target = table.options.target_score if table is not None and own else settings.default_target_score
-        await interaction.response.send_message(embed=rules_embed(mode, lang, target), ephemeral=True)
+        options = table.options if table is not None and own else None
+        await interaction.response.send_message(embed=rules_embed(mode, lang, target, options), ephemeral=True)
 
     @app_commands.command(
         name=_l("leaderboard", "cmd.leaderboard.name"),
@@ -446,6 +495,7 @@ class UnoCog(
         + [Choice(name=LANGUAGE_NAMES[code], value=code) for code in LANGUAGES],
         **RULE_CHOICES,
     )
+    @app_commands.rename(**HOUSE_NAMES)
     async def settings(
         self,
         interaction: Interaction,
@@ -467,6 +517,11 @@ class UnoCog(
         flip_invert_piles: bool | None = None,
         flex_reset_power: bool | None = None,
         flex_target_can_challenge: bool | None = None,
+        stacking: str | None = None,
+        draw_to_match: bool | None = None,
+        force_play: bool | None = None,
+        seven_zero: bool | None = None,
+        jump_in: bool | None = None,
     ) -> None:
         """Show or change the server's settings (Manage Server): the defaults of ``/uno new`` (game, target score,
         turn timer, rule options), language, card images, turn pings and a thread per game. Every value is checked
@@ -507,6 +562,11 @@ class UnoCog(
                     "flip_invert_piles": flip_invert_piles,
                     "flex_reset_power": flex_reset_power,
                     "flex_target_can_challenge": flex_target_can_challenge,
+                    "stacking": stacking,
+                    "draw_to_match": draw_to_match,
+                    "force_play": force_play,
+                    "seven_zero": seven_zero,
+                    "jump_in": jump_in,
                 }
             )
             if reset or given:
@@ -531,7 +591,8 @@ class UnoCog(
             images=t("settings.on", lang) if not current.text_only else t("settings.off", lang),
         )
         target = current.default_target_score
-        saved = screens.option_lines(Options.from_dict(current.default_options), None, lang)
+        saved_options = Options.from_dict(current.default_options)
+        saved = screens.option_lines(saved_options, None, lang) + house.option_lines(saved_options, lang)
         text += "\n" + t(
             "settings.defaults",
             lang,

@@ -129,19 +129,23 @@ class Hands:
             else:
                 await interaction.response.edit_message(**screen.edit_kwargs())
 
-    async def refresh(self, session: Session, user_id: int, view: PlayerView) -> None:
+    async def refresh(
+        self, session: Session, user_id: int, view: PlayerView, *, note: Callable[[str], str | None] | None = None
+    ) -> None:
         """Bring ``user_id``'s open hand (if any, within its token's life) up to ``view``; nothing when it shows it
-        already. A hand that cannot be edited any more is forgotten."""
+        already (unless there is a ``note``, made in the hand's language, to show on it). A hand that cannot be edited
+        any more is forgotten."""
         hand = self.open.get(session.channel_id, user_id)
         if hand is None:
             return
         fp = ids.hand_fingerprint(view)
-        if fp == hand.fingerprint:
+        text = note(hand.lang) if note is not None else None
+        if fp == hand.fingerprint and text is None:
             return
         png, seen = await self.images.hand(session, view, hand.lang)
         try:
             with screens.hand_screen(
-                session, view, hand.lang, png=png, table_png=seen, round_pause=self.round_pause
+                session, view, hand.lang, note=text, png=png, table_png=seen, round_pause=self.round_pause
             ) as screen:
                 await hand.interaction.edit_original_response(**screen.edit_kwargs())
             hand.fingerprint = fp

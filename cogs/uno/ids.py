@@ -8,7 +8,8 @@ player saw, so a click on an out-of-date message is refused instead of doing som
 - Table: ``uno:t:<verb>:<channel>`` (hand, uno, catch, next, again).
 - Table decisions for one player: ``uno:d:<verb>:<channel>:<fp>:<arg>`` (challenge, accept, colour).
 - Hand buttons: ``uno:h:<verb>:<channel>:<fp>:<arg>`` (draw, keep, uno, refresh, page, colour, back, challenge,
-  accept, declare); hand selects: ``uno:hs:<verb>:<channel>:<fp>:<arg>`` (play, target).
+  accept, declare, jump); hand selects: ``uno:hs:<verb>:<channel>:<fp>:<arg>`` (play, target, jump). A jump-in
+  (SPEC H) names a card by its place in the hand, with the fingerprint :func:`cogs.uno.house.jump_fingerprint`.
 - Leaderboard pages: ``uno:lb:<guild or 0>:<mode or all>:<page>:<p|n>``.
 """
 
@@ -24,8 +25,8 @@ from bot.engine.view import HandCard, PlayerView
 LOBBY_VERBS = ("join", "leave", "ai", "start", "cancel")
 TABLE_VERBS = ("hand", "uno", "catch", "next", "again")
 DECISION_VERBS = ("challenge", "accept", "colour")
-HAND_VERBS = ("draw", "keep", "uno", "refresh", "page", "colour", "back", "challenge", "accept", "declare")
-HAND_SELECT_VERBS = ("play", "target")
+HAND_VERBS = ("draw", "keep", "uno", "refresh", "page", "colour", "back", "challenge", "accept", "declare", "jump")
+HAND_SELECT_VERBS = ("play", "target", "jump")
 
 _CH = r"(?P<channel>[0-9]{1,20})"
 _TAIL = r"(?P<fp>[0-9a-f]{8}):(?P<arg>[a-z0-9.]{0,24})"

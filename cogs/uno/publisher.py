@@ -11,9 +11,9 @@ import discord
 
 from bot.adapter import Update
 from bot.adapter.session import Session, Status
-from bot.engine.events import RoundEnded
+from bot.engine.events import HandReceived, RoundEnded
 
-from . import screens
+from . import house, screens
 from .hands import Hands
 from .images import Images
 from .screens import Screen
@@ -34,6 +34,7 @@ class Publisher:
         self.images = images
         self.hands = hands
         self.logs: dict[int, deque[str]] = {}
+        self.jumps = house.JumpWatch()
 
     async def on_update(self, update: Update) -> None:
         """Bring the public messages (and the hand of the player whose turn it is) up to date after ``update``."""
@@ -55,6 +56,7 @@ class Publisher:
             reason = kind.partition(":")[2]
             await self.edit_public(session, screens.closed_screen(session, lang, reason))
             self.logs.pop(session.channel_id, None)
+            self.jumps.forget(session.channel_id)
             if session.game is not None and session.result is not None:
                 await channel.send(**screens.match_summary(session, lang).send_kwargs())
         elif session.game is not None:
@@ -74,6 +76,7 @@ class Publisher:
             if kind == "finished":
                 await channel.send(**screens.match_summary(session, lang).send_kwargs())
             await self.refresh_turn_hand(session)
+            await self.refresh_house_hands(session, update)
 
     async def edit_public(self, session: Session, screen: Screen) -> None:
         """Edit the session's public message into ``screen``; post it anew (and remember it) when it vanished."""
@@ -100,6 +103,34 @@ class Publisher:
         if user is None:
             return
         await self.hands.refresh(session, user, game.view(game.pending))
+
+    async def refresh_house_hands(self, session: Session, update: Update) -> None:
+        """House rules (SPEC H): tell the players who received a hand by a 7 or a 0 whose hand they now hold (the
+        player who acted sees it in the answer to their click), and bring the open hands of the players who can jump
+        in, or could until this change, up to date, so that a **Jump in!** control is there at once and only while it
+        can be used."""
+        game = session.game
+        if game is None or not (game.options.seven_zero or game.options.jump_in):
+            return
+        own = update.actor if update.kind == "action" else None
+        received = {e.to for e in update.events if isinstance(e, HandReceived) and e.to != own}
+        for seat in sorted(received):
+            user = session.seats[seat].user_id
+            if user is not None:
+
+                def note(lang: str, seat: int = seat) -> str | None:
+                    return house.received_note(
+                        update.events, seat, lambda s: screens.player_name(session, s, lang), lang
+                    )
+
+                await self.hands.refresh(session, user, game.view(seat), note=note)
+        if not game.options.jump_in:
+            return
+        views = [game.view(i) if s.user_id is not None and not s.left else None for i, s in enumerate(session.seats)]
+        for seat in self.jumps.changed(session.channel_id, views):
+            user = session.seats[seat].user_id
+            if user is not None and seat != game.pending and seat not in received and seat != own:
+                await self.hands.refresh(session, user, game.view(seat))
 
 
 __all__ = ["LOG_LINES", "Publisher"]

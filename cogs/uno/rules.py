@@ -5,7 +5,10 @@ from __future__ import annotations
 import discord
 
 from bot.engine.cards import Mode
+from bot.engine.options import Options
 from bot.i18n import t, tn
+
+from .house import rules_lines
 
 #: Sections of each game's summary, in order: (title key, text key).
 SECTIONS: dict[Mode, tuple[str, ...]] = {
@@ -15,9 +18,10 @@ SECTIONS: dict[Mode, tuple[str, ...]] = {
 }
 
 
-def rules_embed(mode: Mode, lang: str, target: int) -> discord.Embed:
+def rules_embed(mode: Mode, lang: str, target: int, options: Options | None = None) -> discord.Embed:
     """The rules of ``mode`` as an embed (SPEC sections G, C, F, X summarised); its goal names ``target``, the points
-    that win the match (0: a single round decides it, SPEC G9)."""
+    that win the match (0: a single round decides it, SPEC G9). With the ``options`` of a table, the house rules in
+    force there are explained too (SPEC H)."""
     goal = tn("rules.target", target, lang) if target else t("rules.single_round", lang)
     embed = discord.Embed(title=t(f"rules.{mode.value}.title", lang), colour=0x5C6BC0)
     for section in SECTIONS[mode]:
@@ -26,5 +30,7 @@ def rules_embed(mode: Mode, lang: str, target: int) -> discord.Embed:
             value=t(f"rules.{mode.value}.{section}", lang, **({"target": goal} if section == "goal" else {}))[:1024],
             inline=False,
         )
+    for title, text in rules_lines(mode, options, lang) if options is not None else []:
+        embed.add_field(name=title, value=text[:1024], inline=False)
     embed.set_footer(text=t("rules.footer", lang))
     return embed

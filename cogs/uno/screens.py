@@ -19,11 +19,11 @@ from bot.engine.actions import Accept, CallUno, Challenge, DeclareColour, Draw, 
 from bot.engine.cards import Face, Kind, Mode, Side, colours_of
 from bot.engine.events import RoundEnded
 from bot.engine.options import Options
-from bot.engine.view import Phase, PlayerView
+from bot.engine.view import HandCard, Phase, PlayerView
 from bot.i18n import t, tn
 from bot.render import SeatView, TableScene, colour_emoji
 
-from . import ids
+from . import house, ids
 from .challenges import verdict_for
 from .text import card_name, cards_line, colour_name, short_card
 from .views import DecisionButton, HandButton, HandSelect, LobbyButton, TableButton, release
@@ -167,6 +167,9 @@ def lobby_screen(session: Session, lang: str) -> Screen:
         name=t("lobby.players", lang, n=len(session.seats), max=session.max_players), value=players or "—", inline=False
     )
     embed.add_field(name=t("lobby.options", lang), value=options_text(session, lang), inline=False)
+    rules = house.option_lines(session.options, lang)
+    if rules:  # SPEC H: the house rules in force
+        embed.add_field(name=t("lobby.house_rules", lang), value="\n".join(rules), inline=False)
     embed.set_footer(text=t("lobby.footer", lang, min=session.min_players, max=session.max_players))
     full = len(session.seats) >= session.max_players
     view = _view(
@@ -279,6 +282,8 @@ def status_line(session: Session, view: PlayerView, lang: str, round_pause: floa
         return t("table.challenge_pending", lang, player=mention(session, p, lang), card=card_name(view.top, lang))
     if view.phase is Phase.DECLARE_COLOUR:
         return t("table.declare_pending", lang, player=mention(session, p, lang))
+    if view.phase is Phase.STACK and view.stack is not None:
+        return t("table.stack_pending", lang, player=mention(session, p, lang), n=view.stack)
     return t("table.turn", lang, player=mention(session, p, lang))
 
 
@@ -345,7 +350,7 @@ def can_call_uno(views: Iterable[PlayerView]) -> bool:
 def table_components(session: Session, view: PlayerView, lang: str) -> discord.ui.View:
     ch = session.channel_id
     items: list[discord.ui.Item[Any]] = []
-    if view.phase in (Phase.PLAY, Phase.PLAY_DRAWN, Phase.CHALLENGE, Phase.DECLARE_COLOUR):
+    if view.phase in (Phase.PLAY, Phase.PLAY_DRAWN, Phase.CHALLENGE, Phase.DECLARE_COLOUR, Phase.STACK):
         items += [
             TableButton("hand", ch, t("btn.hand", lang), discord.ButtonStyle.primary, emoji="🃏"),
             TableButton(
@@ -504,7 +509,10 @@ def hand_status(session: Session, view: PlayerView, lang: str, round_pause: floa
         return round_over_line(lang, round_pause)
     if view.pending != me:
         assert view.pending is not None
-        return t("hand.waiting", lang, player=player_name(session, view.pending, lang))
+        waiting = t("hand.waiting", lang, player=player_name(session, view.pending, lang))
+        if house.jump_cards(view):
+            waiting += "\n" + t("hand.can_jump", lang)
+        return waiting
     if view.phase is Phase.PLAY_DRAWN and view.drawn is not None:
         return t("hand.play_drawn", lang, card=card_name(view.drawn.face, lang))
     if view.phase is Phase.CHALLENGE:
@@ -517,6 +525,10 @@ def hand_status(session: Session, view: PlayerView, lang: str, round_pause: floa
         )
     if view.phase is Phase.DECLARE_COLOUR:
         return t("hand.declare", lang)
+    if view.phase is Phase.STACK and view.stack is not None:
+        return t("hand.stack", lang, n=view.stack)
+    if "force_play" in view.house_rules and ids.play_options(view):
+        return t("hand.your_turn", lang) + "\n" + t("hand.must_play", lang)
     return t("hand.your_turn", lang)
 
 
@@ -544,6 +556,9 @@ def hand_components(
 ) -> discord.ui.View:
     ch = session.channel_id
     items: list[discord.ui.Item[Any]] = []
+    jumps = house.jump_cards(view)
+    if view.pending != view.me:
+        options = []  # out of turn, the only plays are jump-ins: their own buttons (SPEC H jump_in)
     pages = max(1, -(-len(options) // PAGE_SIZE))
     page = min(max(page, 0), pages - 1)
     if options:
@@ -559,13 +574,15 @@ def hand_components(
     if any(isinstance(a, Challenge) for a in legal):
         row1.append(HandButton("challenge", ch, fp, "", t("btn.challenge", lang), discord.ButtonStyle.danger, row=1))
     if any(isinstance(a, Accept) for a in legal):
-        row1.append(HandButton("accept", ch, fp, "", t("btn.accept", lang), discord.ButtonStyle.secondary, row=1))
+        label = tn("btn.take", view.stack, lang) if view.phase is Phase.STACK and view.stack else t("btn.accept", lang)
+        row1.append(HandButton("accept", ch, fp, "", label, discord.ButtonStyle.secondary, row=1))
     if any(isinstance(a, CallUno) for a in legal):
         row1.append(HandButton("uno", ch, fp, "", t("btn.uno", lang), discord.ButtonStyle.danger, row=1))
     row1.append(HandButton("refresh", ch, fp, str(page), t("btn.refresh", lang), discord.ButtonStyle.secondary, row=1))
     items += row1
     if any(isinstance(a, DeclareColour) for a in legal):
         items += colour_buttons(HandButton, "declare", ch, fp, view.side, lang, row=2)
+    items += jump_buttons(session, view, lang, jumps)
     if pages > 1:
         items.append(
             HandButton("page", ch, fp, str(page - 1), "◀", discord.ButtonStyle.secondary, row=3, disabled=page == 0)
@@ -583,6 +600,70 @@ def hand_components(
             )
         )
     return _view(*items)
+
+
+def jump_buttons(
+    session: Session, view: PlayerView, lang: str, jumps: list[tuple[int, HandCard]]
+) -> list[discord.ui.Item[Any]]:
+    """A **Jump in!** button per card the player may jump in with (SPEC H ``jump_in``; with their next-to-last
+    card also one with UNO), on the hand's last row. Its id names the card's place in the hand and carries
+    :func:`cogs.uno.house.jump_fingerprint`."""
+    fp = house.jump_fingerprint(view)
+    ch = session.channel_id
+    items: list[discord.ui.Item[Any]] = []
+    if jumps:
+        place, card = jumps[0]  # two identical cards jump in the same way: one button
+        name = short_card(card.face)
+        items.append(
+            HandButton(
+                "jump", ch, fp, str(place), t("btn.jump_in", lang, card=name), discord.ButtonStyle.success, row=4
+            )
+        )
+        if len(view.hand) == 2:
+            items.append(
+                HandButton(
+                    "jump",
+                    ch,
+                    fp,
+                    f"{place}.u",
+                    t("btn.jump_in_uno", lang, card=name),
+                    discord.ButtonStyle.danger,
+                    row=4,
+                )
+            )
+    return items
+
+
+def jump_target_picker(session: Session, view: PlayerView, lang: str, arg: str, card: HandCard) -> Screen:
+    """Choose who to swap hands with before jumping in with a 7 (SPEC H ``seven_zero`` with ``jump_in``)."""
+    fp = house.jump_fingerprint(view)
+    embed = discord.Embed(
+        title=t("hand.pick_swap", lang, card=card_name(card.face, lang)), colour=MODE_COLOUR[session.mode]
+    )
+    items: list[discord.ui.Item[Any]] = [
+        HandSelect(
+            "jump",
+            session.channel_id,
+            fp,
+            arg,
+            t("hand.pick_swap_placeholder", lang),
+            _targets(session, view, lang),
+            row=0,
+        ),
+        HandButton("back", session.channel_id, fp, "", t("btn.back", lang), discord.ButtonStyle.secondary, row=1),
+    ]
+    return Screen(embed=embed, view=_view(*items))
+
+
+def _targets(session: Session, view: PlayerView, lang: str) -> list[discord.SelectOption]:
+    """The other active players, to choose a target from (with their card counts)."""
+    return [
+        discord.SelectOption(
+            label=f"{seat_name(session, s, lang)} · {tn('table.cards', view.hand_counts[s], lang)}"[:100], value=str(s)
+        )
+        for s in range(view.players)
+        if s != view.me and view.active[s]
+    ]
 
 
 def colour_picker(session: Session, view: PlayerView, lang: str, index: int, target: int | None) -> Screen:
@@ -603,24 +684,21 @@ def colour_picker(session: Session, view: PlayerView, lang: str, index: int, tar
 
 
 def target_picker(session: Session, view: PlayerView, lang: str, index: int) -> Screen:
-    """Choose who draws for a targeted Flex flex side (SPEC X5); the colour comes next."""
+    """Choose who draws for a targeted Flex flex side (SPEC X5; the colour comes next), or who to swap hands with
+    for a 7 under house rule ``seven_zero`` (SPEC H; then the 7 is played)."""
     ch = session.channel_id
     fp = ids.hand_fingerprint(view)
     option = ids.play_options(view)[index]
     face = next(c.face for c in view.hand if c.id == option.card)
-    embed = discord.Embed(
-        title=t("hand.pick_target", lang, card=card_name(face, lang)), colour=MODE_COLOUR[session.mode]
+    swap = not option.flex
+    title, placeholder = (
+        ("hand.pick_swap", "hand.pick_swap_placeholder")
+        if swap
+        else ("hand.pick_target", "hand.pick_target_placeholder")
     )
-    me = view.me
-    choices = [
-        discord.SelectOption(
-            label=f"{seat_name(session, s, lang)} · {tn('table.cards', view.hand_counts[s], lang)}"[:100], value=str(s)
-        )
-        for s in range(view.players)
-        if s != me and view.active[s]
-    ]
+    embed = discord.Embed(title=t(title, lang, card=card_name(face, lang)), colour=MODE_COLOUR[session.mode])
     items: list[discord.ui.Item[Any]] = [
-        HandSelect("target", ch, fp, str(index), t("hand.pick_target_placeholder", lang), choices, row=0),
+        HandSelect("target", ch, fp, str(index), t(placeholder, lang), _targets(session, view, lang), row=0),
         HandButton("back", ch, fp, "", t("btn.back", lang), discord.ButtonStyle.secondary, row=1),
     ]
     return Screen(embed=embed, view=_view(*items))

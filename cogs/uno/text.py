@@ -21,7 +21,10 @@ from bot.engine.events import (
     Event,
     FalseCatch,
     Flipped,
+    HandsPassed,
     HandsShuffled,
+    HandsSwapped,
+    JumpedIn,
     MatchAbandoned,
     MatchEnded,
     OpeningCard,
@@ -31,6 +34,7 @@ from bot.engine.events import (
     Reshuffled,
     RoundEnded,
     RoundStarted,
+    StackPending,
     TurnSkipped,
     UnoCalled,
     UnoCaught,
@@ -189,4 +193,12 @@ def _event_line(e: Event, name: Callable[[int], str], lang: str) -> str | None:
             return t("ev.removed", lang, player=name(p))
         case MatchAbandoned():
             return t("ev.abandoned", lang)
+        case StackPending(player=p, total=n):
+            return t("ev.stack", lang, player=name(p), n=n)
+        case JumpedIn(player=p):
+            return t("ev.jumped_in", lang, player=name(p))
+        case HandsSwapped(player=p, target=target):
+            return t("ev.hands_swapped", lang, player=name(p), target=name(target))
+        case HandsPassed(direction=d):
+            return t("ev.hands_passed_cw" if d == 1 else "ev.hands_passed_ccw", lang)
     return None

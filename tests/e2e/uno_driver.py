@@ -87,6 +87,9 @@ class Table:
             verb = "challenge" if self.rng.random() < 0.5 else "accept"
             await self._on_hand(user, hand, buttons[verb].custom_id)
             return hand
+        if "accept" in buttons and (not selects or self.rng.random() < 0.5):  # a stack: take it (SPEC H)
+            await self._on_hand(user, hand, buttons["accept"].custom_id)
+            return hand
         if selects and self.rng.random() < 0.9:
             select = selects[0]
             option = self.rng.choice(select.options)

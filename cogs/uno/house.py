@@ -1,0 +1,165 @@
+"""The house rules of SPEC H in Discord: how the lobby and ``/uno rules`` name them, the **Jump in!** control, and
+the private notes a hand shows after a draw to match or a hand swap.
+
+- :func:`option_lines` / :func:`rules_lines`: the house rules in force, one line each (lobby) or explained
+  (``/uno rules`` for the table's own options).
+- :func:`jump_fingerprint` / :func:`jump_cards`: a jump-in button names a card by its place in the hand and carries
+  a fingerprint of the hand and the top of the discard pile only, so a click made on the same top is still that card
+  when it arrives, and a click that lost the race (the top changed) is answered "too late" (SPEC H ``jump_in``).
+- :func:`action_note`: what the player's own hand says after their action (the cards drawn to match, the hand
+  received by a 7 or a 0); :func:`received_note` for the others' hands after a 7 or a 0.
+- :class:`JumpWatch`: whose open hands to bring up to date after a change so that a **Jump in!** control is shown
+  at once, and only while it can be used.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Iterable, Sequence
+
+from bot.engine.cards import Kind, Mode
+from bot.engine.events import CardsDrawn, CardsReceived, Event, HandReceived
+from bot.engine.options import Options
+from bot.engine.rules import STACKS_ON
+from bot.engine.view import HandCard, PlayerView
+from bot.i18n import t, tn
+
+#: The lobby line of each house rule (SPEC H), by option name (``stacking`` by its setting).
+_OPTION_LINES = {
+    "same_kind": "lobby.house.stacking_same_kind",
+    "any_draw": "lobby.house.stacking_any_draw",
+    "draw_to_match": "lobby.house.draw_to_match",
+    "force_play": "lobby.house.force_play",
+    "seven_zero": "lobby.house.seven_zero",
+    "jump_in": "lobby.house.jump_in",
+}
+#: The ``/uno rules`` field of each house rule (SPEC H): (title, explanation).
+_RULES_TEXTS = {
+    "same_kind": ("rules.house.stacking.title", "rules.house.stacking_same_kind"),
+    "any_draw": ("rules.house.stacking.title", "rules.house.stacking_any_draw"),
+    "draw_to_match": ("rules.house.draw_to_match.title", "rules.house.draw_to_match"),
+    "force_play": ("rules.house.force_play.title", "rules.house.force_play"),
+    "seven_zero": ("rules.house.seven_zero.title", "rules.house.seven_zero"),
+    "jump_in": ("rules.house.jump_in.title", "rules.house.jump_in"),
+}
+
+
+def _in_force(options: Options) -> list[str]:
+    """The house rules in force, by the keys of :data:`_OPTION_LINES` (``stacking`` as its setting)."""
+    out = []
+    if options.stacking != "off":
+        out.append(options.stacking)
+    out += [name for name in ("draw_to_match", "force_play", "seven_zero", "jump_in") if getattr(options, name)]
+    return out
+
+
+def option_lines(options: Options, lang: str) -> list[str]:
+    """One lobby line per house rule in force (SPEC H), in the order of SPEC table O."""
+    return [t(_OPTION_LINES[name], lang) for name in _in_force(options)]
+
+
+def stack_kinds(mode: Mode, lang: str) -> str:
+    """The cards of ``mode`` that start or join a stack (SPEC H ``stacking``), by name (``"Draw Two, Wild Draw
+    Four"``)."""
+    return ", ".join(t(f"kind.{kind.value}", lang) for kind in STACKS_ON[mode])
+
+
+def rules_lines(mode: Mode, options: Options, lang: str) -> list[tuple[str, str]]:
+    """The house rules in force at a table of ``mode`` with ``options`` (SPEC H), as ``(title, explanation)``."""
+    kinds = stack_kinds(mode, lang)
+    return [
+        (t(title, lang), t(text, lang, kinds=kinds)) for title, text in (_RULES_TEXTS[n] for n in _in_force(options))
+    ]
+
+
+# --------------------------------------------------------------------------------------------------------------------
+# Jump in (SPEC H jump_in)
+
+
+def jump_fingerprint(view: PlayerView) -> str:
+    """What a jump-in click depends on: the player's own hand (the card is named by its place in it), the top of the
+    discard pile, the side and the round. Anything else may change (the current player drawing, an UNO call) without
+    making the jump a different one."""
+    parts = (tuple(c.id for c in view.hand), view.discard_pile_size, view.top, view.side.value, view.round)
+    return hashlib.blake2b(repr(parts).encode(), digest_size=4).hexdigest()
+
+
+def jump_cards(view: PlayerView) -> list[tuple[int, HandCard]]:
+    """The cards the viewer may jump in with now, with their place in ``view.hand`` (SPEC H ``jump_in``); none while
+    it is the viewer's own turn (then they simply play)."""
+    if not view.jump_ins or view.pending == view.me:
+        return []
+    ids = {c.id for c in view.jump_ins}
+    return [(i, c) for i, c in enumerate(view.hand) if c.id in ids]
+
+
+def needs_target(view: PlayerView, card: HandCard) -> bool:
+    """A 7 under house rule ``seven_zero`` names the player to swap hands with (SPEC H)."""
+    return "seven_zero" in view.house_rules and card.face.kind is Kind.NUMBER and card.face.number == 7
+
+
+class JumpWatch:
+    """Remembers, per channel, the seats that could jump in after the last change: their hands show (or may show) a
+    **Jump in!** control. After each change the hands to bring up to date are those seats and the seats that can
+    jump in now (:meth:`changed`)."""
+
+    def __init__(self) -> None:
+        self._seats: dict[int, frozenset[int]] = {}
+
+    def changed(self, channel_id: int, views: Sequence[PlayerView | None]) -> list[int]:
+        """The seats whose open hand to refresh after a change whose committed seat ``views`` are given (None: a
+        seat without a view); remembers who can jump in now."""
+        now = frozenset(seat for seat, v in enumerate(views) if v is not None and jump_cards(v))
+        before = self._seats.get(channel_id, frozenset())
+        if now:
+            self._seats[channel_id] = now
+        else:
+            self._seats.pop(channel_id, None)
+        return sorted(now | before)
+
+    def forget(self, channel_id: int) -> None:
+        self._seats.pop(channel_id, None)
+
+
+# --------------------------------------------------------------------------------------------------------------------
+# Private notes
+
+
+def received_note(events: Iterable[Event], seat: int, name: Callable[[int], str], lang: str) -> str | None:
+    """``seat``'s private note after a 7 or a 0 (SPEC H ``seven_zero``): whose hand they now hold, None if none."""
+    for e in events:
+        if isinstance(e, HandReceived) and e.to == seat:
+            return tn("hand.received", len(e.faces), lang, player=name(e.giver))
+    return None
+
+
+def action_note(
+    events: Sequence[Event], seat: int, options: Options, name: Callable[[int], str], lang: str
+) -> str | None:
+    """What ``seat``'s own hand says after their action: the hand they received (SPEC H ``seven_zero``), or with
+    ``draw_to_match`` how many cards they drew to find a playable one (SPEC H). None when there is nothing to say."""
+    received = received_note(events, seat, name, lang)
+    if received is not None:
+        return received
+    if not options.draw_to_match:
+        return None
+    drawn = next((e for e in events if isinstance(e, CardsDrawn) and e.player == seat and e.reason == "draw"), None)
+    if drawn is None:
+        return None
+    got = next((e for e in events if isinstance(e, CardsReceived) and e.to == seat), None)
+    if got is None or not got.faces:
+        return t("hand.drew_none", lang)
+    return tn("hand.drew_to_match", drawn.count, lang)
+
+
+__all__ = [
+    "JumpWatch",
+    "action_note",
+    "jump_cards",
+    "jump_fingerprint",
+    "needs_target",
+    "option_lines",
+    "received_note",
+    "rules_lines",
+    "stack_kinds",
+]

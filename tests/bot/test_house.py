@@ -1,0 +1,72 @@
+"""House rules in the Discord layer (SPEC H): option names, the lobby and /uno rules texts, who sees Jump in!."""
+
+from __future__ import annotations
+
+import unicodedata
+
+import pytest
+
+from bot.engine.builder import build
+from bot.engine.cards import Mode
+from bot.engine.options import Options
+from bot.i18n import t
+from cogs.uno import house
+from cogs.uno.cog import HOUSE_NAMES
+
+ALL = ("en", "it", "es", "sk")
+EVERY_RULE = Options(stacking="any_draw", draw_to_match=True, force_play=True, seven_zero=True, jump_in=True)
+
+
+@pytest.mark.parametrize("lang", ALL)
+def test_the_house_rule_option_names_are_valid_and_distinct(lang: str) -> None:
+    names = [t(str(name.extras["key"]), lang) for name in HOUSE_NAMES.values()]
+    assert len(set(names)) == len(names)
+    for name in names:
+        assert 1 <= len(name) <= 32 and name == name.lower(), name
+        assert all(ch in "-_" or unicodedata.category(ch)[0] in "LN" for ch in name), name
+    if lang == "en":
+        assert names == list(HOUSE_NAMES)  # the English names are the parameters' own
+
+
+@pytest.mark.parametrize("lang", ALL)
+def test_every_house_rule_has_a_lobby_line_and_an_explanation_that_fit(lang: str) -> None:
+    lines = house.option_lines(EVERY_RULE, lang)
+    assert len(lines) == 5 and len("\n".join(lines)) <= 1024
+    explained = house.rules_lines(Mode.CLASSIC, EVERY_RULE, lang)
+    assert len(explained) == 5
+    assert all(len(title) <= 256 and len(text) <= 1024 for title, text in explained)
+    assert house.option_lines(Options(), lang) == [] and house.rules_lines(Mode.FLIP, Options(), lang) == []
+
+
+def test_the_stacking_explanation_names_each_games_stacking_cards() -> None:
+    (same,) = house.rules_lines(Mode.FLIP, Options(stacking="same_kind"), "en")
+    assert "Draw One, Wild Draw Two, Draw Five" in same[1] and "same kind" in same[1]
+    (anything,) = house.rules_lines(Mode.CLASSIC, Options(stacking="any_draw"), "en")
+    assert "Draw Two, Wild Draw Four" in anything[1] and "any draw card" in anything[1]
+
+
+def test_jump_in_controls_follow_the_seats_that_can_jump() -> None:
+    """SPEC H jump_in: seat 2 holds the other Red 3; the current player (seat 1) never gets a jump control."""
+    options = Options(jump_in=True, target_score=0)
+    game = build(Mode.CLASSIC, ["G7 G8", "R8 B2", "R3 Y6"], "R5 R3", current=1, options=options)
+    views = [game.view(s) for s in range(3)]
+    assert [bool(house.jump_cards(v)) for v in views] == [False, False, True]
+    (place, card) = house.jump_cards(views[2])[0]
+    assert place == 0 and views[2].hand[0] == card
+    watch = house.JumpWatch()
+    assert watch.changed(1, views) == [2]
+    # after the change nobody can jump: seat 2's hand is refreshed once more (its control goes), then no more
+    later = build(Mode.CLASSIC, ["G7 G8", "B2", "R3 Y6"], "R5 R3 R8", current=2, options=options)
+    later_views = [later.view(s) for s in range(3)]
+    assert watch.changed(1, later_views) == [2]
+    assert watch.changed(1, later_views) == []
+
+
+def test_the_jump_fingerprint_ignores_what_does_not_change_the_jump() -> None:
+    options = Options(jump_in=True)
+    before = build(Mode.CLASSIC, ["G7 G8", "R8 B2", "R3 Y6"], "R5 R3", current=1, options=options)
+    drawn = build(Mode.CLASSIC, ["G7 G8", "R8 B2 B9", "R3 Y6"], "R5 R3", current=1, phase="play_drawn", options=options)
+    other = build(Mode.CLASSIC, ["G7 G8", "B2", "R3 Y6"], "R5 R3 R8", current=2, options=options)
+    fp = house.jump_fingerprint
+    assert fp(before.view(2)) == fp(drawn.view(2)), "the current player drawing does not make it another jump"
+    assert fp(before.view(2)) != fp(other.view(2)), "a new top card does"
