@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from random import Random
 from typing import Any
 
 import discord
@@ -40,7 +41,11 @@ HANDLER_DRAIN = 10.0
 
 
 class UnoBot(ShardedBot):
-    """The UNO bot. ``bot.store`` (SQLite or PostgreSQL) and ``bot.manager`` (live sessions) exist after setup_hook."""
+    """The UNO bot. ``bot.store`` (SQLite or PostgreSQL) and ``bot.manager`` (live sessions) exist after setup_hook.
+
+    ``clock`` (default: the system clock), ``limits`` (timers) and ``rng`` (the generator that seeds each new game's
+    deal; default: seeded from the OS) are handed to the :class:`~bot.adapter.SessionManager`; tests pass their own
+    to make every deal reproducible."""
 
     store: Store
     manager: SessionManager
@@ -51,6 +56,7 @@ class UnoBot(ShardedBot):
         *,
         clock: Clock | None = None,
         limits: Limits | None = None,
+        rng: Random | None = None,
         **options: Any,
     ) -> None:
         intents = discord.Intents.default()
@@ -67,6 +73,7 @@ class UnoBot(ShardedBot):
         self.settings = settings
         self._clock = clock
         self._limits = limits
+        self._rng = rng
         self._settings_cache: dict[int, GuildSettings] = {}
         self._prefs_cache: dict[int, UserPrefs] = {}
 
@@ -81,6 +88,7 @@ class UnoBot(ShardedBot):
             self.store,
             clock=clock,
             limits=self._limits,
+            rng=self._rng,
             shards=shards,
             lease_ttl=self.settings.lease_seconds,
         )

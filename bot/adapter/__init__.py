@@ -7,7 +7,24 @@ restart and fans events out to subscribers.
 
 from .clock import Clock, ManualClock, SystemClock
 from .errors import AdapterError
-from .manager import SessionManager, Update
-from .session import Seat, Session
+from .fanout import CloseReason, Update, UpdateKind
+from .manager import SessionManager
+from .session import MatchOutcome, Seat, Session, Status
+from .session_view import SeatView, SessionView
 
-__all__ = ["AdapterError", "Clock", "ManualClock", "Seat", "Session", "SessionManager", "SystemClock", "Update"]
+__all__ = [
+    "AdapterError",
+    "Clock",
+    "CloseReason",
+    "ManualClock",
+    "MatchOutcome",
+    "Seat",
+    "SeatView",
+    "Session",
+    "SessionManager",
+    "SessionView",
+    "Status",
+    "SystemClock",
+    "Update",
+    "UpdateKind",
+]

@@ -12,28 +12,55 @@ import contextlib
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from enum import StrEnum
 
 from bot.engine.events import Event
 
-from .session import Session
+from .session_view import SessionView
 
 log = logging.getLogger(__name__)
 
 
+class UpdateKind(StrEnum):
+    """What kind of change an :class:`Update` reports."""
+
+    LOBBY = "lobby"  # seats or settings changed
+    STARTED = "started"
+    ACTION = "action"  # a player's action (or the round pause running out)
+    TIMEOUT = "timeout"  # a turn timer ran out
+    AI = "ai"
+    REMOVED = "removed"  # a player left or was removed
+    FINISHED = "finished"  # match over: results recorded
+    CLOSED = "closed"  # lobby cancelled, game ended or expired: the session is gone
+
+
+class CloseReason(StrEnum):
+    """Why a session was closed (:attr:`UpdateKind.CLOSED`)."""
+
+    ENDED = "ended"  # the host or a server manager ended it
+    IDLE = "idle"  # nobody played for too long
+    EMPTY = "empty"  # the last player left the lobby
+
+
 @dataclass(frozen=True)
 class Update:
-    """What subscribers receive after each committed change.
+    """What subscribers receive after each committed change: ``view``, the session as committed by it (frozen, see
+    :class:`~bot.adapter.session_view.SessionView`); ``kind``; ``events``, the engine events in order; ``actor``, the
+    seat that acted, if any; ``reason`` for :attr:`UpdateKind.CLOSED`."""
 
-    ``kind``: ``lobby`` (seats or settings changed), ``started``, ``action`` (a player's action), ``timeout``,
-    ``ai``, ``removed``, ``finished`` (match over: results recorded), ``closed`` (lobby cancelled, game ended or
-    expired; the session is gone). ``actor``: the seat that acted, if any. ``events``: the engine events, in order.
-    """
-
-    session: Session
-    version: int
-    kind: str
+    view: SessionView
+    kind: UpdateKind
     events: tuple[Event, ...] = ()
     actor: int | None = None
+    reason: CloseReason | None = None
+
+    @property
+    def version(self) -> int:
+        return self.view.version
+
+    @property
+    def channel_id(self) -> int:
+        return self.view.channel_id
 
 
 Subscriber = Callable[[Update], Awaitable[None]]
@@ -51,8 +78,9 @@ class FanOut:
         """Call ``await callback(update)`` after every committed change, in order per session."""
         self._subscribers.append(callback)
 
-    def publish(self, channel_id: int, update: Update) -> Update:
-        """Queue ``update`` for the subscribers of ``channel_id`` (nothing to do without subscribers)."""
+    def publish(self, update: Update) -> Update:
+        """Queue ``update`` for the subscribers (nothing to do without subscribers)."""
+        channel_id = update.channel_id
         if not self._subscribers:
             return update
         queue = self._queues.setdefault(channel_id, asyncio.Queue())
@@ -91,4 +119,4 @@ class FanOut:
                 queue.task_done()
 
 
-__all__ = ["FanOut", "Subscriber", "Update"]
+__all__ = ["CloseReason", "FanOut", "Subscriber", "Update", "UpdateKind"]

@@ -33,10 +33,12 @@ from bot.storage import LiveGame, MatchResult, Shards, StorageUnavailable, Store
 from . import ai
 from . import errors as E
 from .clock import Clock, SystemClock, TimerHandle
-from .fanout import FanOut, Subscriber, Update
+from .fanout import CloseReason, FanOut, Subscriber, Update
+from .fanout import UpdateKind as K
 from .leases import Leases
 from .results import abandon, settle
 from .session import Seat, Session, Status
+from .session_view import SessionView
 from .timers import Limits, Timers, default_action
 
 log = logging.getLogger(__name__)
@@ -112,6 +114,7 @@ class SessionManager:
         # The bot was away: nobody could play, so the idle clock and the pending decision's timer start afresh.
         session.last_activity = max(session.last_activity, self.clock.now())
         self._timers.set_deadline(session)
+        session.published = SessionView.of(session)
         self._timers.arm(session)
         return session
 
@@ -288,7 +291,7 @@ class SessionManager:
                 self._forget(session)
                 await self.leases.release(channel_id)
                 raise
-        self._publish(session, "lobby")
+        self._publish(session, K.LOBBY)
         return session
 
     async def rematch(self, channel_id: int, user_id: int, name: str) -> Session:
@@ -319,28 +322,28 @@ class SessionManager:
     async def join(self, channel_id: int, user_id: int, name: str) -> Session:
         """Seat ``user_id`` in the lobby."""
 
-        def change(s: Session) -> str:
+        def change(s: Session) -> K:
             self._require_lobby(s)
             if s.seat_of(user_id) is not None:
                 raise E.AlreadySeated("you already joined")
             if len(s.seats) >= s.max_players:
                 raise E.LobbyFull("the table is full")
             s.seats.append(Seat(user_id, name))
-            return "lobby"
+            return K.LOBBY
 
         return await self._lobby_change(channel_id, change, user_id)
 
     async def add_ai(self, channel_id: int, user_id: int, *, is_admin: bool = False) -> Session:
         """The host (or a server manager) adds an AI seat."""
 
-        def change(s: Session) -> str:
+        def change(s: Session) -> K:
             self._require_lobby(s)
             self._require_host(s, user_id, is_admin)
             if len(s.seats) >= s.max_players:
                 raise E.LobbyFull("the table is full")
             number = 1 + sum(1 for seat in s.seats if seat.ai)
             s.seats.append(Seat(None, f"AI {number}"))
-            return "lobby"
+            return K.LOBBY
 
         return await self._lobby_change(channel_id, change, user_id)
 
@@ -353,7 +356,7 @@ class SessionManager:
             seat = session.seat_of(user_id)
             if seat is None:
                 raise E.NotSeated("you are not in this game")
-            return await self._remove_seat(session, seat, kind="removed", actor=seat)
+            return await self._remove_seat(session, seat, kind=K.REMOVED, actor=seat)
 
     async def kick(self, channel_id: int, user_id: int, target_seat: int, *, is_admin: bool = False) -> Update:
         """The host (or a server manager) removes ``target_seat`` (a player or an AI seat)."""
@@ -364,7 +367,7 @@ class SessionManager:
                 raise E.GameFinished("the match is over")
             if not 0 <= target_seat < len(session.seats) or session.seats[target_seat].left:
                 raise E.BadRequest("no such player")
-            return await self._remove_seat(session, target_seat, kind="removed", actor=None)
+            return await self._remove_seat(session, target_seat, kind=K.REMOVED, actor=None)
 
     async def start_game(self, channel_id: int, user_id: int, *, is_admin: bool = False) -> Update:
         """The host starts the match when the seat count fits the game (SPEC G1)."""
@@ -383,7 +386,7 @@ class SessionManager:
             session.status = Status.PLAYING
             session.started_at = self.clock.now()
             session.last_activity = session.started_at
-            return await self._finish_change(session, events, "started", None)
+            return await self._finish_change(session, events, K.STARTED, None)
 
     async def end(self, channel_id: int, user_id: int, *, is_admin: bool = False) -> Update:
         """The host (or a server manager) ends the lobby or the match; a match in progress is recorded as abandoned.
@@ -393,7 +396,7 @@ class SessionManager:
             if session.status == Status.FINISHED:
                 raise E.GameFinished("the match is over")
             self._require_host(session, user_id, is_admin)
-            return await self._close(session, "ended")
+            return await self._close(session, CloseReason.ENDED)
 
     # ------------------------------------------------------------------------------------------------------------
     # Playing
@@ -428,14 +431,22 @@ class SessionManager:
             events = game.apply(action)
             session.seats[seat].timeouts = 0
             session.last_activity = self.clock.now()
-            return await self._finish_change(session, events, "action", seat)
+            return await self._finish_change(session, events, K.ACTION, seat)
+
+    def snapshot(self, channel_id: int) -> SessionView | None:
+        """The channel's session as last committed (frozen; None when there is none). This is all the Discord layer
+        reads of a session: a move being saved is not in it until its commit."""
+        session = self.sessions.get(channel_id)
+        return session.published if session is not None else None
 
     def view(self, channel_id: int, user_id: int | None) -> PlayerView:
-        """``user_id``'s view of the game (the public table view for ``None`` or a spectator)."""
-        session = self.get(channel_id)
-        game = self._require_game(session)
-        seat = session.seat_of(user_id) if user_id is not None else None
-        return game.view(seat)
+        """``user_id``'s view of the committed game (the public table view for ``None`` or a spectator). Raises
+        :class:`~bot.adapter.errors.NoGame`, :class:`~bot.adapter.errors.NotStarted` or
+        :class:`~bot.adapter.errors.GameFinished`."""
+        snapshot = self.snapshot(channel_id)
+        if snapshot is None:
+            raise E.NoGame("no game in this channel")
+        return snapshot.require_view(user_id)
 
     async def update_ui(self, channel_id: int, **values: Any) -> None:
         """Store Discord-layer data (message ids) with the session, committed with the next change."""
@@ -447,7 +458,7 @@ class SessionManager:
     # ------------------------------------------------------------------------------------------------------------
     # Internals: changes
 
-    async def _lobby_change(self, channel_id: int, change: Callable[[Session], str], user_id: int) -> Session:
+    async def _lobby_change(self, channel_id: int, change: Callable[[Session], K], user_id: int) -> Session:
         session = self.get(channel_id)
         async with session.lock:
             kind = change(session)
@@ -455,7 +466,7 @@ class SessionManager:
             await self._finish_change(session, [], kind, session.seat_of(user_id))
         return session
 
-    async def _finish_change(self, session: Session, events: Sequence[Event], kind: str, actor: int | None) -> Update:
+    async def _finish_change(self, session: Session, events: Sequence[Event], kind: K, actor: int | None) -> Update:
         """Bump the version, settle a finished match, commit (on failure restore the last committed snapshot and
         re-raise), re-arm, publish."""
         events = list(events)
@@ -463,11 +474,11 @@ class SessionManager:
         game = session.game
         result: MatchResult | None = None
         if session.status == Status.PLAYING and game is not None:
-            if kind in ("removed", "timeout") and game.phase is not Phase.MATCH_OVER and not session.humans():
+            if kind in (K.REMOVED, K.TIMEOUT) and game.phase is not Phase.MATCH_OVER and not session.humans():
                 events += abandon(game)  # the last human left: nobody is left to play for
             if game.phase is Phase.MATCH_OVER:
                 result = settle(session, self.clock.now())
-                kind = "finished"
+                kind = K.FINISHED
         self._timers.set_deadline(session)
         try:
             await self._guard(session)
@@ -475,6 +486,7 @@ class SessionManager:
                 row = self._row(session)
                 await self._saving(self.store.finish_match(result, replace_with=row))
                 session.committed = row.snapshot
+                session.published = SessionView.of(session)
             else:
                 await self._commit(session)
         except BaseException:
@@ -484,14 +496,14 @@ class SessionManager:
         self._timers.arm(session)
         return self._publish(session, kind, events, actor)
 
-    async def _remove_seat(self, session: Session, seat: int, *, kind: str, actor: int | None) -> Update:
+    async def _remove_seat(self, session: Session, seat: int, *, kind: K, actor: int | None) -> Update:
         if session.status == Status.LOBBY:
             removed = session.seats.pop(seat)
             if not session.humans():
-                return await self._close(session, "empty")
+                return await self._close(session, CloseReason.EMPTY)
             if removed.user_id == session.host_id:
                 session.host_id = session.seats[session.humans()[0]].user_id or session.host_id
-            return await self._finish_change(session, [], "lobby", actor)
+            return await self._finish_change(session, [], K.LOBBY, actor)
         if session.status != Status.PLAYING:
             raise E.GameFinished("the match is over")
         game = self._require_game(session)
@@ -502,7 +514,7 @@ class SessionManager:
             session.host_id = session.seats[humans[0]].user_id or session.host_id
         return await self._finish_change(session, events, kind, actor)
 
-    async def _close(self, session: Session, reason: str) -> Update:
+    async def _close(self, session: Session, reason: CloseReason) -> Update:
         """Close a lobby (deleted) or a match (recorded as abandoned if it was being played)."""
         await self._guard(session)
         self._timers.disarm(session.channel_id)
@@ -522,7 +534,8 @@ class SessionManager:
         await self.leases.release(session.channel_id)
         session.version += 1
         session.status = Status.FINISHED
-        update = self._publish(session, "closed", (), None, reason=reason)
+        session.published = SessionView.of(session)
+        update = self._publish(session, K.CLOSED, (), None, reason=reason)
         self.sessions.pop(session.channel_id, None)
         return update
 
@@ -531,6 +544,7 @@ class SessionManager:
         row = self._row(session)
         await self._saving(self.store.save_game(row))
         session.committed = row.snapshot
+        session.published = SessionView.of(session)
 
     @staticmethod
     async def _saving(write: Awaitable[T]) -> T:
@@ -547,7 +561,7 @@ class SessionManager:
             channel_id=session.channel_id,
             guild_id=session.guild_id,
             mode=session.mode.value,
-            status=session.status,
+            status=session.status.value,
             version=session.version,
             snapshot=session.to_dict(),
             updated_at=self.clock.now(),
@@ -618,7 +632,7 @@ class SessionManager:
                 return
             try:
                 events = game.apply(action)
-                await self._finish_change(session, events, "ai", seat)
+                await self._finish_change(session, events, K.AI, seat)
             except Exception:
                 # The game was restored as it was: try the move again shortly, or the table would wait forever.
                 log.exception("AI move failed in channel %s; retrying", session.channel_id)
@@ -633,7 +647,7 @@ class SessionManager:
                 if game.phase is Phase.ROUND_OVER:
                     dealer = next(i for i, s in enumerate(session.seats) if not s.left)
                     events = game.apply(NextRound(dealer))
-                    await self._finish_change(session, events, "action", None)
+                    await self._finish_change(session, events, K.ACTION, None)
                     return
                 owner = game.pending
                 if owner is None:
@@ -644,7 +658,7 @@ class SessionManager:
                 if session.seats[seat].timeouts >= self.limits.max_timeouts and game.phase is not Phase.MATCH_OVER:
                     session.seats[seat].left = True
                     events += game.remove_player(seat)
-                await self._finish_change(session, events, "timeout", seat)
+                await self._finish_change(session, events, K.TIMEOUT, seat)
             except Exception:
                 log.exception("turn timeout failed in channel %s; retrying", session.channel_id)
                 self._timers.retry(session, lambda: self._on_timeout(session, version))
@@ -660,7 +674,7 @@ class SessionManager:
             Status.FINISHED: self.limits.finished_kept,
         }
 
-        def expired(session: Session, status: str) -> bool:
+        def expired(session: Session, status: Status) -> bool:
             return (
                 self.sessions.get(session.channel_id) is session
                 and session.status == status
@@ -680,7 +694,7 @@ class SessionManager:
                         await self.store.delete_game(session.channel_id)
                         await self.leases.release(session.channel_id)
                     else:
-                        await self._close(session, "idle")
+                        await self._close(session, CloseReason.IDLE)
             except Exception:
                 log.exception("closing idle session %s failed", session.channel_id)
         self._schedule_sweep()
@@ -691,14 +705,16 @@ class SessionManager:
     def _publish(
         self,
         session: Session,
-        kind: str,
+        kind: K,
         events: Sequence[Event] = (),
         actor: int | None = None,
         *,
-        reason: str | None = None,
+        reason: CloseReason | None = None,
     ) -> Update:
-        update = Update(session, session.version, kind if reason is None else f"{kind}:{reason}", tuple(events), actor)
-        return self._fanout.publish(session.channel_id, update)
+        """Queue the update of the change just committed (``session.published`` is its view)."""
+        view = session.published
+        assert view is not None and view.version == session.version
+        return self._fanout.publish(Update(view, kind, tuple(events), actor, reason))
 
 
 __all__ = ["Limits", "SessionManager", "Subscriber", "Update"]

@@ -10,7 +10,7 @@ from bot.engine.game import Game
 from bot.engine.view import Phase
 from bot.storage import MatchPlayer, MatchResult, RoundResult
 
-from .session import Session, Status
+from .session import MatchOutcome, Session, Status
 
 
 def abandon(game: Game) -> list[Event]:
@@ -50,13 +50,9 @@ def settle(session: Session, now: float, *, abandoned: bool = False) -> MatchRes
         )
         for s, seat in enumerate(session.seats)
     )
-    session.result = {
-        "status": "abandoned" if abandoned else "completed",
-        "winner": None if abandoned else game.winner,
-        "scores": list(scores),
-        "placement": order,
-        "ended": now,
-    }
+    session.result = MatchOutcome(
+        "abandoned" if abandoned else "completed", None if abandoned else game.winner, tuple(scores), now, tuple(order)
+    )
     return MatchResult(
         match_key=session.match_key,
         mode=session.mode.value,

@@ -9,7 +9,8 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from enum import StrEnum
+from typing import TYPE_CHECKING, Any
 
 from bot import limits
 from bot.engine.cards import Mode
@@ -17,6 +18,9 @@ from bot.engine.errors import SnapshotError, SnapshotTooNew
 from bot.engine.game import Game
 from bot.engine.options import Options
 from bot.engine.scoring import placement
+
+if TYPE_CHECKING:
+    from .session_view import SessionView
 
 #: Session snapshot format written by :meth:`Session.to_dict`; older ones are upgraded by :func:`upgrade`.
 SESSION_VERSION = 2
@@ -55,12 +59,52 @@ def upgrade(d: dict[str, Any]) -> dict[str, Any]:
     return d
 
 
-class Status:
-    """Session statuses (also the store's live-game status)."""
+class Status(StrEnum):
+    """Session statuses (also the store's live-game status: the values are what snapshots and the store hold)."""
 
     LOBBY = "lobby"
     PLAYING = "playing"
     FINISHED = "finished"
+
+
+@dataclass(frozen=True, slots=True)
+class MatchOutcome:
+    """How a finished match ended (``Session.result``): ``status`` ``"completed"`` or ``"abandoned"``, the winning
+    seat (None when abandoned), the final scores by seat, the end time (Unix s) and ``placement``, the seats from
+    first to last (SPEC G9)."""
+
+    status: str
+    winner: int | None
+    scores: tuple[int, ...]
+    ended: float
+    placement: tuple[int, ...]
+
+    @property
+    def completed(self) -> bool:
+        return self.status == "completed"
+
+    def to_dict(self) -> dict[str, Any]:
+        """The snapshot form: ``{"status", "winner", "scores", "placement", "ended"}``."""
+        return {
+            "status": self.status,
+            "winner": self.winner,
+            "scores": list(self.scores),
+            "placement": list(self.placement),
+            "ended": self.ended,
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> MatchOutcome:
+        """Read the snapshot form (of the current version). Raises ``KeyError`` / ``TypeError`` / ``ValueError``
+        for a malformed one."""
+        winner = d["winner"]
+        return cls(
+            str(d["status"]),
+            None if winner is None else int(winner),
+            tuple(int(x) for x in d["scores"]),
+            float(d["ended"]),
+            tuple(int(x) for x in d["placement"]),
+        )
 
 
 @dataclass
@@ -96,17 +140,19 @@ class Session:
     turn_timer: float
     created_at: float
     seed: int
-    status: str = Status.LOBBY
+    status: Status = Status.LOBBY
     version: int = 0
     game: Game | None = None
     started_at: float | None = None
     last_activity: float = 0.0
     deadline: float | None = None
     ui: dict[str, Any] = field(default_factory=dict)
-    result: dict[str, Any] | None = None
+    result: MatchOutcome | None = None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock, compare=False, repr=False)
     #: The snapshot last committed to the store: what a failed change is rolled back to.
     committed: dict[str, Any] | None = field(default=None, compare=False, repr=False)
+    #: What the Discord layer reads: the frozen view built right after the last commit (set by the manager).
+    published: SessionView | None = field(default=None, compare=False, repr=False)
 
     # --- seats -------------------------------------------------------------------------------------------------------
 
@@ -149,14 +195,14 @@ class Session:
             "timer": self.turn_timer,
             "created": self.created_at,
             "seed": self.seed,
-            "status": self.status,
+            "status": self.status.value,
             "version": self.version,
             "game": self.game.to_dict() if self.game is not None else None,
             "started": self.started_at,
             "activity": self.last_activity,
             "deadline": self.deadline,
             "ui": dict(self.ui),
-            "result": dict(self.result) if self.result is not None else None,
+            "result": self.result.to_dict() if self.result is not None else None,
         }
 
     @classmethod
@@ -178,14 +224,14 @@ class Session:
                 turn_timer=float(d["timer"]),
                 created_at=float(d["created"]),
                 seed=int(d["seed"]),
-                status=str(d["status"]),
+                status=Status(d["status"]),
                 version=int(d["version"]),
                 game=game,
                 started_at=None if d["started"] is None else float(d["started"]),
                 last_activity=float(d["activity"]),
                 deadline=None if d["deadline"] is None else float(d["deadline"]),
                 ui=dict(d["ui"]),
-                result=d["result"],
+                result=MatchOutcome.from_dict(d["result"]) if d["result"] is not None else None,
             )
         except SnapshotError:
             raise

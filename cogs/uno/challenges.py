@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.adapter import Update
+from bot.adapter import Update, UpdateKind
 from bot.engine.cards import Colour
 from bot.engine.events import ChallengeResolved
 from bot.engine.view import Phase, PlayerView
@@ -32,12 +32,8 @@ class Verdict:
 
 
 def _committed_public_view(update: Update) -> PlayerView | None:
-    """The public view as of ``update``'s commit, or None when the session has moved on since (its live game is then
-    ahead of the update) or has no game."""
-    session = update.session
-    if session.game is None or session.version != update.version:
-        return None
-    return session.game.view(None)
+    """The public view as of ``update``'s commit (None in the lobby)."""
+    return update.view.public
 
 
 class Verdicts:
@@ -56,12 +52,12 @@ class Verdicts:
 
     def record(self, update: Update) -> None:
         """Take in ``update`` (once: an update seen before, or older than one seen, is ignored)."""
-        session = update.session
+        session = update.view
         key = (session.channel_id, session.seed)
         if update.version <= self._version.get(key, -1):
             return
         self._version[key] = update.version
-        if update.kind.startswith("closed"):
+        if update.kind is UpdateKind.CLOSED:
             self.forget(key)
             return
         for event in update.events:

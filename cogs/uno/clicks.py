@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from bot.adapter import AdapterError, SessionManager
-from bot.adapter.session import Session, Status
+from bot.adapter import AdapterError, SessionManager, SessionView, Status, Update
+from bot.adapter.errors import NoGame
 from bot.engine.actions import Accept, Action, CallUno, Catch, Challenge, DeclareColour, Draw, Keep, NextRound, Play
 from bot.engine.cards import Colour
 from bot.engine.errors import RuleError
@@ -101,7 +101,7 @@ DECISION_ACTIONS: dict[str, Callable[[str], Build]] = {
 class HandClick:
     """One click on a hand: its ``arg`` (from the custom_id), the select's ``values``, and what the player sees."""
 
-    session: Session
+    session: SessionView
     view: PlayerView
     lang: str
     arg: str
@@ -210,6 +210,22 @@ class Clicks:
     async def error(self, interaction: Interaction, error: Exception, lang: str) -> None:
         await send_ephemeral(interaction, error_text(error, lang))
 
+    def snapshot(self, channel: int) -> SessionView:
+        """The channel's session as last committed; :class:`~bot.adapter.errors.NoGame` when there is none."""
+        session = self.manager.snapshot(channel)
+        if session is None:
+            raise NoGame("no game in this channel")
+        return session
+
+    def seated(self, channel: int, user: int) -> tuple[SessionView, PlayerView]:
+        """The committed session of a match being played and ``user``'s own view of it; adapter errors (no game, not
+        started, over, not seated) otherwise."""
+        session = self.snapshot(channel)
+        view = session.require_view(user)
+        if view.me is None:
+            raise not_seated()
+        return session, view
+
     @staticmethod
     async def ack(interaction: Interaction) -> None:
         if not interaction.response.is_done():
@@ -237,9 +253,11 @@ class Clicks:
         except (AdapterError, RuleError) as exc:
             await self.error(interaction, exc, lang)
 
-    async def post_lobby(self, interaction: Interaction, session: Session) -> None:
-        """Answer with the lobby message and remember it: every later update edits this one message."""
-        screen = screens.lobby_screen(session, session.ui.get("lang", "en"))
+    async def post_lobby(self, interaction: Interaction, channel: int) -> None:
+        """Answer with the lobby just opened in ``channel`` and remember its message: every later update edits this
+        one message."""
+        session = self.snapshot(channel)
+        screen = screens.lobby_screen(session, str(session.ui.get("lang", "en")))
         callback = await interaction.response.send_message(**screen.send_kwargs())
         message_id = callback.message_id
         if message_id is None:
@@ -288,25 +306,25 @@ class Clicks:
     async def play_again(self, interaction: Interaction, channel: int, lang: str) -> None:
         """A rematch of the match that ended here (same game, options and seats: :meth:`SessionManager.rematch`); a
         new table from the server's defaults when the channel no longer keeps it."""
-        old = self.manager.sessions.get(channel)
-        if old is not None and old.status != Status.FINISHED:
+        old = self.manager.snapshot(channel)
+        if old is not None and old.status is not Status.FINISHED:
             await interaction.response.send_message(t("error.game_exists", lang), ephemeral=True)
             return
         try:
             if old is not None:
-                session = await self.manager.rematch(channel, interaction.user.id, display_name(interaction.user))
+                await self.manager.rematch(channel, interaction.user.id, display_name(interaction.user))
             else:
-                session = await self.open_default_lobby(interaction, channel)
+                await self.open_default_lobby(interaction, channel)
         except (AdapterError, RuleError) as exc:
             await self.error(interaction, exc, lang)
             return
-        await self.post_lobby(interaction, session)
+        await self.post_lobby(interaction, channel)
 
-    async def open_default_lobby(self, interaction: Interaction, channel: int) -> Session:
+    async def open_default_lobby(self, interaction: Interaction, channel: int) -> None:
         """A lobby with the server's defaults (``/uno settings``): game, target score, turn timer, rule options."""
         settings = await self.bot.guild_settings(interaction.guild_id)
         public_lang = await self.bot.public_language(interaction.guild_id, str(interaction.guild_locale or ""))
-        return await self.manager.open_lobby(
+        await self.manager.open_lobby(
             channel_id=channel,
             guild_id=guild_of(interaction),
             host_id=interaction.user.id,
@@ -341,9 +359,11 @@ class Clicks:
             return
         VERDICTS.record(update)  # the challenger's hand below shows the verdict (also before the publisher runs)
         if verb == "challenge":
-            session = self.manager.get(channel)
-            view = self.manager.view(channel, user)
-            await self.hands.send(interaction, session, view, lang)
+            view = update.view.view_for(user)  # the challenger sees the challenged hand (SPEC G7)
+            if view is not None and view.me is not None:
+                await self.hands.send(interaction, update.view, view, lang)
+            else:
+                await send_ephemeral(interaction, t("hand.game_over", lang))
             return
         await self.ack(interaction)
 
@@ -353,10 +373,7 @@ class Clicks:
     async def open_hand(self, interaction: Interaction, channel: int) -> None:
         lang = await self.lang(interaction)
         try:
-            session = self.manager.get(channel)
-            view = self.manager.view(channel, interaction.user.id)
-            if view.me is None:
-                raise not_seated()
+            session, view = self.seated(channel, interaction.user.id)
         except (AdapterError, RuleError) as exc:
             await self.error(interaction, exc, lang)
             return
@@ -374,10 +391,7 @@ class Clicks:
             await self.error(interaction, bad_request(), lang)
             return
         try:
-            session = self.manager.get(channel)
-            view = self.manager.view(channel, user)
-            if view.me is None:
-                raise not_seated()
+            session, view = self.seated(channel, user)
         except (AdapterError, RuleError) as exc:
             await self.error(interaction, exc, lang)
             return
@@ -405,29 +419,37 @@ class Clicks:
             VERDICTS.record(update)  # a challenge from the hand: its verdict is shown with the challenged hand
         except (AdapterError, RuleError, ValueError, IndexError) as exc:
             error = exc if isinstance(exc, AdapterError | RuleError) else bad_request()
-            view = self.manager.view(channel, user) if channel in self.manager.sessions else view
-            note = stale_note(view, verb, lang) if getattr(error, "code", "") == "stale" else error_text(error, lang)
-            if session.status == Status.PLAYING and view.me is not None:
-                await self.hands.show(interaction, session, view, lang, note=note)
+            latest = self.manager.snapshot(channel)
+            if latest is not None and latest.same_session(session):
+                session = latest
+            mine = session.view_for(user) if session.playing else None
+            stale = getattr(error, "code", "") == "stale"
+            note = stale_note(mine or view, verb, lang) if stale else error_text(error, lang)
+            if mine is not None and mine.me is not None:
+                await self.hands.show(interaction, session, mine, lang, note=note)
             else:
                 await self.error(interaction, error, lang)
             return
-        session = self.manager.sessions.get(channel, session)
-        if session.status != Status.PLAYING or session.game is None:
+        mine = update.view.view_for(user)
+        if not update.view.playing or mine is None or mine.me is None:
             await self.hands.edit(
                 interaction, Screen(content=t("hand.game_over", lang), view=discord.ui.View(timeout=None))
             )
             return
-        view = self.manager.view(channel, user)
-        said = house.action_note(
+        await self.hands.show(interaction, update.view, mine, lang, note=self._said(update, mine, lang))
+
+    @staticmethod
+    def _said(update: Update, view: PlayerView, lang: str) -> str | None:
+        """What the player's own move did, in their hand (house rules, SPEC H: whose hand they now hold…)."""
+        session = update.view
+        return house.action_note(
             update.events, me(view), session.options, lambda s: screens.player_name(session, s, lang), lang
         )
-        await self.hands.show(interaction, session, view, lang, note=said)
 
     async def jump_in(
         self,
         interaction: Interaction,
-        session: Session,
+        session: SessionView,
         view: PlayerView,
         lang: str,
         fp: str,
@@ -462,23 +484,20 @@ class Clicks:
             )
         except (AdapterError, RuleError) as exc:
             late = getattr(exc, "code", "") in ("stale", "too_late")
-            if channel not in self.manager.sessions:
+            latest = self.manager.snapshot(channel)
+            mine = latest.view_for(user) if latest is not None and latest.playing else None
+            if latest is None or mine is None or mine.me is None:
                 await self.error(interaction, exc, lang)
                 return
-            view = self.manager.view(channel, user)
-            await self.hands.show(interaction, session, view, lang, note=too_late if late else error_text(exc, lang))
+            await self.hands.show(interaction, latest, mine, lang, note=too_late if late else error_text(exc, lang))
             return
-        session = self.manager.sessions.get(channel, session)
-        if session.status != Status.PLAYING or session.game is None:
+        mine = update.view.view_for(user)
+        if not update.view.playing or mine is None or mine.me is None:
             await self.hands.edit(
                 interaction, Screen(content=t("hand.game_over", lang), view=discord.ui.View(timeout=None))
             )
             return
-        view = self.manager.view(channel, user)
-        said = house.action_note(
-            update.events, me(view), session.options, lambda s: screens.player_name(session, s, lang), lang
-        )
-        await self.hands.show(interaction, session, view, lang, note=said)
+        await self.hands.show(interaction, update.view, mine, lang, note=self._said(update, mine, lang))
 
 
 __all__ = ["DECISION_ACTIONS", "HAND_ACTIONS", "HAND_JUMP", "HAND_VIEWS", "LOBBY_ACTIONS", "Clicks", "HandClick"]

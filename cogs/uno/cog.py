@@ -269,7 +269,7 @@ class UnoCog(
             }
             turn_timer = inputs.turn_timer(timer) if timer is not None else settings.turn_timer
             public_lang = await self.bot.public_language(interaction.guild_id, str(interaction.guild_locale or ""))
-            session = await self.manager.open_lobby(
+            await self.manager.open_lobby(
                 channel_id=channel_of(interaction),
                 guild_id=guild_of(interaction),
                 host_id=interaction.user.id,
@@ -282,7 +282,7 @@ class UnoCog(
         except (AdapterError, RuleError) as exc:
             await self.error(interaction, exc, lang)
             return
-        await self.clicks.post_lobby(interaction, session)
+        await self.clicks.post_lobby(interaction, channel_of(interaction))
 
     @app_commands.command(
         name=_l("join", "cmd.join.name"), description=_l("Join the game in this channel", "cmd.join.desc")
@@ -339,7 +339,7 @@ class UnoCog(
 
     @kick.autocomplete("player")
     async def kick_autocomplete(self, interaction: Interaction, current: str) -> list[Choice[str]]:
-        session = self.manager.sessions.get(interaction.channel_id or 0)
+        session = self.manager.snapshot(interaction.channel_id or 0)
         if session is None:
             return []
         out = []
@@ -362,7 +362,7 @@ class UnoCog(
         lang = await self.lang(interaction)
         table = None
         with contextlib.suppress(AdapterError):
-            table = self.manager.get(channel_of(interaction))
+            table = self.manager.snapshot(channel_of(interaction))
         settings = await self.bot.guild_settings(interaction.guild_id)
         mode = Mode(game or (table.mode if table is not None else settings.default_mode))
         own = table is not None and table.mode is mode

@@ -4,10 +4,11 @@ publisher can bring it up to date while its interaction token lives (DESIGN "Dis
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import discord
 
@@ -18,7 +19,8 @@ from .images import Images
 from .screens import Screen
 
 if TYPE_CHECKING:
-    from bot.adapter.session import Session
+    from bot.adapter import SessionView
+    from bot.client import UnoBot
 
 #: How long an open hand may be edited through its interaction (s): tokens last 15 minutes.
 HAND_REFRESH_WINDOW = 14 * 60
@@ -29,7 +31,7 @@ class OpenHand:
     """A hand message a player has open: the interaction that can edit it, the fingerprint of the view it shows
     (:func:`cogs.uno.ids.hand_fingerprint`), when it was opened (``time.monotonic()`` s) and its language."""
 
-    interaction: discord.Interaction[Any]
+    interaction: discord.Interaction[UnoBot]
     fingerprint: str
     opened: float
     lang: str
@@ -44,7 +46,7 @@ class HandRegistry:
         self._open: dict[tuple[int, int], OpenHand] = {}
 
     def remember(
-        self, channel_id: int, user_id: int, interaction: discord.Interaction[Any], fp: str, lang: str
+        self, channel_id: int, user_id: int, interaction: discord.Interaction[UnoBot], fp: str, lang: str
     ) -> None:
         self._open[(channel_id, user_id)] = OpenHand(interaction, fp, self._now(), lang)
 
@@ -70,11 +72,17 @@ class Hands:
         self.images = images
         self.round_pause = round_pause  # named in a hand shown between rounds
         self.open = HandRegistry()
+        # One edit of a player's hand at a time: a refresh that began before a click's answer (which may carry a note
+        # such as "too late") must not land after it and wipe it, nor may a click's answer land under a refresh.
+        self._editing: dict[tuple[int, int], asyncio.Lock] = {}
+
+    def _lock(self, channel_id: int, user_id: int) -> asyncio.Lock:
+        return self._editing.setdefault((channel_id, user_id), asyncio.Lock())
 
     async def send(
         self,
-        interaction: discord.Interaction[Any],
-        session: Session,
+        interaction: discord.Interaction[UnoBot],
+        session: SessionView,
         view: PlayerView,
         lang: str,
         *,
@@ -85,21 +93,22 @@ class Hands:
         images = await self.images.shown(session.guild_id)
         if images and not interaction.response.is_done():
             await interaction.response.defer(ephemeral=True, thinking=True)
-        if not interaction.response.is_done():
-            with screens.hand_screen(session, view, lang, note=note, round_pause=self.round_pause) as screen:
-                await interaction.response.send_message(ephemeral=True, **screen.send_kwargs())
-        else:
-            png, seen = await self.images.hand(session, view, lang)
-            with screens.hand_screen(
-                session, view, lang, note=note, png=png, table_png=seen, round_pause=self.round_pause
-            ) as screen:
-                await interaction.followup.send(ephemeral=True, **screen.send_kwargs())
-        self._remember(interaction, session, view, lang)
+        png, seen = (None, None) if not interaction.response.is_done() else await self.images.hand(session, view, lang)
+        async with self._lock(session.channel_id, interaction.user.id):
+            if not interaction.response.is_done():
+                with screens.hand_screen(session, view, lang, note=note, round_pause=self.round_pause) as screen:
+                    await interaction.response.send_message(ephemeral=True, **screen.send_kwargs())
+            else:
+                with screens.hand_screen(
+                    session, view, lang, note=note, png=png, table_png=seen, round_pause=self.round_pause
+                ) as screen:
+                    await interaction.followup.send(ephemeral=True, **screen.send_kwargs())
+            self._remember(interaction, session, view, lang)
 
     async def show(
         self,
-        interaction: discord.Interaction[Any],
-        session: Session,
+        interaction: discord.Interaction[UnoBot],
+        session: SessionView,
         view: PlayerView,
         lang: str,
         *,
@@ -110,18 +119,21 @@ class Hands:
         images = await self.images.shown(session.guild_id)
         if images and not interaction.response.is_done():
             await interaction.response.defer()
-        if not interaction.response.is_done():
-            with screens.hand_screen(session, view, lang, page=page, note=note, round_pause=self.round_pause) as screen:
-                await interaction.response.edit_message(**screen.edit_kwargs())
-        else:
-            png, seen = await self.images.hand(session, view, lang)
-            with screens.hand_screen(
-                session, view, lang, page=page, note=note, png=png, table_png=seen, round_pause=self.round_pause
-            ) as screen:
-                await interaction.edit_original_response(**screen.edit_kwargs())
-        self._remember(interaction, session, view, lang)
+        png, seen = (None, None) if not interaction.response.is_done() else await self.images.hand(session, view, lang)
+        async with self._lock(session.channel_id, interaction.user.id):
+            if not interaction.response.is_done():
+                with screens.hand_screen(
+                    session, view, lang, page=page, note=note, round_pause=self.round_pause
+                ) as screen:
+                    await interaction.response.edit_message(**screen.edit_kwargs())
+            else:
+                with screens.hand_screen(
+                    session, view, lang, page=page, note=note, png=png, table_png=seen, round_pause=self.round_pause
+                ) as screen:
+                    await interaction.edit_original_response(**screen.edit_kwargs())
+            self._remember(interaction, session, view, lang)
 
-    async def edit(self, interaction: discord.Interaction[Any], screen: Screen) -> None:
+    async def edit(self, interaction: discord.Interaction[UnoBot], screen: Screen) -> None:
         """Turn the hand the component is on into ``screen`` (a picker, or "the match is over")."""
         with screen:
             if interaction.response.is_done():
@@ -130,7 +142,7 @@ class Hands:
                 await interaction.response.edit_message(**screen.edit_kwargs())
 
     async def refresh(
-        self, session: Session, user_id: int, view: PlayerView, *, note: Callable[[str], str | None] | None = None
+        self, session: SessionView, user_id: int, view: PlayerView, *, note: Callable[[str], str | None] | None = None
     ) -> None:
         """Bring ``user_id``'s open hand (if any, within its token's life) up to ``view``; nothing when it shows it
         already (unless there is a ``note``, made in the hand's language, to show on it). A hand that cannot be edited
@@ -143,16 +155,24 @@ class Hands:
         if fp == hand.fingerprint and text is None:
             return
         png, seen = await self.images.hand(session, view, hand.lang)
-        try:
-            with screens.hand_screen(
-                session, view, hand.lang, note=text, png=png, table_png=seen, round_pause=self.round_pause
-            ) as screen:
-                await hand.interaction.edit_original_response(**screen.edit_kwargs())
-            hand.fingerprint = fp
-        except discord.HTTPException:
-            self.open.forget(session.channel_id, user_id)
+        async with self._lock(session.channel_id, user_id):
+            latest = self.open.get(session.channel_id, user_id)
+            if latest is not hand and latest is not None and latest.fingerprint == fp and text is None:
+                return  # a click showed this very view meanwhile (maybe with a note, e.g. "too late"): keep it
+            if latest is None:
+                return
+            try:
+                with screens.hand_screen(
+                    session, view, latest.lang, note=text, png=png, table_png=seen, round_pause=self.round_pause
+                ) as screen:
+                    await latest.interaction.edit_original_response(**screen.edit_kwargs())
+                latest.fingerprint = fp
+            except discord.HTTPException:
+                self.open.forget(session.channel_id, user_id)
 
-    def _remember(self, interaction: discord.Interaction[Any], session: Session, view: PlayerView, lang: str) -> None:
+    def _remember(
+        self, interaction: discord.Interaction[UnoBot], session: SessionView, view: PlayerView, lang: str
+    ) -> None:
         self.open.remember(session.channel_id, interaction.user.id, interaction, ids.hand_fingerprint(view), lang)
 
 

@@ -16,7 +16,7 @@ from . import screens
 from .painter import Painter
 
 if TYPE_CHECKING:
-    from bot.adapter.session import Session
+    from bot.adapter import SessionView
     from bot.client import UnoBot
 
 #: How many messages may be waiting for their images at once. When many games move together the rest queue here,
@@ -41,14 +41,14 @@ class Images:
         """Whether the server shows card images (``/uno settings card_images``)."""
         return not (await self.bot.guild_settings(guild_id)).text_only
 
-    async def table(self, session: Session, view: PlayerView, lang: str) -> bytes | None:
+    async def table(self, session: SessionView, view: PlayerView, lang: str) -> bytes | None:
         """The public table image of ``view`` (the public view), within a drawing slot; None in text-only servers."""
         if not await self.shown(session.guild_id):
             return None
         async with self.slots:
             return await self.painter.table(screens.table_scene(session, view, lang))
 
-    async def _hand_png(self, session: Session, view: PlayerView, lang: str, large: bool = False) -> bytes | None:
+    async def _hand_png(self, session: SessionView, view: PlayerView, lang: str, large: bool = False) -> bytes | None:
         """The hand image; in UNO FLIP one image of the hand over the table as this player sees it, with the other
         faces of the opponents' hands (SPEC F10). ``large``: larger cards (``/uno prefs large_cards``)."""
         args = screens.hand_image_args(view)
@@ -59,7 +59,7 @@ class Images:
             return await self.painter.hand_and_table(*args, scene, large=large)
         return await self.painter.hand(*args, large=large) if args is not None else None
 
-    async def hand(self, session: Session, view: PlayerView, lang: str) -> tuple[bytes | None, bytes | None]:
+    async def hand(self, session: SessionView, view: PlayerView, lang: str) -> tuple[bytes | None, bytes | None]:
         """The hand image (None for an empty hand; in UNO FLIP the hand and the table as this player sees it in one
         image) and None (the second image, no longer drawn), within a drawing slot; ``(None, None)`` in text-only
         servers and for a player who chose text only (``/uno prefs``), without queueing for a slot. A player who

@@ -14,7 +14,7 @@ from typing import Any
 
 import discord
 
-from bot.adapter.session import Session, Status
+from bot.adapter import SessionView, Status
 from bot.engine.actions import Accept, CallUno, Challenge, DeclareColour, Draw, Keep
 from bot.engine.cards import Face, Kind, Mode, Side, colours_of
 from bot.engine.events import RoundEnded
@@ -94,21 +94,20 @@ def _view(*items: discord.ui.Item[Any]) -> discord.ui.View:
     return view
 
 
-def seat_name(session: Session, seat: int, lang: str) -> str:
+def seat_name(session: SessionView, seat: int, lang: str) -> str:
     """A seat's display name, as plain text: the player's name, or "AI 2" in the reader's language."""
     s = session.seats[seat]
-    if s.ai:
-        number = s.name.rsplit(" ", 1)[-1]
-        return t("seat.ai", lang, n=number if number.isdigit() else seat + 1)
+    if s.ai_number is not None:
+        return t("seat.ai", lang, n=s.ai_number)
     return s.name
 
 
-def player_name(session: Session, seat: int, lang: str = "en") -> str:
+def player_name(session: SessionView, seat: int, lang: str = "en") -> str:
     """:func:`seat_name` escaped for markdown."""
     return discord.utils.escape_markdown(seat_name(session, seat, lang))
 
 
-def mention(session: Session, seat: int, lang: str = "en") -> str:
+def mention(session: SessionView, seat: int, lang: str = "en") -> str:
     user = session.seats[seat].user_id
     return f"<@{user}>" if user is not None else f"**{player_name(session, seat, lang)}**"
 
@@ -153,7 +152,7 @@ def _png(data: bytes, name: str) -> discord.File:
 # Lobby
 
 
-def lobby_screen(session: Session, lang: str) -> Screen:
+def lobby_screen(session: SessionView, lang: str) -> Screen:
     ch = session.channel_id
     embed = discord.Embed(
         title=t("lobby.title", lang, game=game_name(session.mode, lang)), colour=MODE_COLOUR[session.mode]
@@ -182,7 +181,7 @@ def lobby_screen(session: Session, lang: str) -> Screen:
     return Screen(embed=embed, view=view)
 
 
-def options_text(session: Session, lang: str) -> str:
+def options_text(session: SessionView, lang: str) -> str:
     o = session.options
     lines = [
         t("opt.line.target", lang, target=o.target_score) if o.target_score else t("opt.line.single_round", lang),
@@ -225,13 +224,12 @@ def option_lines(o: Options, mode: Mode | None, lang: str) -> list[str]:
 
 
 def table_screen(
-    session: Session, lang: str, log: list[str], *, png: bytes | None = None, round_pause: float | None = None
+    session: SessionView, lang: str, log: list[str], *, png: bytes | None = None, round_pause: float | None = None
 ) -> Screen:
     """The public table: public view only (no hand, no other faces of any hand). ``png``: the table image, if any;
     ``round_pause``: how long the pause between rounds lasts (s), named while a round is over."""
-    game = session.game
-    assert game is not None
-    view = game.view(None)
+    view = session.public
+    assert view is not None
     embed = discord.Embed(
         title=t("table.title", lang, game=game_name(session.mode, lang), round=view.round),
         colour=MODE_COLOUR[session.mode],
@@ -271,7 +269,7 @@ def round_over_line(lang: str, round_pause: float | None) -> str:
     return t("table.round_over", lang, seconds=round(round_pause))
 
 
-def status_line(session: Session, view: PlayerView, lang: str, round_pause: float | None = None) -> str:
+def status_line(session: SessionView, view: PlayerView, lang: str, round_pause: float | None = None) -> str:
     p = view.pending
     if view.phase is Phase.MATCH_OVER:
         return t("table.match_over", lang)
@@ -287,7 +285,7 @@ def status_line(session: Session, view: PlayerView, lang: str, round_pause: floa
     return t("table.turn", lang, player=mention(session, p, lang))
 
 
-def players_text(session: Session, view: PlayerView, lang: str) -> str:
+def players_text(session: SessionView, view: PlayerView, lang: str) -> str:
     lines = []
     for seat, s in enumerate(session.seats):
         name = player_name(session, seat, lang)
@@ -305,7 +303,7 @@ def players_text(session: Session, view: PlayerView, lang: str) -> str:
     return "\n".join(lines)[:1024]
 
 
-def table_scene(session: Session, view: PlayerView, lang: str = "en") -> TableScene:
+def table_scene(session: SessionView, view: PlayerView, lang: str = "en") -> TableScene:
     """What a table image shows to the owner of ``view``: the public table, and in UNO FLIP, for a player's view, the
     other faces of each opponent's hand (SPEC F10; never their own, never in a public message)."""
     backs = view.other_faces
@@ -331,10 +329,9 @@ def table_scene(session: Session, view: PlayerView, lang: str = "en") -> TableSc
     )
 
 
-def seat_views(session: Session) -> list[PlayerView]:
-    """Every seat's own view of the session's game (none in the lobby)."""
-    game = session.game
-    return [game.view(seat) for seat in range(game.players)] if game is not None else []
+def seat_views(session: SessionView) -> list[PlayerView]:
+    """Every seat's own view of the committed game (none in the lobby)."""
+    return list(session.seat_views) if session.seat_views is not None else []
 
 
 def can_call_uno(views: Iterable[PlayerView]) -> bool:
@@ -347,7 +344,7 @@ def can_call_uno(views: Iterable[PlayerView]) -> bool:
     return False
 
 
-def table_components(session: Session, view: PlayerView, lang: str) -> discord.ui.View:
+def table_components(session: SessionView, view: PlayerView, lang: str) -> discord.ui.View:
     ch = session.channel_id
     items: list[discord.ui.Item[Any]] = []
     if view.phase in (Phase.PLAY, Phase.PLAY_DRAWN, Phase.CHALLENGE, Phase.DECLARE_COLOUR, Phase.STACK):
@@ -401,7 +398,7 @@ def hand_image_args(view: PlayerView) -> tuple[list[Face], list[int], Side, bool
 
 
 def hand_screen(
-    session: Session,
+    session: SessionView,
     view: PlayerView,
     lang: str,
     *,
@@ -469,7 +466,7 @@ def hand_screen(
     return Screen(embed=embed, view=hand_components(session, view, lang, fp, options, page), files=files, extra=extra)
 
 
-def revealed_text(session: Session, view: PlayerView, lang: str) -> str:
+def revealed_text(session: SessionView, view: PlayerView, lang: str) -> str:
     """For the challenger only (SPEC G7): the challenged hand, the verdict and the colour that was in play when the
     wild draw was played (:mod:`cogs.uno.challenges`)."""
     assert view.revealed is not None
@@ -501,7 +498,7 @@ def _fields(lines: list[str], limit: int = 1024) -> list[str]:
     return chunks or ["—"]
 
 
-def hand_status(session: Session, view: PlayerView, lang: str, round_pause: float | None = None) -> str:
+def hand_status(session: SessionView, view: PlayerView, lang: str, round_pause: float | None = None) -> str:
     me = view.me
     if view.phase is Phase.MATCH_OVER:
         return t("table.match_over", lang)
@@ -552,7 +549,7 @@ def option_label(view: PlayerView, option: ids.PlayOption, lang: str) -> str:
 
 
 def hand_components(
-    session: Session, view: PlayerView, lang: str, fp: str, options: list[ids.PlayOption], page: int
+    session: SessionView, view: PlayerView, lang: str, fp: str, options: list[ids.PlayOption], page: int
 ) -> discord.ui.View:
     ch = session.channel_id
     items: list[discord.ui.Item[Any]] = []
@@ -603,7 +600,7 @@ def hand_components(
 
 
 def jump_buttons(
-    session: Session, view: PlayerView, lang: str, jumps: list[tuple[int, HandCard]]
+    session: SessionView, view: PlayerView, lang: str, jumps: list[tuple[int, HandCard]]
 ) -> list[discord.ui.Item[Any]]:
     """A **Jump in!** button per card the player may jump in with (SPEC H ``jump_in``; with their next-to-last
     card also one with UNO), on the hand's last row. Its id names the card's place in the hand and carries
@@ -634,7 +631,7 @@ def jump_buttons(
     return items
 
 
-def jump_target_picker(session: Session, view: PlayerView, lang: str, arg: str, card: HandCard) -> Screen:
+def jump_target_picker(session: SessionView, view: PlayerView, lang: str, arg: str, card: HandCard) -> Screen:
     """Choose who to swap hands with before jumping in with a 7 (SPEC H ``seven_zero`` with ``jump_in``)."""
     fp = house.jump_fingerprint(view)
     embed = discord.Embed(
@@ -655,7 +652,7 @@ def jump_target_picker(session: Session, view: PlayerView, lang: str, arg: str, 
     return Screen(embed=embed, view=_view(*items))
 
 
-def _targets(session: Session, view: PlayerView, lang: str) -> list[discord.SelectOption]:
+def _targets(session: SessionView, view: PlayerView, lang: str) -> list[discord.SelectOption]:
     """The other active players, to choose a target from (with their card counts)."""
     return [
         discord.SelectOption(
@@ -666,7 +663,7 @@ def _targets(session: Session, view: PlayerView, lang: str) -> list[discord.Sele
     ]
 
 
-def colour_picker(session: Session, view: PlayerView, lang: str, index: int, target: int | None) -> Screen:
+def colour_picker(session: SessionView, view: PlayerView, lang: str, index: int, target: int | None) -> Screen:
     """Choose the declared colour of the wild ``play_options(view)[index]`` (colour is part of the play: SPEC G4)."""
     ch = session.channel_id
     fp = ids.hand_fingerprint(view)
@@ -683,7 +680,7 @@ def colour_picker(session: Session, view: PlayerView, lang: str, index: int, tar
     return Screen(embed=embed, view=_view(*items))
 
 
-def target_picker(session: Session, view: PlayerView, lang: str, index: int) -> Screen:
+def target_picker(session: SessionView, view: PlayerView, lang: str, index: int) -> Screen:
     """Choose who draws for a targeted Flex flex side (SPEC X5; the colour comes next), or who to swap hands with
     for a 7 under house rule ``seven_zero`` (SPEC H; then the 7 is played)."""
     ch = session.channel_id
@@ -708,13 +705,13 @@ def target_picker(session: Session, view: PlayerView, lang: str, index: int) -> 
 # Round and match summaries, closed games
 
 
-def round_summary(session: Session, ended: RoundEnded, lang: str) -> Screen:
+def round_summary(session: SessionView, ended: RoundEnded, lang: str) -> Screen:
     w = ended.winner
     embed = discord.Embed(
         title=t(
             "round.title",
             lang,
-            round=len(session.game.history) if session.game else 0,
+            round=session.rounds_played,
             player=player_name(session, w, lang),
         ),
         colour=MODE_COLOUR[session.mode],
@@ -736,17 +733,18 @@ def round_summary(session: Session, ended: RoundEnded, lang: str) -> Screen:
     return Screen(embed=embed)
 
 
-def match_summary(session: Session, lang: str) -> Screen:
-    result = session.result or {}
+def match_summary(session: SessionView, lang: str) -> Screen:
+    result = session.result
     embed = discord.Embed(colour=0xFFD600)
-    scores = result.get("scores") or [0] * len(session.seats)
-    winner = result.get("winner")
-    if result.get("status") == "completed" and winner is not None:
+    scores = result.scores if result is not None else (0,) * len(session.seats)
+    winner = result.winner if result is not None else None
+    if result is not None and result.completed and winner is not None:
         embed.title = t("match.title", lang, player=player_name(session, winner, lang))
         embed.description = t("match.recorded", lang)
     else:
         embed.title = t("match.abandoned", lang)
-    order = result.get("placement") or range(len(session.seats))  # the engine's ranking (SPEC G9), saved with it
+    # the engine's ranking (SPEC G9), saved with the result
+    order = result.placement if result is not None and result.placement else range(len(session.seats))
     embed.add_field(
         name=t("match.scores", lang),
         value="\n".join(
@@ -758,7 +756,7 @@ def match_summary(session: Session, lang: str) -> Screen:
     return Screen(embed=embed, view=view)
 
 
-def closed_screen(session: Session, lang: str, reason: str) -> Screen:
+def closed_screen(session: SessionView, lang: str, reason: str) -> Screen:
     key = {"ended": "closed.ended", "idle": "closed.idle", "empty": "closed.empty"}.get(reason, "closed.ended")
     embed = discord.Embed(title=game_name(session.mode, lang), description=t(key, lang), colour=0x607D8B)
     return Screen(embed=embed, view=discord.ui.View(timeout=None))

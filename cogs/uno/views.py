@@ -14,6 +14,8 @@ import discord
 from . import ids
 
 if TYPE_CHECKING:
+    from bot.client import UnoBot
+
     from .cog import UnoCog
 
 
@@ -58,10 +60,11 @@ class UnoItem(discord.ui.DynamicItem[ItemT], template=r"uno:(?!)"):
     ) -> Self:
         return cls.from_match(match)
 
-    async def handle(self, cog: UnoCog, interaction: discord.Interaction[Any]) -> None:
+    async def handle(self, cog: UnoCog, interaction: discord.Interaction[UnoBot]) -> None:
         raise NotImplementedError
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        """discord.py's entry point (typed for any client); this bot's interactions carry an :class:`UnoBot`."""
         with _handling(self):
             await self.handle(_cog(interaction), interaction)
 
@@ -86,7 +89,7 @@ class LobbyButton(UnoItem[discord.ui.Button[Any]], template=ids.LOBBY_RE):
     def from_match(cls, match: re.Match[str]) -> Self:
         return cls(match["verb"], int(match["channel"]))
 
-    async def handle(self, cog: UnoCog, interaction: discord.Interaction[Any]) -> None:
+    async def handle(self, cog: UnoCog, interaction: discord.Interaction[UnoBot]) -> None:
         await cog.clicks.on_lobby(interaction, self.verb, self.channel)
 
 
@@ -114,7 +117,7 @@ class TableButton(UnoItem[discord.ui.Button[Any]], template=ids.TABLE_RE):
     def from_match(cls, match: re.Match[str]) -> Self:
         return cls(match["verb"], int(match["channel"]))
 
-    async def handle(self, cog: UnoCog, interaction: discord.Interaction[Any]) -> None:
+    async def handle(self, cog: UnoCog, interaction: discord.Interaction[UnoBot]) -> None:
         await cog.clicks.on_table(interaction, self.verb, self.channel)
 
 
@@ -142,7 +145,7 @@ class DecisionButton(UnoItem[discord.ui.Button[Any]], template=ids.DECISION_RE):
     def from_match(cls, match: re.Match[str]) -> Self:
         return cls(match["verb"], int(match["channel"]), match["fp"], match["arg"])
 
-    async def handle(self, cog: UnoCog, interaction: discord.Interaction[Any]) -> None:
+    async def handle(self, cog: UnoCog, interaction: discord.Interaction[UnoBot]) -> None:
         await cog.clicks.on_decision(interaction, self.verb, self.channel, self.fp, self.arg)
 
 
@@ -176,7 +179,7 @@ class HandButton(UnoItem[discord.ui.Button[Any]], template=ids.HAND_RE):
     def from_match(cls, match: re.Match[str]) -> Self:
         return cls(match["verb"], int(match["channel"]), match["fp"], match["arg"])
 
-    async def handle(self, cog: UnoCog, interaction: discord.Interaction[Any]) -> None:
+    async def handle(self, cog: UnoCog, interaction: discord.Interaction[UnoBot]) -> None:
         await cog.clicks.on_hand(interaction, self.verb, self.channel, self.fp, self.arg, [])
 
 
@@ -206,7 +209,7 @@ class HandSelect(UnoItem[discord.ui.Select[Any]], template=ids.HAND_SELECT_RE):
     def from_match(cls, match: re.Match[str]) -> Self:
         return cls(match["verb"], int(match["channel"]), match["fp"], match["arg"])
 
-    async def handle(self, cog: UnoCog, interaction: discord.Interaction[Any]) -> None:
+    async def handle(self, cog: UnoCog, interaction: discord.Interaction[UnoBot]) -> None:
         data: Any = interaction.data or {}
         values = [str(v) for v in data.get("values", [])]
         await cog.clicks.on_hand(interaction, self.verb, self.channel, self.fp, self.arg, values)
@@ -239,7 +242,7 @@ class LeaderboardButton(UnoItem[discord.ui.Button[Any]], template=ids.LEADERBOAR
         mode = None if match["mode"] == "all" else match["mode"]
         return cls(guild, mode, int(match["page"]), match["dir"])
 
-    async def handle(self, cog: UnoCog, interaction: discord.Interaction[Any]) -> None:
+    async def handle(self, cog: UnoCog, interaction: discord.Interaction[UnoBot]) -> None:
         await cog.on_leaderboard_page(interaction, self.guild, self.mode, self.page)
 
 

@@ -46,7 +46,7 @@ async def test_h_ai_only_matches_with_every_house_rule_on_reach_the_target(store
         if session.status == Status.FINISHED:
             break
     assert session.status == Status.FINISHED and session.result is not None
-    assert session.result["status"] == "completed" and max(session.result["scores"]) >= 200
+    assert session.result.status == "completed" and max(session.result.scores) >= 200
     await m.close()
 
 

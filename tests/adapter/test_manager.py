@@ -87,7 +87,7 @@ async def test_start_needs_the_host_and_a_fitting_seat_count(store: Store) -> No
     with pytest.raises(AE.NotHost):
         await m.start_game(CHANNEL, BOB)
     update = await m.start_game(CHANNEL, BOB, is_admin=True)  # a server manager may
-    assert update.kind == "started" and update.session.status == Status.PLAYING
+    assert update.kind == "started" and update.view.status is Status.PLAYING
     with pytest.raises(AE.AlreadyStarted):
         await m.join(CHANNEL, CAROL, "Carol")
 
@@ -264,8 +264,8 @@ async def test_ai_only_matches_reach_500(store: Store, mode: str) -> None:
         if session.status == Status.FINISHED:
             break
     assert session.status == Status.FINISHED
-    assert session.result is not None and session.result["status"] == "completed"
-    assert max(session.result["scores"]) >= 500
+    assert session.result is not None and session.result.status == "completed"
+    assert max(session.result.scores) >= 500
     (row,) = await store.load_games()
     assert row.status == Status.FINISHED
     assert await store.leaderboard(guild_id=GUILD, mode=None) == []  # AI seats never reach a leaderboard
@@ -340,7 +340,7 @@ async def test_idle_lobbies_and_games_without_humans_are_closed(store: Store) ->
     clock.advance(1000)
     await m.idle()
     assert CHANNEL not in m.sessions
-    assert session.result is not None and session.result["status"] == "abandoned"
+    assert session.result is not None and session.result.status == "abandoned"
     stats = await store.player_stats(ALICE, guild_id=GUILD, mode=None)
     assert stats is not None and stats.abandoned == 1 and stats.wins == 0
     await m.close()

@@ -91,7 +91,7 @@ async def test_a_database_of_v1_rows_resumes_every_game_through_the_adapter_and_
         assert session.seats[0].name == "Ann" and session.turn_timer == 45
         if session.game is not None:
             assert session.game.to_dict()["v"] == snapshot.SNAPSHOT_VERSION
-    assert by_name["finished"].result is not None and by_name["finished"].result["placement"] == [1, 0]
+    assert by_name["finished"].result is not None and by_name["finished"].result.placement == (1, 0)
     assert by_name["flip_dark_side"].game is not None and by_name["flip_dark_side"].game.side.value == "dark"
     for name in ("classic_mid_round", "flip_dark_side", "flex_challenge", "classic_round_over"):
         session = by_name[name]
@@ -154,7 +154,7 @@ async def test_the_match_summary_ranks_a_lowest_scoring_match_as_the_engine_does
     game = session.game
     assert game.phase is Phase.MATCH_OVER and game.scores == [10, 50, 30] and game.winner == 0
     assert game.placement() == [0, 2, 1]
-    assert session.result is not None and session.result["placement"] == [0, 2, 1]
-    (field,) = screens.match_summary(session, "en").embed.fields
+    assert session.result is not None and session.result.placement == (0, 2, 1)
+    (field,) = screens.match_summary(m.snapshot(1), "en").embed.fields
     assert [line.split(" — ")[0] for line in str(field.value).splitlines()] == ["1. Ann", "2. Cat", "3. Ben"]
     await m.close()

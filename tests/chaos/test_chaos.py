@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from bot.adapter import SessionView
 from bot.adapter.session import Session, Status
 from bot.adapter.timers import Limits
 from bot.i18n import t
@@ -138,10 +139,11 @@ def message_sig(content: str | None, embeds: list[dict[str, Any]], components: l
 def committed_sig(session: Session, round_pause: float) -> Sig | None:
     """The public message the bot's own screens draw for a committed session."""
     lang = session.ui.get("lang", "en")
+    view = SessionView.of(session)  # what the bot's screens draw from
     if session.status == Status.LOBBY:
-        screen = screens.lobby_screen(session, lang)
+        screen = screens.lobby_screen(view, lang)
     elif session.game is not None:
-        screen = screens.table_screen(session, lang, [], round_pause=round_pause)
+        screen = screens.table_screen(view, lang, [], round_pause=round_pause)
     else:
         return None
     embeds = [e.to_dict() for e in screen.embeds()]
@@ -295,6 +297,9 @@ class Run:
         done, _ = await asyncio.wait({task, dead}, return_when=asyncio.FIRST_COMPLETED)
         if task in done:
             dead.cancel()
+            if task.exception() is not None and died.is_set():  # sent to the socket of a process being killed
+                self.retries += 1
+                raise Killed
             rec = task.result()
             self.actions += 1
             return rec
@@ -660,9 +665,12 @@ async def chaos(tmp_path: Path) -> None:
 
     # the leaderboard counts each finished match once
     finished = commits.finished_matches()
-    recorded = Counter(k for (k,) in read(db, "SELECT match_key FROM matches WHERE status = 'completed'"))
-    if set(recorded) != set(finished) or any(n != 1 for n in recorded.values()):
-        problems.append(f"matches recorded {dict(recorded)}, finished in the games {sorted(finished)}")
+    # (nobody ends a game here, so an abandoned match would be one a restart gave up)
+    rows = read(db, "SELECT match_key, status FROM matches")
+    recorded = Counter(k for k, _ in rows)
+    abandoned = [k for k, status in rows if status != "completed"]
+    if set(recorded) != set(finished) or any(n != 1 for n in recorded.values()) or abandoned:
+        problems.append(f"matches recorded {rows}, finished in the games {sorted(finished)}")
     played: Counter[tuple[int, int]] = Counter()
     for key, humans in finished.items():
         guild = next(c.guild_id for c in channels if key.startswith(f"{c.id}:"))

@@ -94,12 +94,13 @@ async def test_end_after_the_match_changes_nothing_and_play_again_keeps_game_opt
     last = find(game, lambda f: f.kind is Kind.NUMBER and f.colour == colour)
     give(game, seat, [last])  # the player to move holds one playable card: playing it ends the round and the match
     player = table.user_of(seat)
+    table.republish()  # the position laid out above is what the bot shows as committed
     hand = await table.open_hand(player)
     select = play_select(hand)
     await emulator.select(player, hand, select.custom_id, [select.options[0].value])
     await emulator.settle()
     session = table.session
-    assert session.status == Status.FINISHED and session.result["status"] == "completed"
+    assert session.status == Status.FINISHED and session.result.status == "completed"
     seats_before = [(s.user_id, s.name) for s in session.seats]
     public_before = [(m.id, len(m.history)) for m in emulator.public_messages(channel)]
 
@@ -141,6 +142,7 @@ async def test_the_challenger_sees_the_verdict_and_the_colour_in_play_and_the_lo
     other = find(game, lambda f: f.kind is Kind.NUMBER and f.colour not in (colour, None), besides=(same,))
     give(game, seat, [wd4, same, other])  # a card of the colour in play: the Wild Draw Four is a bluff (SPEC G7)
     player, victim = table.user_of(seat), table.user_of(1 - seat)
+    table.republish()  # the position laid out above is what the bot shows as committed
     hand = await table.open_hand(player)
     select = play_select(hand)
     option = next(o for o in select.options if "Wild Draw Four" in o.label)
@@ -182,6 +184,7 @@ async def test_flex_menus_list_each_play_once_and_the_power_card_line_names_ever
     wd4s = [c for c in range(len(game.faces)) if game.faces[c].kind is Kind.FLEX_WILD_DRAW_FOUR][:2]
     give(game, seat, [flex_number, *wd4s])
     player = table.user_of(seat)
+    table.republish()  # the position laid out above is what the bot shows as committed
     hand = await table.open_hand(player)
     labels = [o.label for o in play_select(hand).options]
     assert len(labels) == len(set(labels)), labels  # two Flex Wild Draw Fours are one play, not two lines
@@ -220,6 +223,7 @@ async def test_the_tables_uno_button_is_enabled_only_while_someone_can_call(
     second = find(game, lambda f: f.kind is Kind.NUMBER and f.colour == colour, besides=(first,))
     give(game, seat, [first, second])
     player = table.user_of(seat)
+    table.republish()  # the position laid out above is what the bot shows as committed
     hand = await table.open_hand(player)
     select = play_select(hand)
     option = next(o for o in select.options if "UNO" not in o.label)  # forgets to call

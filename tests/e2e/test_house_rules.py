@@ -82,7 +82,7 @@ def button(hand: Message, verb: str) -> Any:
 
 async def finish(table: Table, hands: dict[int, Message]) -> None:
     """Play the round out from the hands (each pending player decides from what their hand shows)."""
-    for _step in range(300):
+    for _step in range(1000):
         session = table.session
         if session.status != Status.PLAYING:
             break
@@ -95,7 +95,7 @@ async def finish(table: Table, hands: dict[int, Message]) -> None:
         await table.take_turn(user, hands[user.id])
         await table.emulator.settle()
     assert table.session.status == Status.FINISHED
-    assert table.session.result["status"] == "completed"
+    assert table.session.result.status == "completed"
 
 
 def log_text(table: Table) -> str:
@@ -146,7 +146,7 @@ async def test_stacking_three_players_pass_a_plus_six_on(
     await emulator.click(alice, alice_hand, button(alice_hand, "accept").custom_id)
     assert "Alice drew 6 cards" in log_text(table)
     await play(table, bob, hands[bob.id], "Green 7")  # bob goes out
-    assert table.session.status == Status.FINISHED and table.session.result["winner"] == 1
+    assert table.session.status == Status.FINISHED and table.session.result.winner == 1
     emulator.assert_all_interactions_answered_once(max_latency=3.0)
 
 
@@ -172,7 +172,7 @@ async def test_draw_to_match_and_force_play(
     assert "Bob drew 4 cards" in log and "Bob drew 1 card" not in log
     await play(table, bob, bob_hand, "Red 9")
     await play(table, alice, alice_hand, "Red 2")
-    assert table.session.status == Status.FINISHED and table.session.result["winner"] == 0
+    assert table.session.status == Status.FINISHED and table.session.result.winner == 0
     emulator.assert_all_interactions_answered_once(max_latency=3.0)
 
 
@@ -205,11 +205,11 @@ async def test_seven_swaps_with_a_chosen_player_and_zero_passes_every_hand_on(
     assert "You now hold Bob's hand (1 card)." in hands[carol.id].text and "Green 0" in hands[carol.id].text
     assert "You now hold Carol's hand (2 cards)." in hands[alice.id].text
     await play(table, carol, hands[carol.id], "Green 0")
-    assert table.session.status == Status.FINISHED and table.session.result["winner"] == 2
+    assert table.session.status == Status.FINISHED and table.session.result.winner == 2
     emulator.assert_all_interactions_answered_once(max_latency=3.0)
 
 
-@pytest.mark.parametrize("images", [False, True])
+@pytest.mark.parametrize(("images", "jumper_first"), [(False, True), (False, False), (True, True)])
 async def test_jump_in_race_first_accepted_wins_the_other_is_too_late(
     emulator: DiscordEmulator,
     world: dict[str, Any],
@@ -217,6 +217,7 @@ async def test_jump_in_race_first_accepted_wins_the_other_is_too_late(
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
     images: bool,
+    jumper_first: bool,
 ) -> None:
     """SPEC H jump_in: the Jump in! control appears at once on the hand of the player holding a card identical to
     the top, and only while they can; the current player and the jumper click at the same moment: the first accepted
@@ -235,10 +236,11 @@ async def test_jump_in_race_first_accepted_wins_the_other_is_too_late(
     assert jump is not None and jump.label.startswith("Jump in!"), "shown at once, without a click"
     assert button(bob_hand, "jump") is None and button(hands[alice.id], "jump") is None
     custom_id, value = option_value(bob_hand, "Red 8")
-    await asyncio.gather(
+    clicks = [
         emulator.click(carol, carol_hand, jump.custom_id, settle=False),
         emulator.select(bob, bob_hand, custom_id, [value], settle=False),
-    )
+    ]
+    await asyncio.gather(*(clicks if jumper_first else clicks[::-1]))  # both sent before either is answered
     await emulator.settle()
     game = table.session.game
     log = log_text(table)

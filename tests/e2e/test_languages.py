@@ -211,8 +211,9 @@ async def test_a_whole_match_in_another_language(
     seen += hand_texts
 
     # the round and match summaries, and the final table
-    result = table.session.result
-    winner = seat_name(table.session, result["winner"], lang)  # AI seats are named in the reader's language
+    result = table.view.result
+    assert result is not None and result.winner is not None
+    winner = seat_name(table.view, result.winner, lang)  # AI seats are named in the reader's language
     public = emulator.public_messages(channel)
     titles = [e.get("title", "") for m in public for e in m.embeds]
     assert {t("round.title", lang, round=r, player=winner) for r in (1, 2)} & set(titles), titles

@@ -56,9 +56,9 @@ async def test_a_whole_match_to_500_through_slash_commands_and_buttons(
         await emulator.settle()
     assert table.session.status == Status.FINISHED
     result = table.session.result
-    assert result["status"] == "completed" and max(result["scores"]) >= 500
+    assert result is not None and result.completed and max(result.scores) >= 500
     # the match is on the leaderboard and in the players' stats at once
-    winner_seat = result["winner"]
+    winner_seat = result.winner
     winner = table.user_of(winner_seat)
     res = await emulator.slash(carol, channel, "uno leaderboard", game=game)
     (board,) = res.public_messages
@@ -141,6 +141,7 @@ async def test_wrong_user_clicks_are_refused_and_change_nothing(
             pile.remove(wd4)
     game.draw_pile.append(game.hands[seat].pop(0))
     game.hands[seat].append(wd4)
+    table.republish()
     player = table.user_of(seat)
     hand = await table.open_hand(player)
     select = next(s for s in hand.selects() if s.custom_id.startswith("uno:hs:play"))

@@ -16,12 +16,16 @@ from bot.client import UnoBot
 from bot.config import Settings
 from tests.discord_emulator import Channel, DiscordEmulator, Guild, Message, User
 
+from .seeding import current_seed
 
-def make_bot(emulator: DiscordEmulator, db: Path, guild: Guild, **limits: Any) -> UnoBot:
+
+def make_bot(emulator: DiscordEmulator, db: Path, guild: Guild, *, seed: int | None = None, **limits: Any) -> UnoBot:
+    """The real bot, talking to ``emulator``, its deals seeded with ``seed`` (default: the test's seed)."""
     settings = Settings(token=emulator.token, database=db, dev_guild_id=guild.id)
     defaults = {"ai_delay": 0.0, "ai_catch_delay": 0.0, "round_pause": 3600.0}
     defaults.update(limits)
-    return UnoBot(settings, limits=Limits(**defaults), guild_ready_timeout=0.05)
+    rng = random.Random(current_seed() if seed is None else seed)
+    return UnoBot(settings, limits=Limits(**defaults), rng=rng, guild_ready_timeout=0.05)
 
 
 @dataclass
@@ -30,7 +34,7 @@ class Table:
     bot: UnoBot
     channel: Channel
     users: list[User]
-    rng: random.Random = field(default_factory=lambda: random.Random(7))
+    rng: random.Random = field(default_factory=lambda: random.Random(current_seed() + 1))
     settle: bool = True  # wait for the whole bot to go quiet after each click (False: only for the acknowledgement)
     poll: float = 0.001  # without settling: how often to look for the bot's update of a message
 
@@ -42,6 +46,17 @@ class Table:
     @property
     def session(self) -> Any:
         return self.bot.manager.sessions.get(self.channel.id)
+
+    @property
+    def view(self) -> Any:
+        """The session as last committed (what the bot shows)."""
+        return self.bot.manager.snapshot(self.channel.id)
+
+    def republish(self) -> None:
+        """The test changed the live game directly (to lay out a position): let the bot show it as committed."""
+        from bot.adapter import SessionView
+
+        self.session.published = SessionView.of(self.session)
 
     def public_message(self) -> Message:
         """The lobby/table message of the session."""

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from babel.messages.pofile import read_po
 
+from bot.adapter import SessionView
 from bot.adapter.session import Seat, Session, Status
 from bot.adapter.timers import Limits
 from bot.engine.actions import Play
@@ -126,7 +127,7 @@ def round_over_session() -> Session:
 def test_the_table_between_rounds_names_the_real_pause_and_the_button() -> None:
     session = round_over_session()
     pause = Limits().round_pause  # where the pause is defined
-    table = screens.table_screen(session, "en", [], round_pause=pause)
+    table = screens.table_screen(SessionView.of(session), "en", [], round_pause=pause)
     assert table.embed is not None and table.embed.description is not None
     assert f"Next round in {round(pause)} s, or press Next round." in table.embed.description
     assert t("btn.next_round", "en") == "Next round"
@@ -140,7 +141,7 @@ def test_a_hand_opened_between_rounds_names_the_pause_too() -> None:
     session = round_over_session()
     game = session.game
     assert game is not None
-    hand = screens.hand_screen(session, game.view(1), "en", round_pause=12)
+    hand = screens.hand_screen(SessionView.of(session), game.view(1), "en", round_pause=12)
     assert hand.embed is not None and "Next round in 12 s" in str(hand.embed.description)
 
 

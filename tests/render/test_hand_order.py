@@ -55,6 +55,7 @@ def test_every_deck_sorts_into_colour_blocks():
 
 
 def test_the_hand_image_the_text_list_and_the_menu_share_the_sorted_order():
+    from bot.adapter import SessionView
     from cogs.uno import ids, screens
     from tests.bot.sessions import flip_session
 
@@ -66,7 +67,7 @@ def test_the_hand_image_the_text_list_and_the_menu_share_the_sorted_order():
     assert args is not None
     faces, playable, _, _ = args
     assert faces == sorted((c.face for c in view.hand), key=hand_sort_key) and faces != [c.face for c in view.hand]
-    embed = screens.hand_screen(session, view, "en").embed
+    embed = screens.hand_screen(SessionView.of(session), view, "en").embed
     assert embed.description is not None
     listed = [line for line in embed.description.splitlines() if line.startswith("`")]
     assert [screens.card_name(f, "en") for f in faces] == [line[4:].split(" ", 2)[2] for line in listed]
@@ -79,6 +80,7 @@ def test_the_hand_image_the_text_list_and_the_menu_share_the_sorted_order():
 
 async def test_the_flip_hand_message_draws_one_image():
     """SPEC F10: the hand and the table as its player sees it, in one attachment."""
+    from bot.adapter import SessionView
     from bot.storage import UserPrefs
     from cogs.uno import screens
     from cogs.uno.images import Images
@@ -115,7 +117,7 @@ async def test_the_flip_hand_message_draws_one_image():
     images.bot, images.painter, images.slots = Bot(), Painter(), asyncio.Semaphore(2)  # type: ignore[assignment]
     session = flip_session(3)
     assert session.game is not None
-    png, seen = await images.hand(session, session.game.view(0), "en")
+    png, seen = await images.hand(SessionView.of(session), session.game.view(0), "en")
     assert (png, seen) == (b"ht", None) and calls == ["hand_and_table"]
-    with screens.hand_screen(session, session.game.view(0), "en", png=png, table_png=seen) as screen:
+    with screens.hand_screen(SessionView.of(session), session.game.view(0), "en", png=png, table_png=seen) as screen:
         assert [f.filename for f in screen.files] == ["hand.png"] and len(screen.embeds()) == 1

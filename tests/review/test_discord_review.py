@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from bot.adapter import SessionView
 from cogs.uno import screens
 from cogs.uno.text import card_name, short_card
 from tests.bot.sessions import flip_session
@@ -17,7 +18,7 @@ def test_f10_a_ten_player_flip_hand_shows_every_opponents_other_faces() -> None:
     game = session.game
     assert game is not None
     view = game.view(0)
-    screen = screens.hand_screen(session, view, "en")
+    screen = screens.hand_screen(SessionView.of(session), view, "en")
     embed = screen.embed
     assert embed is not None
     shown = "\n".join(f"{f.name}\n{f.value}" for f in embed.fields) + (embed.description or "")

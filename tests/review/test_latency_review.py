@@ -90,24 +90,33 @@ async def test_a_text_only_server_answers_hand_clicks_with_one_message_update(
     emulator: DiscordEmulator, world: dict[str, Any], bot_starter: Any, tmp_path: Path
 ) -> None:
     """``/uno settings card_images:False``: every click on a hand is answered by editing it at once (type 7), never
-    deferred; the table carries no image; nothing is left unanswered."""
-    from bot.adapter.session import Status
+    deferred; the table carries no image; nothing is left unanswered. Play goes on over rounds until more than 20
+    hand clicks were made (a round can end sooner: with one round only, 2 seeds of 25 made too few clicks)."""
+    from bot.adapter import Status
 
     bot = await bot_starter(make_bot(emulator, tmp_path / "uno.sqlite3", world["guild"]))
-    carol = world["users"][2]
+    alice, _bob, carol = world["users"]
     await emulator.slash(carol, world["channel"], "uno settings", card_images=False)
     table = await start_two_player_game(emulator, world, bot)
     hands: dict[int, Any] = {}
-    for _ in range(60):
-        session = table.session
-        if session.status != Status.PLAYING or session.game.pending is None:
+
+    def hand_clicks() -> list[Any]:
+        return [r for r in emulator.interactions.values() if r.name.startswith(("uno:h:", "uno:hs:"))]
+
+    for _ in range(300):
+        view = table.view
+        if view is None or view.status is not Status.PLAYING or len(hand_clicks()) > 20:
             break
-        user = table.user_of(session.game.pending)
+        if view.public.pending is None:  # the round is over
+            await emulator.click(alice, table.public_message(), label="Next round")
+            await emulator.settle()
+            continue
+        user = table.user_of(view.public.pending)
         if user.id not in hands:
             hands[user.id] = await table.open_hand(user)
         await table.take_turn(user, hands[user.id])
         await emulator.settle()
-    on_hands = [r for r in emulator.interactions.values() if r.name.startswith(("uno:h:", "uno:hs:"))]
+    on_hands = hand_clicks()
     assert len(on_hands) > 20
     assert {r.response_type for r in on_hands} == {7}, [(r.name, r.response_type) for r in on_hands]
     assert all(a.filename != "table.png" for a in table.public_message().attachments)

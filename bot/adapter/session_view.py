@@ -1,0 +1,135 @@
+"""What the Discord layer reads of a session: a frozen view built right after each commit, under the session's lock
+(DESIGN "Adapter": nothing is shown before it is saved).
+
+A :class:`SessionView` holds the session's settings and seats, its ``ui`` data, the match result, and the engine's
+public view and every seat's own view of the game *as committed*. It never changes, and nothing in it refers to the
+live session or game, so rendering it later (while the next move is being saved) cannot show an uncommitted move.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any
+
+from bot.engine.cards import Mode
+from bot.engine.options import Options
+from bot.engine.view import PlayerView
+
+from . import errors as E
+from .session import MatchOutcome, Session, Status
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    """A seat as committed: a Discord user (``user_id``) or an AI (``user_id is None``, ``ai_number`` 1, 2… in seat
+    order among the AI seats); ``left``: removed during the match."""
+
+    user_id: int | None
+    name: str
+    left: bool
+    ai_number: int | None
+
+    @property
+    def ai(self) -> bool:
+        return self.user_id is None
+
+
+@dataclass(frozen=True, slots=True)
+class SessionView:
+    """One channel's lobby or match as last committed.
+
+    ``version`` is the session's change counter (``created_at`` and ``seed`` tell one session of the channel from
+    the next); ``public`` the engine's public view (None in the lobby);
+    ``seat_views[i]`` seat ``i``'s own view (None in the lobby). ``rounds_played``: rounds finished so far. Times are
+    Unix seconds; ``deadline`` is when the pending decision times out (None: no timer).
+    """
+
+    channel_id: int
+    guild_id: int
+    created_at: float
+    seed: int
+    version: int
+    status: Status
+    mode: Mode
+    options: Options
+    host_id: int
+    seats: tuple[SeatView, ...]
+    turn_timer: float
+    deadline: float | None
+    ui: Mapping[str, Any]
+    result: MatchOutcome | None
+    min_players: int
+    max_players: int
+    public: PlayerView | None
+    seat_views: tuple[PlayerView, ...] | None
+    rounds_played: int
+
+    @classmethod
+    def of(cls, session: Session) -> SessionView:
+        """The view of ``session`` as it is now (call it right after a commit, under the session's lock)."""
+        game = session.game
+        ai = 0
+        seats = []
+        for s in session.seats:
+            if s.ai:
+                ai += 1
+            seats.append(SeatView(s.user_id, s.name, s.left, ai if s.ai else None))
+        return cls(
+            channel_id=session.channel_id,
+            guild_id=session.guild_id,
+            created_at=session.created_at,
+            seed=session.seed,
+            version=session.version,
+            status=session.status,
+            mode=session.mode,
+            options=session.options,
+            host_id=session.host_id,
+            seats=tuple(seats),
+            turn_timer=session.turn_timer,
+            deadline=session.deadline,
+            ui=MappingProxyType(dict(session.ui)),
+            result=session.result,
+            min_players=session.min_players,
+            max_players=session.max_players,
+            public=game.view(None) if game is not None else None,
+            seat_views=tuple(game.view(i) for i in range(game.players)) if game is not None else None,
+            rounds_played=len(game.history) if game is not None else 0,
+        )
+
+    def same_session(self, other: SessionView) -> bool:
+        """Whether ``other`` is a view of the same lobby-and-match (not of a later one in the channel)."""
+        return (self.channel_id, self.created_at, self.seed) == (other.channel_id, other.created_at, other.seed)
+
+    @property
+    def playing(self) -> bool:
+        return self.status is Status.PLAYING
+
+    def seat_of(self, user_id: int) -> int | None:
+        """The seat of ``user_id`` still playing (or waiting in the lobby), else None."""
+        for i, seat in enumerate(self.seats):
+            if seat.user_id == user_id and not seat.left:
+                return i
+        return None
+
+    def view_for(self, user_id: int | None) -> PlayerView | None:
+        """``user_id``'s own view of the committed game; the public view for ``None`` or a spectator; None in the
+        lobby."""
+        if self.public is None or self.seat_views is None:
+            return None
+        seat = self.seat_of(user_id) if user_id is not None else None
+        return self.seat_views[seat] if seat is not None else self.public
+
+    def require_view(self, user_id: int | None) -> PlayerView:
+        """:meth:`view_for` of a match being played. Raises :class:`~bot.adapter.errors.NotStarted` in the lobby and
+        :class:`~bot.adapter.errors.GameFinished` once the match is over."""
+        view = self.view_for(user_id)
+        if self.status is Status.LOBBY or view is None:
+            raise E.NotStarted("the game has not started yet")
+        if self.status is Status.FINISHED:
+            raise E.GameFinished("the match is over")
+        return view
+
+
+__all__ = ["SeatView", "SessionView"]
