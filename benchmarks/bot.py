@@ -1,6 +1,7 @@
 """Bot benchmark (run by hand, not a test): many concurrent games through the loopback Discord emulator.
 
     .venv/bin/python benchmarks/bot.py [--games 200] [--turns 30] [--text-only] [--think SECONDS]
+        [--database postgresql://postgres@127.0.0.1:5432/test] [--shards 1,2]
 
 The bot runs as it does in production, ``python -m bot`` in its own process, pointed at the emulator with
 ``DISCORD_API_BASE`` / ``DISCORD_GATEWAY_URL``; the emulator and the simulated players run in this process. Each game
@@ -9,6 +10,11 @@ hand (selects, colour pickers, draw/keep buttons) as soon as it is their turn, o
 at once. Prints interactions/s and p50/p99 of the time from INTERACTION_CREATE (sent by the emulator) to the bot's
 callback (received by the emulator): how long a click waits for its answer; and of the time until the hand shows the
 result (a click answered with a bare acknowledgement is shown when the hand is edited after it).
+
+``--database postgresql://…`` runs the bot on PostgreSQL: each run gets a database of its own on that server (created,
+then dropped). ``--shards 1,2`` runs the benchmark once per count, one after the other, and prints their figures side
+by side: with N shards the games are spread over N guilds (one per shard) and N bot processes run, ``SHARD_COUNT=N``
+and ``SHARD_IDS=i`` each, all on the same database (N = 1: one process without shard settings).
 
 Environment: ``BENCH_KINDS=1`` splits the figures by kind of click, ``BENCH_ROUTES=1`` counts the REST routes called,
 ``BENCH_DUMP=file.json`` writes every interaction's name and times, ``BENCH_PROFILE=file`` runs the bot under cProfile,
@@ -76,52 +82,97 @@ def quantile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-async def run(games: int, turns: int, text_only: bool, think: float) -> None:
+async def _admin_sql(server: str, sql: str) -> None:
+    import asyncpg
+
+    conn = await asyncpg.connect(server)
+    try:
+        await conn.execute(sql)
+    finally:
+        await conn.close()
+
+
+async def run(
+    games: int, turns: int, text_only: bool, think: float, *, shards: int = 1, database: str | None = None
+) -> dict[str, float]:
+    """One benchmark run with ``shards`` bot processes; returns its figures (see :func:`bench`)."""
     emu = DiscordEmulator()
     await emu.start()
+    pg_name = f"uno_bench_{os.getpid()}_{shards}" if database else None
     with tempfile.TemporaryDirectory() as tmp:
-        guild = emu.add_guild("Bench", channels=tuple(f"uno-{i}" for i in range(games)))
-        admin = emu.add_user("admin", guild=guild, manage_guild=True)
-        players = [(emu.add_user(f"a{i}", guild=guild), emu.add_user(f"b{i}", guild=guild)) for i in range(games)]
+        if database and pg_name:
+            await _admin_sql(database, f'CREATE DATABASE "{pg_name}"')
+            target = re.sub(r"/[^/?]*(\?.*)?$", f"/{pg_name}", database)
+        else:
+            target = os.environ.get("BENCH_DB") or str(Path(tmp) / "bench.sqlite3")
+        count = max(1, shards)
+        guilds = [
+            emu.add_guild(
+                f"Bench{s}",
+                channels=tuple(f"uno-{i}" for i in range(s, games, count)),
+                shard=(s, count) if count > 1 else None,
+            )
+            for s in range(count)
+        ]
+        admin = emu.add_user("admin", guild=guilds[0], manage_guild=True)
+        for guild in guilds[1:]:
+            emu.add_member(guild, admin, manage_guild=True)
+        players = []
+        for i in range(games):
+            guild = guilds[i % count]
+            players.append((emu.add_user(f"a{i}", guild=guild), emu.add_user(f"b{i}", guild=guild)))
         env = {
             **os.environ,
             "PYTHONPATH": os.pathsep.join(filter(None, (str(ROOT), os.environ.get("PYTHONPATH")))),
             "DISCORD_TOKEN": emu.token,
             "DISCORD_API_BASE": emu.api_base,
             "DISCORD_GATEWAY_URL": emu.gateway_url,
-            "UNO_DATABASE": os.environ.get("BENCH_DB") or str(Path(tmp) / "bench.sqlite3"),
-            "DEV_GUILD_ID": str(guild.id),
+            "UNO_DATABASE": target,
             "LOG_LEVEL": "WARNING",
         }
+        if count == 1:
+            env["DEV_GUILD_ID"] = str(guilds[0].id)
         profile = os.environ.get("BENCH_PROFILE")  # a path: run the bot under cProfile and write its stats there
         command = ["-m", "cProfile", "-o", profile, "-m", "bot"] if profile else ["-m", "bot"]
-        bot = await asyncio.create_subprocess_exec(sys.executable, *command, cwd=tmp, env=env)
+        bots = []
+        for s in range(count):
+            shard_env = {"SHARD_COUNT": str(count), "SHARD_IDS": str(s)} if count > 1 else {}
+            bots.append(await asyncio.create_subprocess_exec(sys.executable, *command, cwd=tmp, env=env | shard_env))
         try:
-            await emu.wait_until(lambda: bool(emu.commands(guild)), timeout=60, what="commands synced")
-            await emu.wait_until(lambda: emu.gateway.identifies >= 1, timeout=60, what="the bot connected")
+            await emu.wait_until(
+                lambda: bool(emu.commands(guilds[0] if count == 1 else None)), timeout=60, what="commands synced"
+            )
+            await emu.wait_until(lambda: emu.gateway.identifies >= count, timeout=60, what="the bot connected")
             await asyncio.sleep(2.5)  # discord.py waits for its guilds before READY
-            await bench(emu, guild, admin, players, turns, text_only, think)
+            return await bench(emu, guilds, admin, players, turns, text_only, think)
         finally:
-            bot.send_signal(signal.SIGTERM)
-            await bot.wait()
-    await emu.stop()
+            for bot in bots:
+                bot.send_signal(signal.SIGTERM)
+            for bot in bots:
+                await bot.wait()
+            await emu.stop()
+            if database and pg_name:
+                await _admin_sql(database, f'DROP DATABASE IF EXISTS "{pg_name}" WITH (FORCE)')
 
 
 async def bench(
     emu: DiscordEmulator,
-    guild: Any,
+    guilds: list[Any],
     admin: User,
     players: list[tuple[User, User]],
     turns: int,
     text_only: bool,
     think: float,
-) -> None:
+) -> dict[str, float]:
+    """Play; print and return the figures: ``rate`` (interactions/s), callback ``p50``/``p99`` and the hand's
+    ``shown_p99`` (ms)."""
     if text_only:
-        await emu.slash(admin, guild.channel("uno-0"), "uno settings", card_images=False, settle=False)
+        for n, guild in enumerate(guilds):
+            await emu.slash(admin, guild.channel(f"uno-{n}"), "uno settings", card_images=False, settle=False)
     started = time.perf_counter()
     tables: list[RemoteTable] = []
     for i, (a, b) in enumerate(players):
-        channel = guild.channel(f"uno-{i}")
+        channel = guilds[i % len(guilds)].channel(f"uno-{i}")
         res = await emu.slash(a, channel, "uno new", game=("classic", "flip", "flex")[i % 3], settle=False)
         table = RemoteTable(emu, None, channel, [a, b], random.Random(i), settle=False, poll=POLL)  # type: ignore[arg-type]
         table.message = res.public_messages[0]
@@ -209,6 +260,29 @@ async def bench(
         Path(dump).write_text(json.dumps(rows))
     unanswered = sum(1 for r in records if r.acked_at is None)
     print(f"unanswered: {unanswered}; unknown routes: {len(emu.unknown_routes)}")
+    return {
+        "rate": len(latencies) / elapsed,
+        "p50": statistics.median(latencies) * 1000,
+        "p99": quantile(latencies, 0.99) * 1000,
+        "shown_p99": quantile(shown, 0.99) * 1000,
+        "unanswered": unanswered,
+    }
+
+
+async def compare(args: argparse.Namespace, counts: list[int]) -> None:
+    figures = {}
+    for count in counts:
+        print(f"== {count} shard process(es)")
+        figures[count] = await run(
+            args.games, args.turns, args.text_only, args.think, shards=count, database=args.database
+        )
+    if len(counts) > 1:
+        print("\nshard processes | interactions/s | callback p50 | callback p99 | hand shown p99 | unanswered")
+        for count, f in figures.items():
+            print(
+                f"{count:15d} | {f['rate']:14.1f} | {f['p50']:9.1f} ms | {f['p99']:9.1f} ms | "
+                f"{f['shown_p99']:11.1f} ms | {f['unanswered']:g}"
+            )
 
 
 def main() -> None:
@@ -219,8 +293,10 @@ def main() -> None:
     parser.add_argument(
         "--think", type=float, default=0.0, help="mean seconds a player waits before a decision (uniform ±50%%)"
     )
+    parser.add_argument("--database", help="a postgresql://… server: each run on a database of its own there")
+    parser.add_argument("--shards", default="1", help="bot process counts to compare, e.g. 1,2 (default 1)")
     args = parser.parse_args()
-    asyncio.run(run(args.games, args.turns, args.text_only, args.think))
+    asyncio.run(compare(args, [int(n) for n in args.shards.split(",")]))
 
 
 if __name__ == "__main__":

@@ -15,7 +15,7 @@ import discord
 from discord.ext import commands
 
 from bot.adapter import SessionManager
-from bot.adapter.clock import Clock
+from bot.adapter.clock import Clock, SystemClock
 from bot.adapter.manager import Limits
 from bot.adapter.runtime import tune_gc
 from bot.config import Settings
@@ -23,7 +23,7 @@ from bot.engine.options import Options
 from bot.i18n import language_for
 from bot.i18n.translator import UnoTranslator
 from bot.shardlog import ShardedBot
-from bot.storage import GuildSettings, Store, UserPrefs, open_store
+from bot.storage import GuildSettings, Shards, Store, UserPrefs, open_store
 from cogs.uno.replies import COMMANDS, UnoTree
 
 log = logging.getLogger(__name__)
@@ -79,8 +79,19 @@ class UnoBot(ShardedBot):
 
     async def setup_hook(self) -> None:
         # a server's saved default rule options are checked by the engine's own table (SPEC O) when saved and read
-        self.store = await open_store(self.settings.database, validate_options=Options.from_dict)
-        self.manager = SessionManager(self.store, clock=self._clock, limits=self._limits, rng=self._rng)
+        clock = self._clock or SystemClock()
+        self.store = await open_store(self.settings.database, validate_options=Options.from_dict, clock=clock.now)
+        # this process's shards (SHARD_COUNT/SHARD_IDS): only their guilds' games are resumed and run here
+        count = self.shard_count
+        shards = None if count is None else Shards.of(count, self.shard_ids or range(count))
+        self.manager = SessionManager(
+            self.store,
+            clock=clock,
+            limits=self._limits,
+            rng=self._rng,
+            shards=shards,
+            lease_ttl=self.settings.lease_seconds,
+        )
         await self.manager.start()
         await self.load_extension("cogs.uno")
         await self.tree.set_translator(UnoTranslator())

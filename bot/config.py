@@ -9,6 +9,7 @@ from pathlib import Path
 
 from dotenv import load_dotenv
 
+from bot.limits import LEASE_SECONDS_DEFAULT, LEASE_SECONDS_MAX, LEASE_SECONDS_MIN
 from bot.storage import DEFAULT_DATABASE, is_postgres_url
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
@@ -32,6 +33,9 @@ class Settings:
     - ``shard_count`` / ``shard_ids``: ``SHARD_COUNT`` (total shards of the bot, ≥ 1) and ``SHARD_IDS`` (the ones
       this process runs, e.g. ``0,1`` or ``0-3``; needs ``SHARD_COUNT``; default all of them). Both unset: one
       process runs every shard Discord recommends.
+    - ``lease_seconds``: ``UNO_LEASE_SECONDS``, how long this process's lease of each live game lasts without a
+      renewal (:data:`bot.limits.LEASE_SECONDS_MIN`–:data:`~bot.limits.LEASE_SECONDS_MAX`, default 30): after a
+      crash, how long its games wait before another machine's process takes them over (``bot.adapter.leases``).
     """
 
     token: str
@@ -42,6 +46,7 @@ class Settings:
     gateway_url: str | None = None
     shard_count: int | None = None
     shard_ids: tuple[int, ...] | None = None
+    lease_seconds: int = LEASE_SECONDS_DEFAULT
 
     def shard_id_list(self) -> list[int] | None:
         """``shard_ids`` as discord.py's ``AutoShardedClient(shard_ids=...)`` takes them (None: all)."""
@@ -67,6 +72,14 @@ class Settings:
         if level not in LOG_LEVELS:
             raise ConfigError(f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, not {level!r}.")
         shard_count, shard_ids = parse_shards(os.environ.get("SHARD_COUNT", ""), os.environ.get("SHARD_IDS", ""))
+        lease = os.environ.get("UNO_LEASE_SECONDS", "").strip()
+        if lease and (
+            not lease.isdecimal() or not lease.isascii() or not LEASE_SECONDS_MIN <= int(lease) <= LEASE_SECONDS_MAX
+        ):
+            raise ConfigError(
+                f"UNO_LEASE_SECONDS must be a whole number of seconds, {LEASE_SECONDS_MIN}-{LEASE_SECONDS_MAX}, "
+                f"not {lease!r}."
+            )
         return cls(
             token=token,
             database=_database(os.environ.get("UNO_DATABASE", "").strip() or DEFAULT_DATABASE),
@@ -76,6 +89,7 @@ class Settings:
             gateway_url=os.environ.get("DISCORD_GATEWAY_URL", "").strip() or None,
             shard_count=shard_count,
             shard_ids=shard_ids,
+            lease_seconds=int(lease) if lease else LEASE_SECONDS_DEFAULT,
         )
 
 

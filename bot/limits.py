@@ -11,6 +11,9 @@ import it. Change a bound here and every layer follows.
 - :data:`TARGET_SCORE_MAX`: the largest match target (SPEC G9, table O); :data:`TARGET_SCORE_DEFAULT` the target of
   a server that set none (``/uno settings``).
 - :data:`FALSE_CATCH_PENALTY_MAX`: the most cards a false UNO catch may cost (SPEC G8, table O).
+- :data:`LEASE_SECONDS_MIN` … :data:`LEASE_SECONDS_MAX`: how long a process's lease of a live game lasts without a
+  renewal (``UNO_LEASE_SECONDS``; renewed every third of it): after a crash, how long its games wait before another
+  process takes them over (:mod:`bot.adapter.leases`); :data:`LEASE_SECONDS_DEFAULT` when nothing is set.
 """
 
 from __future__ import annotations
@@ -33,9 +36,16 @@ TARGET_SCORE_DEFAULT: Final[int] = 500
 
 FALSE_CATCH_PENALTY_MAX: Final[int] = 10
 
+LEASE_SECONDS_MIN: Final[int] = 2
+LEASE_SECONDS_MAX: Final[int] = 3600
+LEASE_SECONDS_DEFAULT: Final[int] = 30
+
 __all__ = [
     "FALSE_CATCH_PENALTY_MAX",
     "LANGUAGES",
+    "LEASE_SECONDS_DEFAULT",
+    "LEASE_SECONDS_MAX",
+    "LEASE_SECONDS_MIN",
     "MAX_PLAYERS",
     "MIN_PLAYERS",
     "MODES",

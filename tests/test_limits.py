@@ -45,7 +45,7 @@ async def test_the_adapter_accepts_exactly_the_turn_timer_bounds(tmp_path: Path)
     from bot.adapter import ManualClock, SessionManager
     from bot.adapter import errors as AE
 
-    store = await storage.Store.open(tmp_path / "uno.sqlite3")
+    store = await storage.open_store(tmp_path / "uno.sqlite3")
     try:
         m = SessionManager(store, clock=ManualClock(), rng=Random(1))
         for channel, timer in enumerate((limits.TURN_TIMER_MIN, limits.TURN_TIMER_MAX), start=1):

@@ -84,3 +84,16 @@ class BadRequest(AdapterError):
     """A malformed request (unknown option, out-of-range value)."""
 
     code = "bad_request"
+
+
+class NotOwned(AdapterError):
+    """Another bot process runs this game right now (issue 11: it holds the game's lease, or this process lost it and
+    has not got it back yet); nothing changed."""
+
+    code = "not_owned"
+
+
+class StorageDown(AdapterError):
+    """The database could not be reached: the change was not saved, the game is as it was at its last commit."""
+
+    code = "storage_unavailable"

@@ -7,7 +7,8 @@ queue them for the subscribers (the Discord layer). A failed commit restores the
 Turn timers: when a human's decision times out it takes its default (draw and keep; accept the penalty; declare the
 colour they hold most) and, after ``max_timeouts`` expiries in a row, the player is removed (their cards go under the
 draw pile) and play goes on. AI seats act through the engine's legal actions after ``ai_delay`` seconds. Idle lobbies
-and games without human activity are closed. :meth:`SessionManager.start` resumes every saved session.
+and games without human activity are closed. :meth:`SessionManager.start` resumes every saved session of this
+process's shards whose lease it gets (:mod:`bot.adapter.leases`: one process runs a game at a time).
 """
 
 from __future__ import annotations
@@ -15,9 +16,9 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from random import Random
-from typing import Any
+from typing import Any, TypeVar
 
 from bot.engine.actions import Action, NextRound
 from bot.engine.cards import Mode
@@ -26,20 +27,22 @@ from bot.engine.game import Game
 from bot.engine.options import OptionError, Options
 from bot.engine.rules import RULESETS
 from bot.engine.view import Phase, PlayerView
-from bot.limits import TURN_TIMER_MAX, TURN_TIMER_MIN
-from bot.storage import LiveGame, MatchResult, Store
+from bot.limits import LEASE_SECONDS_DEFAULT, TURN_TIMER_MAX, TURN_TIMER_MIN
+from bot.storage import LiveGame, MatchResult, Shards, StorageUnavailable, Store
 
 from . import ai
 from . import errors as E
-from .clock import Clock, SystemClock
+from .clock import Clock, SystemClock, TimerHandle
 from .fanout import CloseReason, FanOut, Subscriber, Update
 from .fanout import UpdateKind as K
+from .leases import Leases
 from .results import abandon, settle
 from .session import LOG_LINES, Seat, Session, Status
 from .session_view import SessionView
 from .timers import Limits, Timers, default_action
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 
 #: ``writer(session, kind, events, actor)``: the lines a committed change adds to the session's last-moves log
@@ -53,6 +56,12 @@ class SessionManager:
 
     Raises :class:`~bot.adapter.errors.AdapterError` subclasses and the engine's
     :class:`~bot.engine.errors.RuleError` subclasses (both ``ValueError``) for refused requests; nothing changes then.
+    :class:`~bot.adapter.errors.StorageDown` when the database could not be reached (the change was not saved and the
+    session is back at its last commit); :class:`~bot.adapter.errors.NotOwned` for a game another process runs.
+
+    ``shards``: the Discord shards this process runs (None: all guilds); only their guilds' games are resumed or
+    opened. ``lease_ttl`` (seconds): how long a game's lease lasts without renewal (renewed every third of it);
+    ``owner``: this process's lease owner name (default: unique per process).
     """
 
     def __init__(
@@ -62,11 +71,18 @@ class SessionManager:
         clock: Clock | None = None,
         limits: Limits | None = None,
         rng: Random | None = None,
+        shards: Shards | None = None,
+        lease_ttl: float = LEASE_SECONDS_DEFAULT,
+        owner: str | None = None,
     ) -> None:
         self.store = store
         self.clock: Clock = clock or SystemClock()
         self.limits = limits or Limits()
         self.sessions: dict[int, Session] = {}
+        self.leases = Leases(store, self.clock, shards=shards, ttl=lease_ttl, owner=owner)
+        #: Channels of this process's guilds whose live game another process holds the lease of (taken over later).
+        self.elsewhere: set[int] = set()
+        self._lease_timer: TimerHandle | None = None
         self._rng = rng or Random(secrets.randbits(64))
         self._timers = Timers(self.clock, self.limits, on_timeout=self._on_timeout, on_ai=self._ai_move)
         self._fanout = FanOut()
@@ -76,30 +92,114 @@ class SessionManager:
     # Life cycle
 
     async def start(self) -> list[Session]:
-        """Load every saved session (corrupt ones are set aside by the store), re-arm timers and AI turns."""
-        rows = await self.store.load_games(validate=Session.from_dict)
-        now = self.clock.now()
-        for row in rows:
-            session = Session.from_dict(row.snapshot)
-            session.committed = row.snapshot
-            self.sessions[session.channel_id] = session
-            # The bot was away: nobody could play, so the idle clock and the pending decision's timer start afresh.
-            session.last_activity = max(session.last_activity, now)
-            self._timers.set_deadline(session)
-            session.published = SessionView.of(session)
-            self._timers.arm(session)
+        """Load every saved session of this process's shards (corrupt ones are set aside by the store) whose lease it
+        gets, re-arm timers and AI turns; the others wait in :attr:`elsewhere` and are taken over by the periodic
+        lease renewal once their owner releases them or its leases expire."""
+        taken = await self._take_over()
         self._schedule_sweep()
-        log.info("resumed %d session(s)", len(rows))
+        self._schedule_renewal()
+        log.info("resumed %d session(s); %d run by another process for now", taken, len(self.elsewhere))
         return list(self.sessions.values())
 
     async def close(self) -> None:
-        """Stop timers and workers; wait for the change in flight (sessions stay saved)."""
+        """Stop timers and workers; wait for the change in flight (sessions stay saved), then release the leases."""
         self._timers.close()
+        if self._lease_timer is not None:
+            self._lease_timer.cancel()
         for session in list(self.sessions.values()):
             async with session.lock:
                 pass
         await self.idle()
+        released = await self.leases.release_all()
+        log.info("released %d game lease(s)", released)
         await self._fanout.close()
+
+    def _resume(self, row: LiveGame) -> Session:
+        session = Session.from_dict(row.snapshot)
+        session.committed = row.snapshot
+        self.sessions[session.channel_id] = session
+        # The bot was away: nobody could play, so the idle clock and the pending decision's timer start afresh.
+        session.last_activity = max(session.last_activity, self.clock.now())
+        self._timers.set_deadline(session)
+        session.published = SessionView.of(session)
+        self._timers.arm(session)
+        return session
+
+    async def _take_over(self) -> int:
+        """Take the leases of the saved games of our shards that nobody else runs, then load and resume them (loaded
+        again after the lease is ours: the last owner may have committed until it let go)."""
+        known = await self.store.load_games(validate=Session.from_dict, shards=self.leases.shards)
+        self.elsewhere &= {row.channel_id for row in known}
+        got = []
+        for row in known:
+            if row.channel_id in self.sessions:
+                continue
+            if await self.leases.acquire(row.channel_id):
+                got.append(row.channel_id)
+            else:
+                self.elsewhere.add(row.channel_id)
+        if not got:
+            return 0
+        again = await self.store.load_games(validate=Session.from_dict, shards=self.leases.shards)
+        rows = {row.channel_id: row for row in again}
+        for channel in got:
+            self.elsewhere.discard(channel)
+            found = rows.get(channel)
+            if found is None:  # it ended (or was set aside) meanwhile
+                await self.leases.release(channel)
+                continue
+            self._resume(found)
+        return len(got)
+
+    def _schedule_renewal(self) -> None:
+        if not self._timers.closed:
+            self._lease_timer = self.clock.call_later(self.leases.ttl / 3, lambda: self._timers.spawn(self._renew()))
+
+    async def _renew(self) -> None:
+        """Renew our leases; stop the games whose lease is lost; take over the games waiting in :attr:`elsewhere`."""
+        try:
+            ours = [c for c in self.leases.held() if c in self.sessions] + [
+                c for c in self.sessions if c not in self.leases.held()
+            ]
+            for channel in await self.leases.renew(ours):
+                await self._suspend(channel)
+            if self.elsewhere:
+                taken = await self._take_over()
+                if taken:
+                    log.info("took over %d session(s) from another process", taken)
+        except StorageUnavailable as exc:
+            log.warning("could not check the game leases: %s", exc)
+        except Exception:
+            log.exception("renewing the game leases failed")
+        finally:
+            self._schedule_renewal()
+
+    async def _suspend(self, channel_id: int) -> None:
+        """Stop running a game whose lease we lost: its timers stop and its actions are refused (NotOwned) until we
+        get the lease back; then it is loaded again from its last commit."""
+        session = self.sessions.get(channel_id)
+        if session is None:
+            return
+        async with session.lock:
+            if self.leases.holds(channel_id) or self.sessions.get(channel_id) is not session:
+                return
+            self._forget(session)
+            self.elsewhere.add(channel_id)
+        log.warning("stopped running the game in channel %s until its lease is ours again", channel_id)
+
+    async def _guard(self, session: Session) -> None:
+        """Refuse a change to a game whose lease this process does not hold. A lease that ran out (renewal late: a
+        busy process, a database that was away) is renewed first: that succeeds only if nobody took it over."""
+        channel = session.channel_id
+        if self.leases.holds(channel):
+            return
+        try:
+            kept = await self.leases.renew_one(channel)
+        except StorageUnavailable as exc:
+            raise E.StorageDown("the database is unavailable") from exc
+        if not kept:
+            self._timers.spawn(self._suspend(channel))  # once the caller lets go of the session's lock
+            raise E.NotOwned("another bot process runs this game right now")
 
     async def idle(self) -> None:
         """Wait until no background work (AI moves, timeouts, subscriber deliveries) is left. For tests."""
@@ -137,6 +237,10 @@ class SessionManager:
         """The session of ``channel_id``; :class:`~bot.adapter.errors.NoGame` if there is none."""
         session = self.sessions.get(channel_id)
         if session is None:
+            if channel_id in self.elsewhere:
+                if self.leases.unreachable:  # stopped because its lease could not be renewed: the database is away
+                    raise E.StorageDown("the database is unavailable")
+                raise E.NotOwned("another bot process runs this game right now")
             raise E.NoGame("no game in this channel")
         return session
 
@@ -161,6 +265,8 @@ class SessionManager:
         tests and benchmarks; ``seats``: these seats instead, in order, as for a rematch). A finished session in the
         channel is replaced; a live one refused (:class:`~bot.adapter.errors.GameExists`). Raises
         :class:`~bot.adapter.errors.BadRequest` for a bad mode, option or timer."""
+        if not self.leases.owns_guild(guild_id) or channel_id in self.elsewhere:
+            raise E.NotOwned("another bot process runs this server's games")
         existing = self.sessions.get(channel_id)
         if existing is not None and existing.status != Status.FINISHED:
             raise E.GameExists("a game is already running in this channel")
@@ -188,6 +294,12 @@ class SessionManager:
             last_activity=now,
             ui=dict(ui or {}),
         )
+        if not self.leases.holds(channel_id):
+            try:
+                if not await self.leases.acquire(channel_id):
+                    raise E.NotOwned("another bot process runs this channel's game")
+            except StorageUnavailable as exc:
+                raise E.StorageDown("the database is unavailable") from exc
         if existing is not None:
             async with existing.lock:
                 self._forget(existing)
@@ -197,6 +309,7 @@ class SessionManager:
                 await self._commit(session)
             except Exception:
                 self._forget(session)
+                await self.leases.release(channel_id)
                 raise
         self._publish(session, K.LOBBY)
         return session
@@ -391,9 +504,10 @@ class SessionManager:
         self._timers.set_deadline(session)
         self._write_log(session, kind, events, actor)
         try:
+            await self._guard(session)
             if result is not None:
                 row = self._row(session)
-                await self.store.finish_match(result, replace_with=row)
+                await self._saving(self.store.finish_match(result, replace_with=row))
                 session.committed = row.snapshot
                 session.published = SessionView.of(session)
             else:
@@ -434,14 +548,22 @@ class SessionManager:
 
     async def _close(self, session: Session, reason: CloseReason) -> Update:
         """Close a lobby (deleted) or a match (recorded as abandoned if it was being played)."""
+        await self._guard(session)
         self._timers.disarm(session.channel_id)
-        if session.status == Status.PLAYING and session.game is not None:
-            abandon(session.game)
-            session.version += 1
-            result = settle(session, self.clock.now(), abandoned=True)
-            await self.store.finish_match(result, replace_with=None)
-        else:
-            await self.store.delete_game(session.channel_id)
+        try:
+            if session.status == Status.PLAYING and session.game is not None:
+                abandon(session.game)
+                session.version += 1
+                result = settle(session, self.clock.now(), abandoned=True)
+                await self._saving(self.store.finish_match(result, replace_with=None))
+            else:
+                await self._saving(self.store.delete_game(session.channel_id))
+        except BaseException:
+            if session.committed is not None:
+                self._restore(session, session.committed)
+            self._timers.arm(session)
+            raise
+        await self.leases.release(session.channel_id)
         session.version += 1
         session.status = Status.FINISHED
         session.published = SessionView.of(session)
@@ -450,10 +572,21 @@ class SessionManager:
         return update
 
     async def _commit(self, session: Session) -> None:
+        await self._guard(session)
         row = self._row(session)
-        await self.store.save_game(row)
+        await self._saving(self.store.save_game(row))
         session.committed = row.snapshot
         session.published = SessionView.of(session)
+
+    @staticmethod
+    async def _saving(write: Awaitable[T]) -> T:
+        """Await a store write; an unreachable database becomes :class:`~bot.adapter.errors.StorageDown` (nothing
+        was saved; the caller restores the session to its last commit)."""
+        try:
+            return await write
+        except StorageUnavailable as exc:
+            log.warning("a change was not saved: %s", exc)
+            raise E.StorageDown("the database is unavailable; the change was not saved") from exc
 
     def _row(self, session: Session) -> LiveGame:
         return LiveGame(
@@ -592,6 +725,7 @@ class SessionManager:
                     if status == Status.FINISHED:
                         self._forget(session)
                         await self.store.delete_game(session.channel_id)
+                        await self.leases.release(session.channel_id)
                     else:
                         await self._close(session, CloseReason.IDLE)
             except Exception:

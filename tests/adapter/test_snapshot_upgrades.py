@@ -22,7 +22,7 @@ from bot.engine.builder import build
 from bot.engine.errors import SnapshotError, SnapshotTooNew
 from bot.engine.options import Options
 from bot.engine.view import Phase
-from bot.storage import LiveGame, Store
+from bot.storage import LiveGame, Store, open_store
 from cogs.uno import screens
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "snapshots" / "v1" / "session"
@@ -31,7 +31,7 @@ ROWS = {p.stem: json.loads(p.read_text(encoding="utf-8")) for p in sorted(FIXTUR
 
 @pytest.fixture
 async def store(tmp_path: Path) -> Any:
-    s = await Store.open(tmp_path / "uno.sqlite3")
+    s = await open_store(tmp_path / "uno.sqlite3")
     yield s
     await s.close()
 

@@ -38,8 +38,13 @@ class FlakyStore:
     async def delete_game(self, channel_id: int) -> bool:
         return await self.inner.delete_game(channel_id)
 
-    async def load_games(self, validate: Callable[[dict[str, Any]], object] | None = None) -> list[LiveGame]:
-        return await self.inner.load_games(validate)
+    async def load_games(
+        self, validate: Callable[[dict[str, Any]], object] | None = None, **kwargs: Any
+    ) -> list[LiveGame]:
+        return await self.inner.load_games(validate, **kwargs)
+
+    def __getattr__(self, name: str) -> Any:  # the rest (the leases of issue 11) as the real store has them
+        return getattr(self.inner, name)
 
     async def finish_match(self, result: MatchResult, *, replace_with: LiveGame | None = None) -> bool:
         return await self.inner.finish_match(result, replace_with=replace_with)

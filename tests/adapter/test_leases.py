@@ -1,0 +1,237 @@
+"""Issue 11, sharding: several bot processes on one database. Each resumes only its own shards' games, a game is run by
+one process at a time (its lease), a crashed process's games are taken over once its leases expire (at once when it
+was a process of this machine that is gone), a clean stop hands them over without waiting, and a database that cannot
+be reached refuses the change that could not be saved (the game stays at its last commit and goes on afterwards).
+
+Two session managers share one SQLite store here, both on one controllable clock (the store's lease times too)."""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+import sys
+from collections.abc import AsyncIterator
+from pathlib import Path
+from random import Random
+from typing import Any
+
+import pytest
+
+from bot.adapter import ManualClock, SessionManager
+from bot.adapter import errors as AE
+from bot.adapter.leases import gone, make_owner
+from bot.adapter.manager import Limits
+from bot.engine.actions import Draw
+from bot.storage import Shards, StorageUnavailable, Store, open_store
+
+ALICE, BOB = 101, 102
+TTL = 30.0
+#: A guild of shard 0 and one of shard 1 (of 2): Discord's rule is ``(guild_id >> 22) % shard_count``.
+GUILD0, GUILD1 = (6 << 22) | 17, (7 << 22) | 17
+SHARD0, SHARD1 = Shards.of(2, [0]), Shards.of(2, [1])
+
+
+class Flaky:
+    """A store whose connection to the database can be cut (``down = True``): every call then raises
+    :class:`StorageUnavailable` without reaching it, as the real stores do while their server is away."""
+
+    def __init__(self, store: Store) -> None:
+        self._store = store
+        self.down = False
+
+    def __getattr__(self, name: str) -> Any:
+        method = getattr(self._store, name)
+
+        async def call(*args: Any, **kwargs: Any) -> Any:
+            if self.down:
+                raise StorageUnavailable("the database is not reachable (test)")
+            return await method(*args, **kwargs)
+
+        return call
+
+
+@pytest.fixture
+def clock() -> ManualClock:
+    return ManualClock()
+
+
+@pytest.fixture
+async def store(tmp_path: Path, clock: ManualClock) -> AsyncIterator[Store]:
+    s = await open_store(tmp_path / "uno.sqlite3", clock=clock.now)
+    yield s
+    await s.close()
+
+
+def manager(
+    store: Any, clock: ManualClock, *, shards: Shards | None = None, owner: str | None = None
+) -> SessionManager:
+    return SessionManager(
+        store,
+        clock=clock,
+        limits=Limits(ai_delay=0.0, ai_catch_delay=0.0),
+        rng=Random(7),
+        shards=shards,
+        lease_ttl=TTL,
+        owner=owner,
+    )
+
+
+async def two_player_game(m: SessionManager, channel: int, guild: int) -> None:
+    await m.open_lobby(channel_id=channel, guild_id=guild, host_id=ALICE, host_name="Alice", mode="classic")
+    await m.join(channel, BOB, "Bob")
+    await m.start_game(channel, ALICE)
+
+
+def player_to_move(m: SessionManager, channel: int) -> int:
+    session = m.sessions[channel]
+    assert session.game is not None and session.game.pending is not None
+    uid = session.seats[session.game.pending].user_id
+    assert uid is not None
+    return uid
+
+
+async def draw(m: SessionManager, channel: int) -> int:
+    """The player to move draws (or takes their first legal action); returns the new version."""
+    uid = player_to_move(m, channel) if channel in m.sessions else ALICE  # else: refused (NoGame, NotOwned)
+    update = await m.act(channel, uid, lambda v: Draw(v.me) if Draw(v.me) in v.legal else v.legal[0])
+    return update.version
+
+
+async def advance(clock: ManualClock, seconds: float, *managers: SessionManager) -> None:
+    """Move the clock in steps of a second (lease renewals run every ``TTL / 3``), letting background work finish."""
+    for _ in range(int(seconds)):
+        clock.advance(1.0)
+        for m in managers:
+            await m.idle()
+
+
+async def test_each_process_resumes_only_the_games_of_its_own_shards(store: Store, clock: ManualClock) -> None:
+    everything = manager(store, clock)
+    await everything.start()
+    await two_player_game(everything, 1, GUILD0)
+    await two_player_game(everything, 2, GUILD1)
+    await everything.close()  # a clean stop: the leases are given back
+
+    zero, one = manager(store, clock, shards=SHARD0), manager(store, clock, shards=SHARD1)
+    await zero.start()
+    await one.start()
+    try:
+        assert (set(zero.sessions), set(one.sessions)) == ({1}, {2})
+        assert zero.elsewhere == one.elsewhere == set()  # the other shard's games are not even looked at
+        assert await store.lease_owner(1) == zero.leases.owner and await store.lease_owner(2) == one.leases.owner
+        with pytest.raises(AE.NoGame):
+            await draw(zero, 2)
+        with pytest.raises(AE.NotOwned):  # Discord routes guild 1's interactions to shard 1; guarded anyway
+            await zero.open_lobby(channel_id=3, guild_id=GUILD1, host_id=ALICE, host_name="Alice", mode="classic")
+        assert await draw(one, 2) > 0 and await draw(zero, 1) > 0
+        await two_player_game(one, 4, GUILD1)  # a new game takes its lease at once
+        assert await store.lease_owner(4) == one.leases.owner
+    finally:
+        await zero.close()
+        await one.close()
+    assert [await store.lease_owner(c) for c in (1, 2, 4)] == [None, None, None]
+
+
+async def test_a_crashed_process_s_games_are_taken_over_once_its_leases_expire_and_it_cannot_act_again(
+    store: Store, clock: ManualClock
+) -> None:
+    cut = Flaky(store)
+    old = manager(cut, clock, shards=SHARD0, owner="machine-a:1:0of2:aaaa")
+    await old.start()
+    await two_player_game(old, 1, GUILD0)
+    version = await draw(old, 1)
+    cut.down = True  # the old process hangs / loses the database (a kill -9 looks the same to the others)
+
+    new = manager(store, clock, shards=SHARD0, owner="machine-b:2:0of2:bbbb")
+    await new.start()
+    assert new.sessions == {} and new.elsewhere == {1}
+    with pytest.raises(AE.NotOwned):  # the lease is still the old process's: nothing may change the game
+        await draw(new, 1)
+    with pytest.raises(AE.NotOwned):
+        await new.open_lobby(channel_id=1, guild_id=GUILD0, host_id=BOB, host_name="Bob", mode="flip")
+
+    await advance(clock, TTL + TTL / 3 + 1, old, new)
+    # expired: the new process loaded the game from its last commit and runs it; the old one stopped running it
+    assert set(new.sessions) == {1} and new.elsewhere == set() and new.sessions[1].version == version
+    assert old.sessions == {} and old.elsewhere == {1}
+    assert await store.lease_owner(1) == new.leases.owner
+    version = await draw(new, 1)
+
+    cut.down = False  # the old process is back: it neither gets the game back nor may change it
+    await advance(clock, TTL, old, new)
+    with pytest.raises(AE.NotOwned):
+        await draw(old, 1)
+    assert old.sessions == {} and await store.lease_owner(1) == new.leases.owner
+    # the turn timer (60 s) ran out meanwhile: the new process timed the turn out, the old one did not (one change)
+    (row,) = await store.load_games()
+    assert row.version == new.sessions[1].version >= version
+    timeouts = new.sessions[1].version - version
+    await advance(clock, 61, old, new)
+    (row,) = await store.load_games()
+    assert row.version == new.sessions[1].version == version + timeouts + 1
+    await new.close()
+    await old.close()
+
+
+async def test_a_clean_stop_hands_the_games_over_without_waiting_for_expiry(store: Store, clock: ManualClock) -> None:
+    old = manager(store, clock, shards=SHARD1, owner="machine-a:1:1of2:aaaa")
+    await old.start()
+    await two_player_game(old, 2, GUILD1)
+    await two_player_game(old, 3, GUILD1)
+    new = manager(store, clock, shards=SHARD1, owner="machine-b:2:1of2:bbbb")
+    await new.start()  # a shard moving to another machine: both run for a moment
+    assert new.sessions == {} and new.elsewhere == {2, 3}
+    version = await draw(old, 2)  # the old process still runs them until it stops
+    await old.close()
+    assert await store.lease_owner(2) is None
+    await advance(clock, TTL / 3 + 1, new)  # one renewal period, far less than the lease time
+    assert set(new.sessions) == {2, 3} and new.sessions[2].version == version
+    assert await draw(new, 3) > 0
+    await new.close()
+
+
+async def test_a_process_of_this_machine_that_is_gone_gives_its_leases_up_at_once(
+    store: Store, clock: ManualClock
+) -> None:
+    child = subprocess.Popen([sys.executable, "-c", "pass"])
+    child.wait()
+    dead = f"{socket.gethostname().replace(':', '_')[:80]}:{child.pid}:0of2:dead"
+    me = make_owner(SHARD0)
+    assert gone(dead, me) and not gone(me, me) and not gone("elsewhere:1:0of2:x", me)
+    crashed = manager(store, clock, shards=SHARD0, owner=dead)
+    await crashed.start()
+    await two_player_game(crashed, 1, GUILD0)
+    version = await draw(crashed, 1)
+    # kill -9: nothing released; the restarted process (same machine, new pid) need not wait for the expiry
+    restarted = manager(store, clock, shards=SHARD0)
+    await restarted.start()
+    assert set(restarted.sessions) == {1} and restarted.sessions[1].version == version
+    assert await store.lease_owner(1) == restarted.leases.owner
+    await restarted.close()
+
+
+async def test_a_change_that_cannot_be_saved_is_refused_and_the_game_goes_on_from_its_last_commit(
+    store: Store, clock: ManualClock
+) -> None:
+    cut = Flaky(store)
+    m = manager(cut, clock)
+    await m.start()
+    await two_player_game(m, 1, GUILD0)
+    session = m.sessions[1]
+    committed = session.committed
+    version = session.version
+    cut.down = True
+    with pytest.raises(AE.StorageDown):
+        await draw(m, 1)
+    assert session.version == version and session.to_dict() == committed  # rolled back to the last commit
+    with pytest.raises(AE.StorageDown):
+        await m.end(1, ALICE)
+    assert session.version == version and m.sessions[1] is session
+    await advance(clock, TTL + 5, m)  # longer than the lease: this process stops running the game meanwhile
+    assert m.sessions == {} and m.elsewhere == {1}
+    with pytest.raises(AE.StorageDown):  # it waits for the database, not for another process
+        await draw(m, 1)
+    cut.down = False  # the database is back: the next renewal gets the lease again and the game goes on
+    await advance(clock, TTL / 3 + 1, m)
+    assert await draw(m, 1) > version
+    await m.close()
