@@ -495,7 +495,6 @@ class UnoCog(
             "Points that win a match of /uno new without a target (0: a single round)", "opt.default_target"
         ),
         turn_pings=_l("Mention the player whose turn it is in a short message", "opt.turn_pings"),
-        game_threads=_l("Play each game in a thread of its own", "opt.game_threads"),
         reset_rules=_l("Forget the saved rule options (back to the standard rules)", "opt.reset_rules"),
         **RULE_DESCRIPTIONS,
     )
@@ -515,7 +514,6 @@ class UnoCog(
         card_images: bool | None = None,
         default_target: app_commands.Range[int, 0, TARGET_SCORE_MAX] | None = None,
         turn_pings: bool | None = None,
-        game_threads: bool | None = None,
         reset_rules: bool | None = None,
         scoring: str | None = None,
         block_illegal_wild_draw: bool | None = None,
@@ -557,8 +555,6 @@ class UnoCog(
                 changes["default_target_score"] = inputs.target_score(default_target)
             if turn_pings is not None:
                 changes["turn_pings"] = inputs.flag(turn_pings)
-            if game_threads is not None:
-                changes["game_threads"] = inputs.flag(game_threads)
             reset = inputs.flag(reset_rules) if reset_rules is not None else False
             given = rule_options(
                 {
@@ -608,7 +604,6 @@ class UnoCog(
             lang,
             target=target if target else t("settings.single_round", lang),
             pings=t("settings.enabled" if current.turn_pings else "settings.disabled", lang),
-            threads=t("settings.enabled" if current.game_threads else "settings.disabled", lang),
             rules=("\n" + "\n".join(f"• {line}" for line in saved)) if saved else t("settings.standard_rules", lang),
         )
         title = t("settings.saved", lang) if changes else t("settings.title", lang)
