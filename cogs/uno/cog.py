@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -140,12 +141,14 @@ _RULE_FLAGS = (
 )
 
 
-def rule_options(given: dict[str, Any]) -> dict[str, Any]:
-    """The rule options a user gave (``None`` = not given), each checked where it enters (:mod:`cogs.uno.inputs`):
+def rule_options(given: Mapping[str, Any]) -> dict[str, Any]:
+    """The rule options (:data:`RULE_OPTIONS`) a user gave, read from ``given`` (a command's arguments, e.g. its
+    ``locals()``; ``None`` or absent = not given), each checked where it enters (:mod:`cogs.uno.inputs`):
     booleans are booleans, choices one of their values, the false catch penalty within its bounds. The engine's
     :class:`~bot.engine.options.Options` checks them again as a whole. Raises :class:`~cogs.uno.inputs.BadInput`."""
     out: dict[str, Any] = {}
-    for name, value in given.items():
+    for name in RULE_OPTIONS:
+        value = given.get(name)
         if value is None:
             continue
         if name in _RULE_FLAGS:
@@ -252,25 +255,7 @@ class UnoCog(
         lang = await self.lang(interaction)
         settings = await self.bot.guild_settings(interaction.guild_id)
         try:
-            given = rule_options(
-                {
-                    "scoring": scoring,
-                    "block_illegal_wild_draw": block_illegal_wild_draw,
-                    "false_catch_penalty": false_catch_penalty,
-                    "classic_deck": classic_deck,
-                    "flip_pairing": flip_pairing,
-                    "opening_flip": opening_flip,
-                    "exposed_wild_chooser": exposed_wild_chooser,
-                    "flip_invert_piles": flip_invert_piles,
-                    "flex_reset_power": flex_reset_power,
-                    "flex_target_can_challenge": flex_target_can_challenge,
-                    "stacking": stacking,
-                    "draw_to_match": draw_to_match,
-                    "force_play": force_play,
-                    "seven_zero": seven_zero,
-                    "jump_in": jump_in,
-                }
-            )
+            given = rule_options(locals())
             mode = _game(game) if game is not None else settings.default_mode
             options = {
                 **saved_defaults(settings.default_options, mode),
@@ -556,25 +541,7 @@ class UnoCog(
             if turn_pings is not None:
                 changes["turn_pings"] = inputs.flag(turn_pings)
             reset = inputs.flag(reset_rules) if reset_rules is not None else False
-            given = rule_options(
-                {
-                    "scoring": scoring,
-                    "block_illegal_wild_draw": block_illegal_wild_draw,
-                    "false_catch_penalty": false_catch_penalty,
-                    "classic_deck": classic_deck,
-                    "flip_pairing": flip_pairing,
-                    "opening_flip": opening_flip,
-                    "exposed_wild_chooser": exposed_wild_chooser,
-                    "flip_invert_piles": flip_invert_piles,
-                    "flex_reset_power": flex_reset_power,
-                    "flex_target_can_challenge": flex_target_can_challenge,
-                    "stacking": stacking,
-                    "draw_to_match": draw_to_match,
-                    "force_play": force_play,
-                    "seven_zero": seven_zero,
-                    "jump_in": jump_in,
-                }
-            )
+            given = rule_options(locals())
             if reset or given:
                 rules = {} if reset else dict(current.default_options)
                 rules.update(given)
