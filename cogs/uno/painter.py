@@ -10,7 +10,9 @@ images are drawn in a thread of this process instead.
 The worker ignores SIGTERM and SIGINT: a service manager (or Ctrl-C in a terminal) signals the whole process group,
 and the bot, not the signal, ends the worker — :meth:`Painter.close` once the images in flight are done. It is started
 with both signals held (blocked in the thread that spawns it, as CPython's own resource tracker is), so one that comes
-while it is still starting waits until its initializer ignores it instead of killing it.
+while it is still starting waits until its initializer ignores it instead of killing it. A bot that dies without
+closing it (``kill -9``, a crash) takes the worker with it: the worker watches the bot's process and ends when it is
+gone.
 """
 
 from __future__ import annotations
@@ -20,6 +22,8 @@ import concurrent.futures
 import contextlib
 import logging
 import multiprocessing
+import multiprocessing.connection
+import multiprocessing.process
 import os
 import signal
 import threading
@@ -124,7 +128,17 @@ def _start_worker() -> None:
         signal.pthread_sigmask(signal.SIG_UNBLOCK, GROUP_SIGNALS)
     with contextlib.suppress(AttributeError, OSError):
         os.nice(WORKER_NICENESS)
+    parent = multiprocessing.parent_process()
+    if parent is not None:
+        threading.Thread(target=_end_with, args=(parent,), name="uno-watch-the-bot", daemon=True).start()
     threading.Thread(target=warm_cache, name="uno-warm-card-cache", daemon=True).start()
+
+
+def _end_with(parent: multiprocessing.process.BaseProcess) -> None:
+    """In the worker: end at once when the bot's process is gone. A bot killed outright (``kill -9``, the OOM killer,
+    a crash) cannot close its worker, which ignores SIGTERM, and would otherwise leave it running as an orphan."""
+    multiprocessing.connection.wait([parent.sentinel])
+    os._exit(0)
 
 
 def _hand(faces: tuple[Face, ...], playable: tuple[int, ...], side: Side, power: bool | None, large: bool) -> bytes:

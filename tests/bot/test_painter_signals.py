@@ -11,6 +11,8 @@ import asyncio
 import logging
 import os
 import signal
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -18,6 +20,7 @@ from bot.engine.cards import Side, classic_faces
 from cogs.uno.painter import Painter
 
 PNG = b"\x89PNG\r\n\x1a\n"
+ROOT = Path(__file__).resolve().parents[2]
 
 pytestmark = pytest.mark.skipif(not hasattr(signal, "pthread_sigmask"), reason="POSIX signal masks only")
 
@@ -59,3 +62,47 @@ async def test_holding_the_signals_leaves_the_bots_own_mask_as_it_was():
         assert signal.pthread_sigmask(signal.SIG_BLOCK, []) == before
     finally:
         painter.close()
+
+
+#: Run in a child process: start a painter, draw one image, print the worker's pid, then die as a crash or
+#: ``kill -9`` would (no clean-up runs).
+_DIES_WITH_A_WORKER = """
+import asyncio, os
+from bot.engine.cards import Side, classic_faces
+from cogs.uno.painter import Painter
+
+async def main():
+    painter = Painter()
+    await painter.hand(classic_faces()[:3], [], Side.LIGHT, None)
+    print(next(iter(painter._pool._processes)), flush=True)
+    os._exit(9)
+
+asyncio.run(main())
+"""
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    with open(f"/proc/{pid}/stat") as f:  # a zombie is gone for good, only not reaped yet
+        return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc"), reason="reads /proc")
+async def test_the_worker_ends_when_the_bot_dies_without_closing_it(tmp_path: Path):
+    """A bot killed outright (``kill -9``, the OOM killer, a crash) cannot close its image worker, which ignores
+    SIGTERM: the worker must notice and end, not live on as an orphan holding memory."""
+    out = tmp_path / "worker.pid"
+    with out.open("w") as f:  # a file, not a pipe: the orphaned worker would hold a pipe open
+        proc = await asyncio.create_subprocess_exec(sys.executable, "-c", _DIES_WITH_A_WORKER, stdout=f, cwd=ROOT)
+        assert await asyncio.wait_for(proc.wait(), 60) == 9
+    worker = int(out.read_text().strip())
+    for _ in range(200):  # a hang guard of 20 s, not a timing: the worker is expected to end at once
+        if not _alive(worker):
+            break
+        await asyncio.sleep(0.1)
+    else:
+        os.kill(worker, signal.SIGKILL)
+        pytest.fail("the image worker outlived the bot")
