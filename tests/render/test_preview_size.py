@@ -9,10 +9,10 @@ from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 
 import pytest
-from PIL import Image, ImageChops
+from PIL import Image, ImageChops, ImageFilter
 
 import bot.render.cards as cards_module
-from bot.engine.cards import Face, Kind, Mode, Side, build_deck, classic_faces, flip_dark_faces
+from bot.engine.cards import Face, Kind, Mode, Side, build_deck, classic_faces, flip_dark_faces, flip_light_faces
 from bot.render import (
     SeatView,
     TableScene,
@@ -147,58 +147,87 @@ def _without_glyphs() -> Iterator[None]:
         clear_card_cache()
 
 
-def _row_diff(
-    scene: TableScene, without: Callable[[], AbstractContextManager[None]], i: int
-) -> tuple[Image.Image, Image.Image]:
-    """Seat ``i``'s row at preview width drawn as usual, and the mask (255/0) of its pixels that change when the cards
-    are drawn ``without`` something (their marks or their values)."""
+def _row_diffs(
+    scene: TableScene, without: Callable[[], AbstractContextManager[None]]
+) -> list[tuple[Image.Image, Image.Image]]:
+    """For each seat, its row at preview width drawn as usual, and the mask (255/0) of the row's pixels that change
+    when the cards are drawn ``without`` something (their marks or their values)."""
     clear_card_cache()
     full, k = _preview(table_image(scene))
     with without():
         bare, _ = _preview(table_image(scene))
-    x0, y0, x1, y1 = seat_box(scene, i)
-    box = (int(x0 * k), int(y0 * k), int(x1 * k) + 1, int(y1 * k) + 1)
-    row, row_bare = full.crop(box), bare.crop(box)
-    r, g, b = ImageChops.difference(row, row_bare).split()
-    changed = ImageChops.lighter(r, ImageChops.lighter(g, b)).point(lambda v: 255 if v > 60 else 0)
-    return row, changed
+    out = []
+    for i in range(len(scene.seats)):
+        x0, y0, x1, y1 = seat_box(scene, i)
+        box = (int(x0 * k), int(y0 * k), int(x1 * k) + 1, int(y1 * k) + 1)
+        row, row_bare = full.crop(box), bare.crop(box)
+        r, g, b = ImageChops.difference(row, row_bare).split()
+        changed = ImageChops.lighter(r, ImageChops.lighter(g, b)).point(lambda v: 255 if v > 60 else 0)
+        out.append((row, changed))
+    return out
 
 
 def _white_parts(row: Image.Image, changed: Image.Image) -> Image.Image:
-    """The pixels of ``row`` that ``changed`` and are white-ish (the bodies of marks and values, not their outlines);
-    everything else black."""
+    """The pixels of ``row`` that ``changed`` and are white-ish (the bodies of marks and values, not their outlines)
+    as an ``L`` mask (255/0)."""
     mask = Image.new("RGB", row.size, (0, 0, 0))
     mask.paste(row, (0, 0), changed)
     return mask.point(lambda v: 255 if v >= 170 else 0).convert("L").point(lambda v: 255 if v == 255 else 0)
 
 
-def row_mark_heights(scene: TableScene, i: int) -> list[int]:
-    """Heights in px, at preview width, of the white body of every colour-blind mark in seat ``i``'s row (blobs of
-    4 px or more: smaller ones are antialiasing slivers, or marks too small to count)."""
-    row, changed = _row_diff(scene, _without_marks, i)
-    found = blobs(_white_parts(row, changed).convert("RGB"), lambda p: p[0] == 255, min_size=4)
-    return sorted(max(y for _, y in g) - min(y for _, y in g) + 1 for g in found)
+def row_mark_heights(scene: TableScene) -> list[list[int]]:
+    """For each seat, the heights in px, at preview width, of the white body of every colour-blind mark in its row,
+    smallest first (blobs of 4 px or more: smaller ones are antialiasing slivers, or marks too small to count)."""
+    out = []
+    for row, changed in _row_diffs(scene, _without_marks):
+        found = blobs(_white_parts(row, changed).convert("RGB"), lambda p: p[0] == 255, min_size=4)
+        out.append(sorted(max(y for _, y in g) - min(y for _, y in g) + 1 for g in found))
+    return out
 
 
-def row_glyph_heights(scene: TableScene, i: int) -> list[int]:
-    """Heights in px, at preview width, of each card's value or symbol in seat ``i``'s row: the columns where drawing
-    the values changes anything (outline included) fall into runs, one per card whose value stands apart from its
-    neighbours'; a run's height is that of the white body of the value in it."""
-    row, changed = _row_diff(scene, _without_glyphs, i)
-    white = _white_parts(row, changed)
-    w, h = changed.size
-    cols = [changed.crop((x, 0, x + 1, h)).getbbox() is not None for x in range(w)]
+def _runs(on: list[bool]) -> list[tuple[int, int]]:
+    """``(start, end)`` of each run of True in ``on``."""
     runs: list[tuple[int, int]] = []
-    for x, on in enumerate(cols):
-        if on and (not runs or runs[-1][1] != x):
-            runs.append((x, x + 1))
-        elif on:
-            runs[-1] = (runs[-1][0], x + 1)
-    heights = []
-    for a, b in runs:
-        box = white.crop((a, 0, b, h)).getbbox()
-        heights.append(0 if box is None else box[3] - box[1])
-    return heights
+    for i, v in enumerate(on):
+        if v and runs and runs[-1][1] == i:
+            runs[-1] = (runs[-1][0], i + 1)
+        elif v:
+            runs.append((i, i + 1))
+    return runs
+
+
+def row_glyph_heights(scene: TableScene) -> list[list[int]]:
+    """For each seat, the heights in px, at preview width, of each card's value or symbol in its row, in reading
+    order: the pixels that change when the values are drawn (outlines included; white bodies grown by 1 px, as an ink
+    outline on a black wild does not show as a change) fall into bands of rows (one per line of cards) and, in each
+    band, runs of columns, one per card whose value stands apart from its neighbours'; a run's height is that of the
+    white body of the value in it."""
+    out = []
+    for row, changed in _row_diffs(scene, _without_glyphs):
+        white = _white_parts(row, changed)
+        changed = ImageChops.lighter(changed, white.filter(ImageFilter.MaxFilter(3)))
+        w, h = changed.size
+        heights = []
+        for top, bottom in _runs([changed.crop((0, y, w, y + 1)).getbbox() is not None for y in range(h)]):
+            band = changed.crop((0, top, w, bottom))
+            for a, b in _runs([band.crop((x, 0, x + 1, bottom - top)).getbbox() is not None for x in range(w)]):
+                box = white.crop((a, top, b, bottom)).getbbox()
+                heights.append(0 if box is None else box[3] - box[1])
+        out.append(heights)
+    return out
+
+
+def _every_other_face_scene(side: Side) -> TableScene:
+    """An UNO FLIP table with ``side`` in play whose opponents hold, between them, every distinct face of the other
+    side once, 13 to a seat (a full line of row chips, their closest spacing)."""
+    deck = flip_dark_faces() if side is Side.LIGHT else flip_light_faces()
+    faces = list(dict.fromkeys(deck))
+    seats = [SeatView("Viewer", 7)]
+    for n, i in enumerate(range(0, len(faces), 13)):
+        hand = tuple(faces[i : i + 13])
+        seats.append(SeatView(f"Player {n + 2}", len(hand), hand))
+    top = next(f for f in dict.fromkeys(flip_light_faces() if side is Side.LIGHT else flip_dark_faces()))
+    return TableScene(Mode.FLIP, side, top, tuple(seats), turn=0, draw_count=40)
 
 
 def _row_faces(scene: TableScene, i: int) -> tuple[Face, ...]:
@@ -207,28 +236,32 @@ def _row_faces(scene: TableScene, i: int) -> tuple[Face, ...]:
     return backs
 
 
-@pytest.mark.parametrize("side", [Side.LIGHT, Side.DARK])
-def test_flip_row_marks_are_readable_at_preview_width(side: Side):
-    """SPEC F10: every opponent's other faces are shown; at 450 px every mark on them is a separate shape
-    ≥ :data:`MIN_ROW_MARK_PX` tall (one blob per mark: none lost to overlap, none merged)."""
-    scene = _flip_rows_scene(side)
+def _check_rows(scene: TableScene) -> None:
+    marks, glyphs = row_mark_heights(scene), row_glyph_heights(scene)
     for i in range(1, len(scene.seats)):
         faces = _row_faces(scene, i)
-        heights = row_mark_heights(scene, i)
         expected = sum(mark_count(f.colour) for f in faces if f.colour is not None)
-        assert len(heights) == expected, (i, len(faces), len(heights), expected)
-        assert min(heights) >= MIN_ROW_MARK_PX, (i, heights[:8])
+        assert len(marks[i]) == expected, (i, len(faces), len(marks[i]), expected)
+        assert all(h >= MIN_ROW_MARK_PX for h in marks[i]), (i, marks[i][:8])
+        shown = [str(f) for f in faces if cards_module.centre_glyph(f) is not None]
+        assert len(glyphs[i]) == len(shown), (i, shown, glyphs[i])
+        small = [(f, h) for f, h in zip(shown, glyphs[i], strict=True) if h < MIN_ROW_GLYPH_PX]
+        assert not small, (i, small)
 
 
 @pytest.mark.parametrize("side", [Side.LIGHT, Side.DARK])
-def test_flip_row_values_are_readable_at_preview_width(side: Side):
-    """SPEC F10: at 450 px every opponent's card shows its value or symbol apart from its neighbours' and
-    ≥ :data:`MIN_ROW_GLYPH_PX` tall (plain wilds have none: their colour wheel is their symbol)."""
+def test_flip_rows_are_readable_at_preview_width(side: Side):
+    """SPEC F10: every opponent's other faces are shown in their order; at 450 px every mark on them is a separate
+    shape ≥ :data:`MIN_ROW_MARK_PX` tall (one blob per mark: none lost to overlap, none merged) and every card's value
+    or symbol stands apart from its neighbours' and is ≥ :data:`MIN_ROW_GLYPH_PX` tall (plain wilds have none: their
+    colour wheel is their symbol). Hands of 1, 6, 12 and 25 cards, seeded."""
     scene = _flip_rows_scene(side)
     kinds = {f.kind for i in range(1, len(scene.seats)) for f in _row_faces(scene, i)}
-    assert Kind.NUMBER in kinds and len(kinds) >= 5  # the seed deals a spread of numbers, actions and wilds
-    for i in range(1, len(scene.seats)):
-        shown = [f for f in _row_faces(scene, i) if cards_module.centre_glyph(f) is not None]
-        heights = row_glyph_heights(scene, i)
-        assert len(heights) == len(shown), (i, heights)
-        assert min(heights) >= MIN_ROW_GLYPH_PX, (i, heights)
+    assert Kind.NUMBER in kinds and Kind.WILD in kinds and len(kinds) >= 5  # a spread of numbers, actions, wilds
+    _check_rows(scene)
+
+
+@pytest.mark.parametrize("side", [Side.LIGHT, Side.DARK])
+def test_every_other_face_reads_in_a_full_row_at_preview_width(side: Side):
+    """SPEC F10, F1: the same measures for every distinct face of the side not in play, 13 to a row."""
+    _check_rows(_every_other_face_scene(side))
