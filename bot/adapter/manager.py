@@ -265,19 +265,12 @@ class SessionManager:
         tests and benchmarks; ``seats``: these seats instead, in order, as for a rematch). A finished session in the
         channel is replaced; a live one refused (:class:`~bot.adapter.errors.GameExists`). Raises
         :class:`~bot.adapter.errors.BadRequest` for a bad mode, option or timer."""
-        if not self.leases.owns_guild(guild_id) or channel_id in self.elsewhere:
+        if channel_id in self.elsewhere:
             raise E.NotOwned("another bot process runs this server's games")
+        mode, opts = self.check_lobby(guild_id=guild_id, mode=mode, options=options, turn_timer=turn_timer)
         existing = self.sessions.get(channel_id)
         if existing is not None and existing.status != Status.FINISHED:
             raise E.GameExists("a game is already running in this channel")
-        try:
-            mode = Mode(mode)
-            opts = options if isinstance(options, Options) else Options.from_dict(dict(options or {}))
-            RULESETS[mode].check_options(opts)  # e.g. seven_zero is classic only (SPEC H)
-        except (ValueError, OptionError) as exc:
-            raise E.BadRequest(str(exc)) from exc
-        if not TURN_TIMER_MIN <= turn_timer <= TURN_TIMER_MAX:
-            raise E.BadRequest(f"turn timer must be {TURN_TIMER_MIN} to {TURN_TIMER_MAX} seconds")
         now = self.clock.now()
         session = Session(
             channel_id=channel_id,
@@ -313,6 +306,30 @@ class SessionManager:
                 raise
         self._publish(session, K.LOBBY)
         return session
+
+    def check_lobby(
+        self,
+        *,
+        guild_id: int,
+        mode: Mode | str,
+        options: Options | dict[str, Any] | None = None,
+        turn_timer: float = 60.0,
+    ) -> tuple[Mode, Options]:
+        """Check a lobby's settings without opening it, as :meth:`open_lobby` does first: the mode, the rule options
+        (SPEC O, and the house rules the game has, SPEC H) and the turn timer (seconds, bounds in
+        :mod:`bot.limits`). Returns them parsed. Raises :class:`~bot.adapter.errors.BadRequest`, and
+        :class:`~bot.adapter.errors.NotOwned` for a server whose games this process does not run. Nothing changes."""
+        if not self.leases.owns_guild(guild_id):
+            raise E.NotOwned("another bot process runs this server's games")
+        try:
+            parsed = Mode(mode)
+            opts = options if isinstance(options, Options) else Options.from_dict(dict(options or {}))
+            RULESETS[parsed].check_options(opts)  # e.g. seven_zero is classic only (SPEC H)
+        except (ValueError, OptionError) as exc:
+            raise E.BadRequest(str(exc)) from exc
+        if not TURN_TIMER_MIN <= turn_timer <= TURN_TIMER_MAX:
+            raise E.BadRequest(f"turn timer must be {TURN_TIMER_MIN} to {TURN_TIMER_MAX} seconds")
+        return parsed, opts
 
     async def rematch(self, channel_id: int, user_id: int, name: str) -> Session:
         """Play again after the match of ``channel_id`` ended: a new lobby with the same game, options, turn timer and

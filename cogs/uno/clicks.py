@@ -27,6 +27,7 @@ from .hands import Hands
 from .images import Images
 from .replies import answered, bad_request, error_text, guild_of, not_seated, send_ephemeral
 from .screens import Screen
+from .threads import follow, no_game_text
 
 if TYPE_CHECKING:
     from bot.client import UnoBot
@@ -208,7 +209,12 @@ class Clicks:
         return await self.bot.language(interaction)
 
     async def error(self, interaction: Interaction, error: Exception, lang: str) -> None:
-        await send_ephemeral(interaction, error_text(error, lang))
+        await send_ephemeral(interaction, await self.error_text(interaction, error, lang))
+
+    async def error_text(self, interaction: Interaction, error: Exception, lang: str) -> str:
+        """The text of an adapter or engine error (``error.<code>``); "no game in this channel" says that the
+        server's games are played in threads of their own when they are (:func:`~cogs.uno.threads.no_game_text`)."""
+        return await no_game_text(self.bot, interaction, error, lang)
 
     def snapshot(self, channel: int) -> SessionView:
         """The channel's session as last committed; :class:`~bot.adapter.errors.NoGame` when there is none."""
@@ -252,14 +258,20 @@ class Clicks:
             await self.lobby_op(interaction, verb, channel)
         except (AdapterError, RuleError) as exc:
             await self.error(interaction, exc, lang)
+            return
+        if verb == "join":
+            await follow(interaction.channel, interaction.user)  # a game in a thread: the thread is theirs to follow
 
     async def post_lobby(self, interaction: Interaction, channel: int) -> None:
         """Answer with the lobby just opened in ``channel`` and remember its message: every later update edits this
         one message."""
         session = self.snapshot(channel)
         screen = screens.lobby_screen(session, str(session.ui.get("lang", "en")))
-        callback = await interaction.response.send_message(**screen.send_kwargs())
-        message_id = callback.message_id
+        if interaction.response.is_done():  # deferred (a thread that could not be opened): the lobby fills the answer
+            message_id: int | None = (await interaction.edit_original_response(**screen.edit_kwargs())).id
+        else:
+            callback = await interaction.response.send_message(**screen.send_kwargs())
+            message_id = callback.message_id
         if message_id is None:
             message_id = (await interaction.original_response()).id
         await self.manager.update_ui(session.channel_id, message=message_id)

@@ -35,8 +35,9 @@ from .hands import HAND_REFRESH_WINDOW, Hands
 from .images import DRAWING_CONCURRENCY, DRAWING_DRAIN, Images
 from .inputs import BadInput
 from .publisher import Publisher
-from .replies import answered, channel_of, error_text, guild_of, send_ephemeral
+from .replies import answered, channel_of, guild_of, send_ephemeral
 from .rules import rules_embed
+from .threads import GameThreads, follow, private_answer
 from .views import DYNAMIC_ITEMS, LeaderboardButton
 
 if TYPE_CHECKING:
@@ -184,6 +185,7 @@ class UnoCog(
         self.hands = Hands(self.images, round_pause=bot.manager.limits.round_pause)
         self.clicks = Clicks(bot, self.images, self.hands)
         self.publisher = Publisher(bot, self.images, self.hands)
+        self.threads = GameThreads(bot, self.publisher)
         bot.manager.subscribe(VERDICTS.on_update)  # first: the hands the publisher draws show a challenge's verdict
         bot.manager.subscribe(self.publisher.on_update)
         bot.manager.set_log_writer(self.publisher.log_lines)
@@ -210,7 +212,7 @@ class UnoCog(
         return await self.bot.language(interaction)
 
     async def error(self, interaction: Interaction, error: Exception, lang: str) -> None:
-        await send_ephemeral(interaction, error_text(error, lang))
+        await self.clicks.error(interaction, error, lang)
 
     # ------------------------------------------------------------------------------------------------------------
     # Slash commands
@@ -251,7 +253,8 @@ class UnoCog(
         """Open a lobby (SPEC O options as choices, the house rules of SPEC H among them) from the server's defaults
         (``/uno settings``): its game, target score, turn timer and rule options, each overridden by what is given.
         Every value is checked here (discord.py does not check ranges or types at run time): a bad one is answered and
-        opens nothing."""
+        opens nothing. With the server's ``game_threads`` on, a game opened in a text channel is played in a thread
+        of its own (:mod:`cogs.uno.threads`); inside a thread, or where no thread can be opened, in the channel."""
         lang = await self.lang(interaction)
         settings = await self.bot.guild_settings(interaction.guild_id)
         try:
@@ -263,21 +266,45 @@ class UnoCog(
                 **given,
             }
             turn_timer = inputs.turn_timer(timer) if timer is not None else settings.turn_timer
+            guild_id, channel_id = guild_of(interaction), channel_of(interaction)
+            self.manager.check_lobby(guild_id=guild_id, mode=mode, options=options, turn_timer=turn_timer)
             public_lang = await self.bot.public_language(interaction.guild_id, str(interaction.guild_locale or ""))
+        except (AdapterError, RuleError) as exc:
+            await self.error(interaction, exc, lang)
+            return
+        host = display_name(interaction.user)
+
+        async def open_lobby(channel: int) -> None:
             await self.manager.open_lobby(
-                channel_id=channel_of(interaction),
-                guild_id=guild_of(interaction),
+                channel_id=channel,
+                guild_id=guild_id,
                 host_id=interaction.user.id,
-                host_name=display_name(interaction.user),
+                host_name=host,
                 mode=mode,
                 options=options,
                 turn_timer=turn_timer,
                 ui={"lang": public_lang},
             )
+
+        note = None
+        if settings.game_threads and not isinstance(interaction.channel, discord.Thread):
+            game_name = t(f"mode.{mode}", public_lang)
+            note = await self.threads.open(
+                interaction, open_lobby, game=game_name, host=host, public_lang=public_lang, lang=lang
+            )
+            if note is None:
+                return  # opened in a thread of its own, or its error told
+        try:
+            await open_lobby(channel_id)
         except (AdapterError, RuleError) as exc:
-            await self.error(interaction, exc, lang)
+            if interaction.response.is_done():  # deferred publicly for a thread that could not be opened
+                await private_answer(interaction, await self.clicks.error_text(interaction, exc, lang))
+            else:
+                await self.error(interaction, exc, lang)
             return
-        await self.clicks.post_lobby(interaction, channel_of(interaction))
+        await self.clicks.post_lobby(interaction, channel_id)
+        if note is not None:  # the server wants a thread per game: tell the host why this one is played here
+            await send_ephemeral(interaction, note)
 
     @app_commands.command(
         name=_l("join", "cmd.join.name"), description=_l("Join the game in this channel", "cmd.join.desc")
@@ -310,6 +337,8 @@ class UnoCog(
             await self.error(interaction, exc, lang)
             return
         await interaction.response.send_message(t(f"done.{verb}", lang), ephemeral=True)
+        if verb == "join":
+            await follow(interaction.channel, interaction.user)  # a game in a thread: the thread is theirs to follow
 
     @app_commands.command(
         name=_l("hand", "cmd.hand.name"), description=_l("Show your hand (only you can see it)", "cmd.hand.desc")
@@ -480,6 +509,7 @@ class UnoCog(
             "Points that win a match of /uno new without a target (0: a single round)", "opt.default_target"
         ),
         turn_pings=_l("Mention the player whose turn it is in a short message", "opt.turn_pings"),
+        game_threads=_l("Play each game in a thread of its own", "opt.game_threads"),
         reset_rules=_l("Forget the saved rule options (back to the standard rules)", "opt.reset_rules"),
         **RULE_DESCRIPTIONS,
     )
@@ -499,6 +529,7 @@ class UnoCog(
         card_images: bool | None = None,
         default_target: app_commands.Range[int, 0, TARGET_SCORE_MAX] | None = None,
         turn_pings: bool | None = None,
+        game_threads: bool | None = None,
         reset_rules: bool | None = None,
         scoring: str | None = None,
         block_illegal_wild_draw: bool | None = None,
@@ -540,6 +571,8 @@ class UnoCog(
                 changes["default_target_score"] = inputs.target_score(default_target)
             if turn_pings is not None:
                 changes["turn_pings"] = inputs.flag(turn_pings)
+            if game_threads is not None:
+                changes["game_threads"] = inputs.flag(game_threads)
             reset = inputs.flag(reset_rules) if reset_rules is not None else False
             given = rule_options(locals())
             if reset or given:
@@ -571,6 +604,7 @@ class UnoCog(
             lang,
             target=target if target else t("settings.single_round", lang),
             pings=t("settings.enabled" if current.turn_pings else "settings.disabled", lang),
+            threads=t("settings.enabled" if current.game_threads else "settings.disabled", lang),
             rules=("\n" + "\n".join(f"• {line}" for line in saved)) if saved else t("settings.standard_rules", lang),
         )
         title = t("settings.saved", lang) if changes else t("settings.title", lang)

@@ -109,7 +109,8 @@ class Fault:
 class DiscordEmulator:
     """In-memory Discord with REST under ``/api/v10`` and a gateway websocket, on 127.0.0.1.
 
-    State (survives bot restarts): ``users``, ``guilds``, ``channels`` (by id), ``registered_commands``
+    State (survives bot restarts): ``users``, ``guilds``, ``channels`` (by id; threads too, also those the bot
+    starts with ``POST /channels/{id}/threads``; ``deleted_channels`` once deleted), ``registered_commands``
     (``{None: global list, guild_id: list}``, as stored by bulk overwrite), messages (``message(id)``),
     ``interactions`` (``{id: InteractionRecord}`` in dispatch order).
     Recorded for assertions: ``requests`` (recent ``(at, method, path, status)``), ``unknown_routes``
@@ -143,6 +144,8 @@ class DiscordEmulator:
         self.users: dict[int, User] = {u.id: u for u in (self.bot_user, self.owner)}
         self.guilds: dict[int, Guild] = {}
         self.channels: dict[int, model.Channel] = {}
+        #: Channels and threads deleted through the API (``DELETE /channels/{id}``), by id.
+        self.deleted_channels: dict[int, model.Channel] = {}
         self.registered_commands: dict[int | None, list[dict[str, Any]]] = {}
         self.interactions: dict[int, InteractionRecord] = {}
         self.attachments: dict[int, model.Attachment] = {}
@@ -297,17 +300,62 @@ class DiscordEmulator:
         self._dispatch_soon(event, guild.id, lambda s: channel.payload() | extra)
         return channel
 
-    def _new_channel(self, guild: Guild, name: str, thread_of: model.Channel | None) -> model.Channel:
+    def _new_channel(
+        self,
+        guild: Guild,
+        name: str,
+        thread_of: model.Channel | None,
+        *,
+        owner: User | None = None,
+        type_: int | None = None,
+        auto_archive_duration: int = 1440,
+    ) -> model.Channel:
+        """A text channel, or a thread of ``thread_of`` started by ``owner`` (default: the guild's owner), who is
+        its first member."""
+        owner_id = (owner.id if owner else guild.owner_id) if thread_of else None
         channel = model.Channel(
             self.ids(),
             guild.id,
             name,
-            type=11 if thread_of else 0,
+            type=type_ if type_ is not None else (model.PUBLIC_THREAD if thread_of else model.TEXT),
             position=len(guild.channels),
             parent_id=thread_of.id if thread_of else None,
+            owner_id=owner_id,
+            member_ids=[owner_id] if owner_id is not None else [],
+            auto_archive_duration=auto_archive_duration,
+            created_timestamp=self.iso_now(),
         )
         guild.channels[channel.id] = self.channels[channel.id] = channel
         return channel
+
+    def set_permissions(
+        self,
+        channel: model.Channel,
+        target: Role | User,
+        *,
+        allow: int | discord.Permissions = 0,
+        deny: int | discord.Permissions = 0,
+    ) -> None:
+        """Set ``channel``'s permission overwrite for a role (the guild's @everyone included) or a member, as a
+        server manager does in the channel's settings (None of both: removed); announced with CHANNEL_UPDATE. The
+        permissions of interactions in it (``app_permissions``, the member's) and of the bot's requests follow."""
+        allow_value = allow.value if isinstance(allow, discord.Permissions) else allow
+        deny_value = deny.value if isinstance(deny, discord.Permissions) else deny
+        kind = 0 if isinstance(target, Role) else 1
+        if allow_value or deny_value:
+            channel.overwrites[target.id] = model.Overwrite(target.id, kind, allow_value, deny_value)
+        else:
+            channel.overwrites.pop(target.id, None)
+        self._dispatch_soon("CHANNEL_UPDATE", channel.guild_id, lambda s: channel.payload())
+
+    def bot_permissions(self, channel: model.Channel) -> discord.Permissions:
+        """What the bot may do in ``channel`` (guild roles and the channel's overwrites)."""
+        guild = self.guilds[channel.guild_id]
+        return discord.Permissions(guild.permissions_in(guild.members[self.bot_user.id], channel))
+
+    def threads_of(self, channel: model.Channel) -> list[model.Channel]:
+        """The threads of ``channel`` that exist (not deleted), oldest first."""
+        return [c for c in self.channels.values() if c.parent_id == channel.id]
 
     def add_role(
         self, guild: Guild, name: str, permissions: int | discord.Permissions = 0, *, managed: bool = False
@@ -786,10 +834,11 @@ class DiscordEmulator:
             "guild": {"id": str(guild.id), "locale": guild.locale, "features": []},
             "guild_locale": guild.locale,
             "channel_id": str(channel.id),
-            "channel": channel.payload() | {"permissions": str(member.permissions)},
-            "member": member.payload(with_permissions=True),
+            "channel": channel.payload() | {"permissions": str(guild.permissions_in(member, channel))},
+            "member": member.payload(with_permissions=True)
+            | {"permissions": str(guild.permissions_in(member, channel))},
             "locale": user.locale,
-            "app_permissions": str(bot_member.permissions),
+            "app_permissions": str(guild.permissions_in(bot_member, channel)),
             "entitlements": [],
             "authorizing_integration_owners": {"0": str(guild.id)},
             "context": 0,

@@ -124,21 +124,56 @@ class Role:
         }
 
 
+#: Channel types: guild text, announcement; announcement thread, public thread, private thread.
+TEXT, NEWS, NEWS_THREAD, PUBLIC_THREAD, PRIVATE_THREAD = 0, 5, 10, 11, 12
+THREAD_TYPES = (NEWS_THREAD, PUBLIC_THREAD, PRIVATE_THREAD)
+#: The ``auto_archive_duration`` values Discord accepts (minutes).
+ARCHIVE_DURATIONS = (60, 1440, 4320, 10080)
+
+
+@dataclass(frozen=True)
+class Overwrite:
+    """A channel permission overwrite: for a role (``type`` 0, the guild id = @everyone) or a member (1)."""
+
+    id: int
+    type: int
+    allow: int = 0
+    deny: int = 0
+
+    def payload(self) -> Json:
+        return {"id": str(self.id), "type": self.type, "allow": str(self.allow), "deny": str(self.deny)}
+
+
 @dataclass(eq=False)
 class Channel:
-    """A guild text channel (type 0) or thread (type 11, ``parent_id`` set). ``message_ids`` in creation order."""
+    """A guild text channel (type 0) or thread (type 11, ``parent_id`` set). ``message_ids`` in creation order.
+
+    ``overwrites`` (by role or user id) adjust the guild permissions in this channel (a thread has none: it follows
+    its parent's). A thread's ``owner_id`` is who started it, ``member_ids`` who follows it (its thread members).
+    """
 
     id: int
     guild_id: int
     name: str
-    type: int = 0
+    type: int = TEXT
     position: int = 0
     parent_id: int | None = None
     message_ids: list[int] = field(default_factory=list)
+    overwrites: dict[int, Overwrite] = field(default_factory=dict)
+    owner_id: int | None = None
+    member_ids: list[int] = field(default_factory=list)
+    auto_archive_duration: int = 1440
+    archived: bool = False
+    locked: bool = False
+    created_timestamp: str = ""
 
     @property
     def mention(self) -> str:
         return f"<#{self.id}>"
+
+    @property
+    def is_thread(self) -> bool:
+        return self.type in THREAD_TYPES
 
     def payload(self) -> Json:
         data: Json = {
@@ -147,7 +182,7 @@ class Channel:
             "guild_id": str(self.guild_id),
             "name": self.name,
             "position": self.position,
-            "permission_overwrites": [],
+            "permission_overwrites": [o.payload() for o in self.overwrites.values()],
             "nsfw": False,
             "topic": None,
             "last_message_id": str(self.message_ids[-1]) if self.message_ids else None,
@@ -155,16 +190,19 @@ class Channel:
             "parent_id": str(self.parent_id) if self.parent_id else None,
             "flags": 0,
         }
-        if self.type in (10, 11, 12):
+        if self.is_thread:
+            del data["permission_overwrites"], data["position"], data["topic"]
             data |= {
-                "owner_id": str(self.guild_id),
-                "member_count": 1,
+                "owner_id": str(self.owner_id or self.guild_id),
+                "member_count": len(self.member_ids) or 1,
                 "message_count": len(self.message_ids),
+                "total_message_sent": len(self.message_ids),
                 "thread_metadata": {
-                    "archived": False,
-                    "auto_archive_duration": 1440,
-                    "archive_timestamp": iso_now(),
-                    "locked": False,
+                    "archived": self.archived,
+                    "auto_archive_duration": self.auto_archive_duration,
+                    "archive_timestamp": self.created_timestamp or iso_now(),
+                    "locked": self.locked,
+                    "create_timestamp": self.created_timestamp or iso_now(),
                 },
             }
         return data
@@ -232,6 +270,29 @@ class Guild:
                 return channel
         raise KeyError(f"guild {self.name!r} has no channel {name!r}")
 
+    def permissions_in(self, member: Member, channel: Channel) -> int:
+        """``member``'s permissions in ``channel``, as Discord computes them: the guild permissions (all for the
+        owner and administrators), then the channel's overwrites for @everyone, for the member's roles (denies, then
+        allows) and for the member. A thread follows its parent channel."""
+        base = member.permissions
+        if base == ALL_PERMISSIONS:
+            return base
+        target = self.channels.get(channel.parent_id, channel) if channel.parent_id else channel
+        overwrites = target.overwrites
+        everyone = overwrites.get(self.id)
+        if everyone is not None:
+            base = (base & ~everyone.deny) | everyone.allow
+        allow = deny = 0
+        for role in member.roles:
+            found = overwrites.get(role.id)
+            if found is not None:
+                allow, deny = allow | found.allow, deny | found.deny
+        base = (base & ~deny) | allow
+        own = overwrites.get(member.user.id)
+        if own is not None:
+            base = (base & ~own.deny) | own.allow
+        return base
+
     def role(self, name: str) -> Role:
         for role in self.roles.values():
             if role.name == name:
@@ -251,8 +312,8 @@ class Guild:
             "roles": [r.payload() for r in self.roles.values()],
             "emojis": [],
             "stickers": [],
-            "channels": [c.payload() for c in self.channels.values() if c.type not in (10, 11, 12)],
-            "threads": [c.payload() for c in self.channels.values() if c.type in (10, 11, 12)],
+            "channels": [c.payload() for c in self.channels.values() if not c.is_thread],
+            "threads": [c.payload() for c in self.channels.values() if c.is_thread],
             "members": [m.payload() for m in members],
             "member_count": len(self.members),
             "large": False,

@@ -1,8 +1,11 @@
 """REST under ``/api/v10``: routing, JSON/multipart bodies, and the handlers that change the emulator's state.
 
 Every JSON answer has ``Content-Type`` exactly ``application/json`` (discord.py reads anything else as text).
-Errors use Discord's codes: 10003 Unknown Channel, 10008 Unknown Message, 10015 Unknown Webhook, 10062 Unknown
-interaction, 40060 already acknowledged, 50027 Invalid Webhook Token, 50035 Invalid Form Body.
+Errors use Discord's codes: 10003 Unknown Channel, 10007 Unknown Member, 10008 Unknown Message, 10015 Unknown
+Webhook, 10062 Unknown interaction, 40060 already acknowledged, 50013 Missing Permissions, 50024 Cannot execute
+action on this channel type, 50027 Invalid Webhook Token, 50035 Invalid Form Body, 50083 Thread is archived.
+The bot's permissions are checked where Discord checks them for the routes a UNO bot uses: sending a message
+(Send Messages, or Send Messages in Threads in a thread), starting a thread, adding a thread member, deleting.
 A path no route matches is answered ``404`` and recorded in ``emu.unknown_routes``.
 """
 
@@ -17,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
+from . import model
 from .model import EPHEMERAL, LOADING, Ack, Attachment, Channel, ErrorResponse, InteractionRecord, Message, User
 from .validation import Problems, check_commands, check_message
 
@@ -150,6 +154,10 @@ class RestApi:
             ("PATCH", "channels/{channel_id}/messages/{message_id}", self.edit_message, True),
             ("DELETE", "channels/{channel_id}/messages/{message_id}", self.delete_message, True),
             ("POST", "channels/{channel_id}/typing", self.typing, True),
+            ("POST", "channels/{channel_id}/threads", self.start_thread, True),
+            ("PUT", "channels/{channel_id}/thread-members/{user_id}", self.add_thread_member, True),
+            ("PATCH", "channels/{channel_id}", self.edit_channel, True),
+            ("DELETE", "channels/{channel_id}", self.delete_channel, True),
             ("GET", "guilds/{guild_id}", self.get_guild, True),
             ("GET", "guilds/{guild_id}/channels", self.get_guild_channels, True),
             ("GET", "guilds/{guild_id}/members/{user_id}", self.get_member, True),
@@ -494,12 +502,13 @@ class RestApi:
         return resource
 
     async def followup(self, req: Request) -> web.Response:
-        """A followup; the first one after a deferred (type 5) response fills it, keeping its visibility."""
+        """A followup; the first one after a deferred (type 5) response fills it, keeping its visibility (once that
+        response was deleted, a followup is a new message of its own visibility)."""
         emu, rec = self.emu, self._interaction(req)
         if not rec.acknowledged:
             raise ApiError(404, 10015, "Unknown Webhook")
         body, original = req.body or {}, rec.original
-        if rec.response_type == 5 and original is not None and original.loading:
+        if rec.response_type == 5 and original is not None and original.loading and not original.deleted:
             msg = self.edit(original, body, req.files)
         else:
             ephemeral = bool(int(body.get("flags") or 0) & EPHEMERAL)
@@ -541,7 +550,14 @@ class RestApi:
         return json_response(200, found)
 
     async def post_message(self, req: Request) -> web.Response:
-        msg = self.create_message(self._channel(req), self.emu.bot_user, req.body or {}, req.files)
+        channel = self._channel(req)
+        perms = self.emu.bot_permissions(channel)
+        if not perms.view_channel or not (perms.send_messages_in_threads if channel.is_thread else perms.send_messages):
+            raise ApiError(403, 50013, "Missing Permissions")
+        if channel.archived and channel.locked:
+            raise ApiError(400, 50083, "Thread is archived")
+        channel.archived = False  # a message in an archived thread that is not locked unarchives it
+        msg = self.create_message(channel, self.emu.bot_user, req.body or {}, req.files)
         return json_response(200, msg.payload())
 
     async def get_message(self, req: Request) -> web.Response:
@@ -556,6 +572,96 @@ class RestApi:
     async def delete_message(self, req: Request) -> web.Response:
         self.delete(self._channel_message(req))
         return json_response(204)
+
+    async def start_thread(self, req: Request) -> web.Response:
+        """Start a thread without a message (``{name, type, auto_archive_duration, invitable, rate_limit_per_user}``):
+        type 11 (public) or 12 (private) of a text channel, 10 of an announcement channel; needs View Channel and
+        Create Public (Private) Threads there. Answers the thread channel; THREAD_CREATE (``newly_created``) follows.
+        """
+        emu, channel, body = self.emu, self._channel(req), req.body or {}
+        kind = body.get("type", model.PRIVATE_THREAD)
+        allowed = {model.TEXT: (model.PUBLIC_THREAD, model.PRIVATE_THREAD), model.NEWS: (model.NEWS_THREAD,)}
+        if kind not in allowed.get(channel.type, ()):
+            raise ApiError(400, 50024, "Cannot execute action on this channel type")
+        name = str(body.get("name") or "")
+        duration = body.get("auto_archive_duration") or 4320  # Discord's default: the channel's, 3 days
+        problems = []
+        if not 1 <= len(name) <= 100:
+            problems.append(("name", "Must be between 1 and 100 in length."))
+        if duration not in model.ARCHIVE_DURATIONS:
+            problems.append(("auto_archive_duration", f"Value must be one of {model.ARCHIVE_DURATIONS}."))
+        if problems:
+            raise invalid_form(problems)
+        perms = emu.bot_permissions(channel)
+        needed = perms.create_private_threads if kind == model.PRIVATE_THREAD else perms.create_public_threads
+        if not perms.view_channel or not needed:
+            raise ApiError(403, 50013, "Missing Permissions")
+        guild = emu.guilds[channel.guild_id]
+        thread = emu._new_channel(guild, name, channel, owner=emu.bot_user, type_=kind, auto_archive_duration=duration)
+        emu._dispatch_soon("THREAD_CREATE", guild.id, lambda s: thread.payload() | {"newly_created": True})
+        return json_response(201, thread.payload())
+
+    async def add_thread_member(self, req: Request) -> web.Response:
+        """Add a member to a thread: needs Send Messages in Threads there, and the thread not archived. Without the
+        members intent Discord sends the bot no THREAD_MEMBERS_UPDATE for other users, so none is sent."""
+        emu, thread = self.emu, self._channel(req)
+        if not thread.is_thread:
+            raise ApiError(400, 50024, "Cannot execute action on this channel type")
+        user_id = int(req.params["user_id"])
+        if user_id not in emu.guilds[thread.guild_id].members:
+            raise ApiError(404, 10007, "Unknown Member")
+        perms = emu.bot_permissions(thread)
+        if not perms.view_channel or not perms.send_messages_in_threads:
+            raise ApiError(403, 50013, "Missing Permissions")
+        if thread.archived:
+            raise ApiError(400, 50083, "Thread is archived")
+        if user_id not in thread.member_ids:
+            thread.member_ids.append(user_id)
+        return json_response(204)
+
+    async def edit_channel(self, req: Request) -> web.Response:
+        """Modify a channel's ``name`` (Manage Channels), or a thread's ``name``, ``archived``,
+        ``auto_archive_duration`` (its owner, or Manage Threads) and ``locked`` (Manage Threads); answers the channel
+        and sends CHANNEL_UPDATE or THREAD_UPDATE."""
+        emu, channel, body = self.emu, self._channel(req), req.body or {}
+        perms = emu.bot_permissions(channel)
+        if channel.is_thread:
+            owner = channel.owner_id == emu.bot_user.id and not channel.locked
+            if not (perms.manage_threads or (owner and "locked" not in body)):
+                raise ApiError(403, 50013, "Missing Permissions")
+        elif not perms.manage_channels or set(body) - {"name"}:
+            raise ApiError(403, 50013, "Missing Permissions")
+        if "name" in body and not 1 <= len(str(body["name"] or "")) <= 100:
+            raise invalid_form([("name", "Must be between 1 and 100 in length.")])
+        if "auto_archive_duration" in body and body["auto_archive_duration"] not in model.ARCHIVE_DURATIONS:
+            raise invalid_form([("auto_archive_duration", f"Value must be one of {model.ARCHIVE_DURATIONS}.")])
+        channel.name = str(body.get("name") or channel.name)
+        channel.archived = bool(body.get("archived", channel.archived))
+        channel.locked = bool(body.get("locked", channel.locked))
+        channel.auto_archive_duration = int(body.get("auto_archive_duration", channel.auto_archive_duration))
+        event = "THREAD_UPDATE" if channel.is_thread else "CHANNEL_UPDATE"
+        emu._dispatch_soon(event, channel.guild_id, _constant(channel.payload()))
+        return json_response(200, channel.payload())
+
+    async def delete_channel(self, req: Request) -> web.Response:
+        """Delete a channel (Manage Channels) or a thread (Manage Threads); answers the deleted channel and sends
+        CHANNEL_DELETE or THREAD_DELETE. The threads of a deleted channel go with it."""
+        emu, channel = self.emu, self._channel(req)
+        perms = emu.bot_permissions(channel)
+        if not (perms.manage_threads if channel.is_thread else perms.manage_channels):
+            raise ApiError(403, 50013, "Missing Permissions")
+        guild = emu.guilds[channel.guild_id]
+        for gone in [channel, *emu.threads_of(channel)]:
+            guild.channels.pop(gone.id, None)
+            emu.channels.pop(gone.id, None)
+            emu.deleted_channels[gone.id] = gone
+            data: dict[str, Any] = gone.payload()
+            event = "CHANNEL_DELETE"
+            if gone.is_thread:  # Discord sends a thread's id, guild, parent and type only
+                data = {k: data[k] for k in ("id", "guild_id", "parent_id", "type")}
+                event = "THREAD_DELETE"
+            emu._dispatch_soon(event, guild.id, _constant(data))
+        return json_response(200, channel.payload())
 
     async def typing(self, req: Request) -> web.Response:
         self._channel(req)
@@ -573,10 +679,15 @@ class RestApi:
 
     async def get_guild_channels(self, req: Request) -> web.Response:
         guild = self._guild(req)
-        return json_response(200, [c.payload() for c in guild.channels.values() if c.type not in (10, 11, 12)])
+        return json_response(200, [c.payload() for c in guild.channels.values() if not c.is_thread])
 
     async def get_member(self, req: Request) -> web.Response:
         member = self._guild(req).members.get(int(req.params["user_id"]))
         if member is None:
             raise ApiError(404, 10007, "Unknown Member")
         return json_response(200, member.payload())
+
+
+def _constant(data: dict[str, Any]) -> Callable[[Any], dict[str, Any]]:
+    """A gateway payload builder that gives every session the same ``data``."""
+    return lambda session: data

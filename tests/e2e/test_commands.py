@@ -4,7 +4,7 @@ player preferences, and issue 12 point 3 ask of the commands and clicks.
 Each test fails on the code before these changes: ``/uno end`` after the match re-posted the summary and Play again
 opened Classic / 500; the challenger saw only the challenged hand, and the log told the penalty before the
 challenge; Flex menus had near-identical lines, the Power Card line named nobody, UNO! was always enabled; no
-``/uno settings`` for targets, pings, threads and rules, no ``/uno prefs``; out-of-range options opened lobbies, a
+``/uno settings`` for targets, pings and rules, no ``/uno prefs``; out-of-range options opened lobbies, a
 forged select was played, foreign components went unanswered.
 """
 
@@ -274,8 +274,8 @@ async def test_server_defaults_open_a_table_with_two_clicks(
         150,
         False,
         False,
-    ), "a thread per game is not offered yet (issue 10): the stored setting stays off"
-    assert "Thread per game" not in saved.text
+    )
+    assert "Thread per game: off" in saved.text  # not given: a thread per game stays off (tests/e2e/test_threads.py)
     assert settings.default_options == {"scoring": "lowest", "false_catch_penalty": 2}
 
     await emulator.slash(alice, channel, "uno new")  # click one

@@ -83,6 +83,59 @@ async def test_guild_channel_and_thread_added_while_connected(
         await emulator.slash(dave, later.channel("tavolo"), "demo panel")
 
 
+async def test_threads_are_started_followed_archived_and_deleted_as_discord_does_with_its_permissions(
+    emulator: DiscordEmulator, world: World, bot: DemoBot
+) -> None:
+    """``POST /channels/{id}/threads`` answers a thread object discord.py reads and sends THREAD_CREATE; members,
+    archiving and deleting follow Discord's permission rules, and a channel overwrite changes what the bot may do
+    there (also its ``app_permissions`` in an interaction)."""
+    general = bot.get_channel(world.general.id)
+    assert isinstance(general, discord.TextChannel)
+    thread = await general.create_thread(
+        name="UNO · Bob", type=discord.ChannelType.public_thread, auto_archive_duration=1440
+    )
+    assert (thread.parent_id, thread.owner_id, thread.name) == (general.id, bot.user.id, "UNO · Bob")
+    assert thread.type is discord.ChannelType.public_thread and thread.auto_archive_duration == 1440
+    assert not thread.archived and thread.member_count == 1 and thread.message_count == 0
+    await emulator.sync_gateway()
+    assert isinstance(bot.get_channel(thread.id), discord.Thread)  # THREAD_CREATE
+    made = emulator.channels[thread.id]
+    await thread.add_user(discord.Object(world.bob.id))
+    assert made.member_ids == [bot.user.id, world.bob.id]
+    with pytest.raises(discord.NotFound):  # not a member of the guild
+        await thread.add_user(discord.Object(12345))
+    await thread.send("in the thread")
+    assert [m.content for m in emulator.messages(made)] == ["in the thread"]
+    with pytest.raises(discord.HTTPException) as nested:  # a thread has no threads
+        await bot.http.start_thread_without_message(thread.id, name="x", auto_archive_duration=60, type=11)
+    assert nested.value.code == 50024
+
+    no_threads = discord.Permissions(create_public_threads=True, send_messages_in_threads=True)
+    emulator.set_permissions(world.general, emulator.bot_user, deny=no_threads)
+    await emulator.sync_gateway()
+    with pytest.raises(discord.Forbidden) as refused:
+        await general.create_thread(name="no", type=discord.ChannelType.public_thread)
+    assert refused.value.code == 50013
+    with pytest.raises(discord.Forbidden):  # the thread follows its parent's overwrites
+        await thread.send("refused")
+    await emulator.slash(world.bob, world.general, "demo panel")
+    seen = bot.seen.interactions[-1]["app_permissions"]
+    assert not seen.create_public_threads and not seen.send_messages_in_threads and seen.send_messages
+    emulator.set_permissions(world.general, emulator.bot_user)  # the overwrite removed
+
+    emulator.set_permissions(world.general, world.guild.role("Bot"), deny=discord.Permissions(manage_threads=True))
+    with pytest.raises(discord.Forbidden):  # deleting a thread takes Manage Threads…
+        await thread.delete()
+    archived = await thread.edit(archived=True)  # …archiving it only being its owner
+    assert archived.archived and made.archived
+    emulator.set_permissions(world.general, world.guild.role("Bot"))
+    await thread.delete()
+    assert thread.id not in emulator.channels and emulator.deleted_channels[thread.id] is made
+    await emulator.sync_gateway()
+    assert bot.get_channel(thread.id) is None  # THREAD_DELETE
+    emulator.assert_no_unknown_routes()
+
+
 async def test_slash_command_options_user_locale_and_permissions(
     emulator: DiscordEmulator, world: World, bot: DemoBot
 ) -> None:
