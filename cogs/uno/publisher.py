@@ -30,6 +30,7 @@ from .images import Images
 from .pings import Turn, TurnPings
 from .screens import DECISIONS, Screen
 from .text import colour_name, event_lines, timeout_outcome
+from .threads import THREAD_ARCHIVED, reopen
 
 if TYPE_CHECKING:
     from bot.client import UnoBot
@@ -179,13 +180,12 @@ class Publisher:
         with screen:
             if message_id is not None and not repost:
                 try:
-                    await channel.get_partial_message(message_id).edit(**screen.edit_kwargs())
+                    await self._edit(channel, message_id, screen)
                     self._failures.pop(session.channel_id, None)
                     return
                 except discord.NotFound:
                     message_id = None
-                    for file in screen.files:
-                        file.reset()  # the failed edit read the image: send it from its start again
+                    screen.rewind()
                 except discord.HTTPException as exc:
                     log.warning("editing the public message of channel %s failed: %s", session.channel_id, exc)
                     self.repaint_later(session.channel_id)
@@ -197,6 +197,19 @@ class Publisher:
         latest = self.bot.manager.snapshot(session.channel_id)
         if session.status is not Status.FINISHED and latest is not None and latest.same_session(session):
             await self.bot.manager.update_ui(session.channel_id, message=message.id)
+
+    async def _edit(self, channel: discord.PartialMessageable, message_id: int, screen: Screen) -> None:
+        """Edit message ``message_id`` of ``channel`` into ``screen``; in a game thread that was archived under the
+        game (Discord refuses the edit), unarchive it and edit again (:func:`~cogs.uno.threads.reopen`). Raises
+        discord.py's errors of the last try."""
+        message = channel.get_partial_message(message_id)
+        try:
+            await message.edit(**screen.edit_kwargs())
+        except discord.HTTPException as exc:
+            if exc.code != THREAD_ARCHIVED or not await reopen(self.bot, channel.id):
+                raise
+            screen.rewind()
+            await message.edit(**screen.edit_kwargs())
 
     def _message_id(self, session: SessionView) -> int | None:
         """The public message of the session: as last committed (a table posted anew since ``session`` was

@@ -472,3 +472,81 @@ async def test_commands_in_the_channel_say_the_games_are_played_in_threads(
     assert res.ephemeral_messages and res.ephemeral_messages[0].visible_to == alice.id
     assert table.session.status == Status.PLAYING
     emulator.assert_all_interactions_answered_once(max_latency=3.0)
+
+
+# --------------------------------------------------------------------------------------------------------------------
+# An archived thread: Discord archives a thread after its auto_archive_duration without a message, and a moderator's
+# "Close Thread" archives it at once. Discord's threads doc: "Users cannot edit messages, add reactions, use
+# application commands, or join archived threads ... Sending a message will automatically unarchive the thread,
+# unless the thread has been locked by a moderator" (an edit is answered 400, code 50083 "Thread is archived"), and
+# GUILD_CREATE carries the active threads only.
+
+
+async def pings_off(bot: Any, world: dict[str, Any]) -> None:
+    """No turn pings (``/uno settings turn_pings:False``): the bot posts no message in a game's thread on a turn,
+    it only edits the table."""
+    await bot.store.update_settings(world["guild"].id, turn_pings=False)
+    bot.forget_settings(world["guild"].id)
+
+
+async def test_a_thread_closed_mid_game_is_reopened_when_the_turn_timer_updates_the_table(
+    emulator: DiscordEmulator, world: dict[str, Any], bot_starter: Any, tmp_path: Path
+) -> None:
+    """With turn pings off the table's edit is the only thing the timer shows: it must reach the thread."""
+    clock = ManualClock(start=1_800_000_000.0)
+    bot = await bot_starter(make_bot(emulator, tmp_path / "uno.sqlite3", world["guild"], clock=clock))
+    await threads_on(bot, world)
+    await pings_off(bot, world)
+    table = await start_in_thread(emulator, world, bot)
+    thread = table.channel
+    game = await to_play(table)
+    name = table.user_of(game.pending).username.title()
+    emulator.archive(thread)  # a moderator closes the thread
+    await emulator.sync_gateway()
+    assert bot.get_channel(thread.id) is None  # discord.py dropped it from its cache
+
+    clock.advance(table.session.turn_timer + 0.5)
+    await emulator.settle()
+    assert f"⏰ Time's up: {name}" in table.public_message().text  # the table shows what the timer did
+    assert not thread.archived and not thread.locked
+    assert [s for _, m, p, s in emulator.requests if m == "PATCH" and p == f"channels/{thread.id}"] == [200]
+    emulator.assert_all_interactions_answered_once(max_latency=3.0)
+
+
+async def test_a_restart_after_the_thread_was_archived_repaints_the_table_there(
+    emulator: DiscordEmulator, world: dict[str, Any], bot_starter: Any, tmp_path: Path
+) -> None:
+    """The bot was away longer than the thread's auto-archive time: the thread is in no GUILD_CREATE, the move
+    committed before the stop is shown (by an edit: pings are off), and play goes on there."""
+    db = tmp_path / "uno.sqlite3"
+    bot = await bot_starter(make_bot(emulator, db, world["guild"]))
+    await threads_on(bot, world)
+    await pings_off(bot, world)
+    table = await start_in_thread(emulator, world, bot)
+    thread = table.channel
+    player = table.user_of(table.session.game.pending)
+    await table.take_turn(player, await table.open_hand(player))
+    await emulator.settle()
+    message = table.public_message()
+    bot.manager._fanout._subscribers.clear()  # the next move is committed but never shown (killed before)
+    player = table.user_of(table.session.game.pending)
+    await table.take_turn(player, await table.open_hand(player))
+    await emulator.settle()
+    await stop_bot(bot)
+    emulator.archive(thread)  # a day without a message: Discord archived it
+
+    bot2 = await bot_starter(make_bot(emulator, db, world["guild"]))
+    await emulator.settle()
+    table2 = Table(emulator, bot2, thread, table.users)
+    session = table2.view
+    assert table2.public_message().id == message.id and not thread.archived
+    lang = str(session.ui.get("lang", "en"))
+    expected = screens.table_screen(session, lang, list(session.log[-LOG_SHOWN:])).embed
+    assert expected is not None
+    assert {k: v for k, v in message.embeds[0].items() if k != "image"} == expected.to_dict()  # repainted
+    pending = table2.user_of(table2.session.game.pending)
+    revisions = len(message.history)
+    await table2.take_turn(pending, await table2.open_hand(pending))
+    await emulator.settle()
+    assert len(table2.public_message().history) > revisions or table2.public_message().id != message.id
+    emulator.assert_all_interactions_answered_once(max_latency=3.0)
