@@ -351,6 +351,8 @@ class Publisher:
 
     async def _repaint_after(self, channel_id: int, delay: float) -> None:
         await asyncio.sleep(delay)
+        if self._retries.get(channel_id) is asyncio.current_task():
+            del self._retries[channel_id]  # due now: a repaint that fails again waits for a new one
         session = self.bot.manager.snapshot(channel_id)
         if session is None:
             return
