@@ -49,6 +49,8 @@ REPAINT_RETRY_MAX = 30.0
 REPAINT_RATE = 8.0
 #: How far back a lobby message whose id was never saved is looked for (messages).
 LOBBY_SEARCH = 50
+#: Discord's error code for a channel that does not exist (any more): "Unknown Channel", with a 404.
+UNKNOWN_CHANNEL = 10003
 
 
 class Pacer:
@@ -90,6 +92,8 @@ class Publisher:
         self._retries: dict[int, asyncio.Task[None]] = {}
         self._failures: dict[int, int] = {}
         self.jumps = house.JumpWatch()
+        #: Channels (a game's thread, mostly) deleted under a live game: nothing is posted or edited there any more.
+        self.gone: set[int] = set()
 
     # ------------------------------------------------------------------------------------------------------------
     # The adapter's hooks
@@ -106,7 +110,25 @@ class Publisher:
         return event_lines(events, name, lang, timed_out=actor if kind is UpdateKind.TIMEOUT else None)
 
     async def on_update(self, update: Update) -> None:
-        """Bring the public messages, the turn ping and the open hands up to date after ``update``."""
+        """Bring the public messages, the turn ping and the open hands up to date after ``update``; in a channel
+        found deleted (Discord's 404 Unknown Channel, also for a thread deleted while the bot was away) end the game
+        instead (:meth:`channel_gone`)."""
+        channel_id = update.view.channel_id
+        if channel_id in self.gone:  # deleted: the game is being ended, nothing is shown there
+            if update.kind is UpdateKind.CLOSED:
+                self.gone.discard(channel_id)
+                self.pings.forget(channel_id)
+                self.jumps.forget(channel_id)
+                await self.hands.close(channel_id, lambda hand_lang: t("hand.game_over", hand_lang))
+            return
+        try:
+            await self._show(update)
+        except discord.NotFound as exc:
+            if exc.code != UNKNOWN_CHANNEL:
+                raise
+            await self.channel_gone(channel_id)
+
+    async def _show(self, update: Update) -> None:
         session = update.view
         lang = str(session.ui.get("lang", "en"))
         channel = self.bot.get_partial_messageable(session.channel_id, guild_id=session.guild_id)
@@ -145,6 +167,20 @@ class Publisher:
         table = session.ui.get("message") if session is not None and session.public is not None else None
         if table is not None and message.id > int(table):
             self.below[message.channel.id] = self.below.get(message.channel.id, 0) + 1
+
+    async def channel_gone(self, channel_id: int) -> None:
+        """Channel ``channel_id`` was deleted (a moderator deleted a game's thread, or the channel with its threads):
+        end its live game as a server manager's ``/uno end`` does (a match being played is recorded as abandoned),
+        showing nothing more there. A game already over is left to expire; a failure to end it is logged (the idle
+        sweep ends it later, still showing nothing)."""
+        session = self.bot.manager.snapshot(channel_id)
+        if session is None or session.status is Status.FINISHED or self.bot.user is None:
+            return
+        self.gone.add(channel_id)  # until its CLOSED update: nothing is posted in a deleted channel
+        try:
+            await self.bot.manager.end(channel_id, self.bot.user.id, is_admin=True)
+        except AdapterError as exc:
+            log.warning("could not end the game of deleted channel %s: %s", channel_id, exc)
 
     # ------------------------------------------------------------------------------------------------------------
     # Public messages
@@ -358,6 +394,10 @@ class Publisher:
             return
         try:
             await self.repaint(session)
+        except discord.NotFound as exc:
+            if exc.code != UNKNOWN_CHANNEL:
+                raise
+            await self.channel_gone(channel_id)
         except Exception:
             log.exception("repainting channel %s failed", channel_id)
             self._retries.pop(channel_id, None)

@@ -52,7 +52,7 @@ from .model import (
     Snowflakes,
     User,
 )
-from .rest import RestApi, json_response
+from .rest import RestApi, constant_payload, json_response
 
 #: Names of the asyncio tasks in which discord.py runs interaction handlers; ``settle`` waits for them.
 HANDLER_TASK_PREFIXES = (
@@ -360,6 +360,22 @@ class DiscordEmulator:
         announced with THREAD_UPDATE."""
         thread.archived = False
         self._dispatch_soon("THREAD_UPDATE", thread.guild_id, lambda s: thread.payload())
+
+    def delete_channel(self, channel: model.Channel) -> None:
+        """Delete ``channel`` or thread (as a moderator does, or the bot through the API) with the threads of a
+        channel; announced with CHANNEL_DELETE or THREAD_DELETE (Discord sends a thread's id, guild, parent and type
+        only). Requests to it are answered 404 Unknown Channel from then on; it is kept in ``deleted_channels``."""
+        guild = self.guilds[channel.guild_id]
+        for gone in [channel, *self.threads_of(channel)]:
+            guild.channels.pop(gone.id, None)
+            self.channels.pop(gone.id, None)
+            self.deleted_channels[gone.id] = gone
+            data: dict[str, Any] = gone.payload()
+            event = "CHANNEL_DELETE"
+            if gone.is_thread:
+                data = {k: data[k] for k in ("id", "guild_id", "parent_id", "type")}
+                event = "THREAD_DELETE"
+            self._dispatch_soon(event, guild.id, constant_payload(data))
 
     def bot_permissions(self, channel: model.Channel) -> discord.Permissions:
         """What the bot may do in ``channel`` (guild roles and the channel's overwrites)."""

@@ -649,7 +649,7 @@ class RestApi:
         channel.locked = bool(body.get("locked", channel.locked))
         channel.auto_archive_duration = int(body.get("auto_archive_duration", channel.auto_archive_duration))
         event = "THREAD_UPDATE" if channel.is_thread else "CHANNEL_UPDATE"
-        emu._dispatch_soon(event, channel.guild_id, _constant(channel.payload()))
+        emu._dispatch_soon(event, channel.guild_id, constant_payload(channel.payload()))
         return json_response(200, channel.payload())
 
     async def delete_channel(self, req: Request) -> web.Response:
@@ -659,17 +659,7 @@ class RestApi:
         perms = emu.bot_permissions(channel)
         if not (perms.manage_threads if channel.is_thread else perms.manage_channels):
             raise ApiError(403, 50013, "Missing Permissions")
-        guild = emu.guilds[channel.guild_id]
-        for gone in [channel, *emu.threads_of(channel)]:
-            guild.channels.pop(gone.id, None)
-            emu.channels.pop(gone.id, None)
-            emu.deleted_channels[gone.id] = gone
-            data: dict[str, Any] = gone.payload()
-            event = "CHANNEL_DELETE"
-            if gone.is_thread:  # Discord sends a thread's id, guild, parent and type only
-                data = {k: data[k] for k in ("id", "guild_id", "parent_id", "type")}
-                event = "THREAD_DELETE"
-            emu._dispatch_soon(event, guild.id, _constant(data))
+        emu.delete_channel(channel)
         return json_response(200, channel.payload())
 
     async def typing(self, req: Request) -> web.Response:
@@ -697,6 +687,6 @@ class RestApi:
         return json_response(200, member.payload())
 
 
-def _constant(data: dict[str, Any]) -> Callable[[Any], dict[str, Any]]:
+def constant_payload(data: dict[str, Any]) -> Callable[[Any], dict[str, Any]]:
     """A gateway payload builder that gives every session the same ``data``."""
     return lambda session: data

@@ -519,3 +519,59 @@ async def test_a_thread_closed_mid_game_is_reopened_when_the_turn_timer_updates_
     assert not thread.archived and not thread.locked
     assert [s for _, m, p, s in emulator.requests if m == "PATCH" and p == f"channels/{thread.id}"] == [200]
     emulator.assert_all_interactions_answered_once(max_latency=3.0)
+
+
+# --------------------------------------------------------------------------------------------------------------------
+# A deleted thread
+
+
+@pytest.mark.parametrize("deleted", ["thread", "channel"])
+async def test_a_game_whose_thread_is_deleted_ends_and_nothing_more_is_sent_there(
+    emulator: DiscordEmulator, world: dict[str, Any], bot_starter: Any, tmp_path: Path, deleted: str
+) -> None:
+    """A moderator deletes the game's thread (or its channel, which takes its threads along): the game ends as a
+    server manager's ``/uno end`` would end it, recorded as abandoned, instead of going on where nobody can see it
+    (its turn timer playing for the players, every update refused 404 Unknown Channel)."""
+    clock = ManualClock(start=1_800_000_000.0)
+    bot = await bot_starter(make_bot(emulator, tmp_path / "uno.sqlite3", world["guild"], clock=clock))
+    await threads_on(bot, world)
+    general = world["guild"].channel("general")
+    table = await start_in_thread(emulator, world, bot)
+    thread = table.channel
+    alice, _bob = table.users
+    timer = table.session.turn_timer
+    emulator.delete_channel(thread if deleted == "thread" else general)
+    await emulator.wait_until(lambda: bot.manager.snapshot(thread.id) is None, what="the game to end")
+    await emulator.settle()
+    ended = emulator.now()
+
+    assert thread.id not in bot.manager.sessions
+    stats = await bot.store.player_stats(alice.id, guild_id=world["guild"].id, mode=None)
+    assert stats is not None and stats.abandoned == 1
+    clock.advance(timer * 5)  # no timer plays on
+    await emulator.settle()
+    assert [r for r in emulator.requests if r[0] > ended] == []
+    gone = f"channels/{thread.id}"
+    assert [r for r in emulator.requests if r[2].startswith(gone) and r[3] == 404] == []  # nothing sent there
+    emulator.assert_all_interactions_answered_once(max_latency=3.0)
+
+
+async def test_a_game_whose_thread_was_deleted_while_the_bot_was_away_ends_at_the_restart(
+    emulator: DiscordEmulator, world: dict[str, Any], bot_starter: Any, tmp_path: Path
+) -> None:
+    """No THREAD_DELETE reaches a bot that is down: the repaint at start-up finds the thread gone (404 Unknown
+    Channel) and ends the game, rather than leaving it to its timers where nobody can see it."""
+    db = tmp_path / "uno.sqlite3"
+    bot = await bot_starter(make_bot(emulator, db, world["guild"]))
+    await threads_on(bot, world)
+    table = await start_in_thread(emulator, world, bot)
+    thread, alice = table.channel, table.users[0]
+    await stop_bot(bot)
+    emulator.delete_channel(thread)
+
+    bot2 = await bot_starter(make_bot(emulator, db, world["guild"]))
+    await emulator.wait_until(lambda: bot2.manager.snapshot(thread.id) is None, what="the game to end")
+    await emulator.settle()
+    stats = await bot2.store.player_stats(alice.id, guild_id=world["guild"].id, mode=None)
+    assert stats is not None and stats.abandoned == 1
+    assert thread.id not in bot2.cogs["Uno"].publisher.gone  # type: ignore[attr-defined]  # forgotten once closed
