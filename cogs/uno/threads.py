@@ -43,7 +43,7 @@ import discord
 
 from bot.adapter import AdapterError
 from bot.engine.errors import RuleError
-from bot.i18n import t
+from bot.i18n import t, tn
 
 from . import screens
 from .replies import COMMANDS, error_text, send_ephemeral
@@ -90,7 +90,7 @@ def fallback_note(missing: list[str], lang: str) -> str:
     if not missing:
         return t("thread.failed", lang)
     names = ", ".join(t(THREAD_PERMISSIONS[name], lang) for name in missing)
-    return t("thread.no_permission", lang, permissions=names)
+    return tn("thread.no_permission", len(missing), lang, permissions=names)
 
 
 async def follow(channel: object, user: discord.abc.Snowflake) -> None:

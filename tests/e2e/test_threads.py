@@ -230,8 +230,8 @@ async def test_without_the_thread_permissions_the_game_is_played_in_the_channel_
     (note,) = res.ephemeral_messages
     assert note.visible_to == alice.id
     assert note.content == (
-        f"Threads are on, but I can't create threads here (missing permission: {named}), "
-        "so this game is played in this channel."
+        f"Threads are on, but I can't open a thread for this game here (missing permission: {named}), "
+        "so it is played in this channel."
     )
     table = Table(emulator, bot, general, [alice, bob])
     assert table.view.channel_id == general.id and table.public_message().id == lobby.id
