@@ -6,7 +6,8 @@ import it. Change a bound here and every layer follows.
 - :data:`MODES`: the three games, as their stored strings (the engine's ``Mode`` values).
 - :data:`PLAYER_RANGE`: seats per game, ``(min, max)`` inclusive (SPEC G1); :data:`MAX_PLAYERS` the largest.
 - :data:`TURN_TIMER_MIN` … :data:`TURN_TIMER_MAX`: seconds a player has for a decision (server setting and
-  ``/uno new``); :data:`TURN_TIMER_DEFAULT` when nothing is set.
+  ``/uno new``); :data:`TURN_TIMER_DEFAULT` when nothing is set. :func:`turn_clock`: the shorter clock of a seat
+  whose timer ran out on its last decisions (issue 10.4).
 - :data:`LANGUAGES`: language codes of the message catalogues, English first (the fallback).
 - :data:`TARGET_SCORE_MAX`: the largest match target (SPEC G9, table O); :data:`TARGET_SCORE_DEFAULT` the target of
   a server that set none (``/uno settings``).
@@ -28,6 +29,21 @@ MIN_PLAYERS: Final[int] = min(low for low, _ in PLAYER_RANGE.values())
 TURN_TIMER_MIN: Final[int] = 15
 TURN_TIMER_MAX: Final[int] = 600
 TURN_TIMER_DEFAULT: Final[int] = 60
+
+
+def turn_clock(timer: float, timeouts: int) -> float:
+    """Seconds a seat has for its next decision (issue 10.4, "a shrinking timer per consecutive timeout").
+
+    ``timer``: the table's turn timer in seconds (:data:`TURN_TIMER_MIN` … :data:`TURN_TIMER_MAX`); ``timeouts``:
+    how many times in a row the seat's timer ran out (0 once the player acts themselves). The timer is halved per
+    consecutive timeout, in whole seconds (rounded down), never below :data:`TURN_TIMER_MIN`: 60 → 30 → 15, 45 → 22
+    → 15; a timer at or below the minimum does not shrink. It is the seat's clock for every decision it owes
+    (a play, a drawn card, a colour, a challenge, a stack).
+    """
+    if timeouts <= 0 or timer <= TURN_TIMER_MIN:
+        return timer
+    return float(max(TURN_TIMER_MIN, int(timer) >> min(timeouts, 16)))
+
 
 LANGUAGES: Final[tuple[str, ...]] = ("en", "it", "es", "sk")
 
@@ -55,4 +71,5 @@ __all__ = [
     "TURN_TIMER_DEFAULT",
     "TURN_TIMER_MAX",
     "TURN_TIMER_MIN",
+    "turn_clock",
 ]

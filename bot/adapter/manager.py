@@ -5,10 +5,12 @@ the session, **commit its snapshot to the store**, re-arm its timer, and only th
 queue them for the subscribers (the Discord layer). A failed commit restores the session as it was and raises.
 
 Turn timers: when a human's decision times out it takes its default (draw and keep; accept the penalty; declare the
-colour they hold most) and, after ``max_timeouts`` expiries in a row, the player is removed (their cards go under the
-draw pile) and play goes on. AI seats act through the engine's legal actions after ``ai_delay`` seconds. Idle lobbies
-and games without human activity are closed. :meth:`SessionManager.start` resumes every saved session of this
-process's shards whose lease it gets (:mod:`bot.adapter.leases`: one process runs a game at a time).
+colour they hold most); each expiry in a row shortens the seat's clock for its next decisions
+(:func:`bot.limits.turn_clock`) until its player acts, and after ``max_timeouts`` expiries in a row the player is
+removed (their cards go under the draw pile) and play goes on. AI seats act through the engine's legal actions
+after ``ai_delay`` seconds. Idle lobbies and games without human activity are closed. :meth:`SessionManager.start`
+resumes every saved session of this process's shards whose lease it gets (:mod:`bot.adapter.leases`: one process
+runs a game at a time).
 """
 
 from __future__ import annotations

@@ -16,6 +16,7 @@ from typing import Any
 from bot.engine.cards import Mode
 from bot.engine.options import Options
 from bot.engine.view import PlayerView
+from bot.limits import turn_clock
 
 from . import errors as E
 from .session import MatchOutcome, Session, Status
@@ -24,12 +25,14 @@ from .session import MatchOutcome, Session, Status
 @dataclass(frozen=True, slots=True)
 class SeatView:
     """A seat as committed: a Discord user (``user_id``) or an AI (``user_id is None``, ``ai_number`` 1, 2… in seat
-    order among the AI seats); ``left``: removed during the match."""
+    order among the AI seats); ``left``: removed during the match; ``timeouts``: the turn timer ran out on this many
+    of the seat's decisions in a row (0 once its player acts)."""
 
     user_id: int | None
     name: str
     left: bool
     ai_number: int | None
+    timeouts: int = 0
 
     @property
     def ai(self) -> bool:
@@ -77,7 +80,7 @@ class SessionView:
         for s in session.seats:
             if s.ai:
                 ai += 1
-            seats.append(SeatView(s.user_id, s.name, s.left, ai if s.ai else None))
+            seats.append(SeatView(s.user_id, s.name, s.left, ai if s.ai else None, s.timeouts))
         return cls(
             channel_id=session.channel_id,
             guild_id=session.guild_id,
@@ -108,6 +111,16 @@ class SessionView:
     @property
     def playing(self) -> bool:
         return self.status is Status.PLAYING
+
+    def shrunk_clock(self, seat: int) -> int | None:
+        """Whole seconds of ``seat``'s clock for its next decisions when it is shorter than the turn timer, because
+        its timer ran out on its last decisions (:func:`bot.limits.turn_clock`, issue 10.4); None when it has the full
+        timer, has left, or no match is being played."""
+        s = self.seats[seat]
+        if self.status is not Status.PLAYING or s.left or s.ai:
+            return None
+        clock = turn_clock(self.turn_timer, s.timeouts)
+        return int(clock) if clock < self.turn_timer else None
 
     def seat_of(self, user_id: int) -> int | None:
         """The seat of ``user_id`` still playing (or waiting in the lobby), else None."""

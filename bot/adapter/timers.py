@@ -1,7 +1,9 @@
 """Turn timers, AI moves and idle sweeps: what runs later, on the injected clock (DESIGN "Adapter").
 
 When a human's decision times out it takes its default (:func:`default_action`); AI seats act after
-:attr:`Limits.ai_delay` seconds. :class:`Timers` only decides *when* and *for whom*; the manager's callbacks do the
+:attr:`Limits.ai_delay` seconds. A seat whose timer ran out on its last decisions has a shorter clock
+(:func:`bot.limits.turn_clock`: halved per consecutive timeout, never below ``TURN_TIMER_MIN``) until its player
+acts. :class:`Timers` only decides *when* and *for whom*; the manager's callbacks do the
 change under the session's lock, and each callback first checks that the session is still at the version it was armed
 for (a stale timer does nothing).
 """
@@ -17,6 +19,7 @@ from bot.engine.actions import Draw
 from bot.engine.events import Event
 from bot.engine.game import Game
 from bot.engine.view import Phase
+from bot.limits import turn_clock
 
 from .clock import Clock, TimerHandle
 from .session import Session, Status
@@ -85,7 +88,9 @@ class Timers:
         self.closed = False
 
     def set_deadline(self, session: Session) -> None:
-        """Set when the pending decision times out (None when nobody human is waited for)."""
+        """Set when the pending decision times out (Unix s; None when nobody human is waited for): the owner's clock,
+        :func:`~bot.limits.turn_clock` of the session's turn timer and the seat's consecutive timeouts (so a
+        resumed session, whose deadline is set afresh here, keeps a shrunk clock: ``timeouts`` is saved)."""
         game = session.game
         session.deadline = None
         if session.status != Status.PLAYING or game is None:
@@ -95,7 +100,7 @@ class Timers:
             return
         owner = game.pending
         if owner is not None and not session.seats[owner].ai:
-            session.deadline = self.clock.now() + session.turn_timer
+            session.deadline = self.clock.now() + turn_clock(session.turn_timer, session.seats[owner].timeouts)
 
     def arm(self, session: Session) -> None:
         """(Re-)arm the session's turn timer and AI move after a change (or a resume)."""

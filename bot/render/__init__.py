@@ -3,7 +3,8 @@
 Public API:
 
 - :func:`card_image` / :func:`dimmed_card_image`: one face (classic, FLIP light/dark, Flex) as an RGBA image;
-  :func:`card_back_image`, :func:`power_card_image`, :func:`colour_swatch_image`: the other pieces.
+  :func:`card_back_image`, :func:`power_card_image`, :func:`colour_swatch_image`: the other pieces;
+  :func:`chip_image`: a face simplified for the table's seat rows (UNO FLIP's other faces, SPEC F10).
 - :func:`render_hand` / :func:`hand_image`: a hand with index labels, playable cards highlighted.
 - :func:`render_table` / :func:`table_image` with :class:`TableScene` and :class:`SeatView`: the table.
 - :func:`render_hand_and_table` / :func:`hand_and_table_image`: UNO FLIP's hand message, the hand over the table as
@@ -18,11 +19,14 @@ This package imports nothing from discord, asyncio or storage, and only :mod:`bo
 from bot.render.cards import (
     CARD_CACHE_SIZE,
     CARD_WIDTH,
+    CHIP_WIDTH,
     MINI_WIDTH,
     card_back_image,
     card_cache_info,
     card_height,
     card_image,
+    chip_height,
+    chip_image,
     clear_card_cache,
     colour_swatch_image,
     dimmed_card_image,
@@ -38,6 +42,7 @@ from bot.render.warm import faces_of, warm_cache
 __all__ = [
     "CARD_CACHE_SIZE",
     "CARD_WIDTH",
+    "CHIP_WIDTH",
     "HAND_MAX_WIDTH",
     "MINI_WIDTH",
     "TABLE_WIDTH",
@@ -49,6 +54,8 @@ __all__ = [
     "card_cache_info",
     "card_height",
     "card_image",
+    "chip_height",
+    "chip_image",
     "clear_card_cache",
     "colour_emoji",
     "colour_mark",

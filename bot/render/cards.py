@@ -6,6 +6,10 @@ A card is ``width`` × ``round(width * 1.5)`` px, RGBA with transparent rounded 
 colour-blind marks, the Flex flex side in the lower-right corner); narrower ones use a compact layout (field, one big
 symbol, the marks) that stays legible at 30–60 px.
 
+:func:`chip_image` draws a *row chip*: a card simplified for the table's seat rows (UNO FLIP's other faces, SPEC F10),
+:data:`CHIP_WIDTH` × :func:`chip_height` px, with a big value and large marks so both still read when Discord shows the
+table 450 px wide (tests/render/test_preview_size.py).
+
 Images are drawn 4× larger and box-reduced (antialiasing), and cached: each (face, border side, width) is drawn once.
 Cached images are shared: treat them as read-only (``.copy()`` before drawing on one).
 """
@@ -75,6 +79,8 @@ MINI_WIDTH = 64
 MIN_WIDTH, MAX_WIDTH = 16, 600
 #: How many card images the cache keeps (least recently used are dropped).
 CARD_CACHE_SIZE = 2048
+#: Default width of a row chip (:func:`chip_image`) in px; its height is :func:`chip_height`.
+CHIP_WIDTH = 38
 
 _SS = 4  # supersampling factor
 
@@ -86,6 +92,14 @@ _MARK_X, _MARK_Y = 5.5, 33.0
 _OVAL_RX, _OVAL_RY = 26.0, 42.0
 _CENTRE_SIZE = 46.0
 
+# Row chip, in units of 1/100 chip width: a frame, the marks in two rows of two (centred) in the top half, the value
+# under them fitted into a box (centre y, width, height) narrow enough to leave neighbouring chips' values apart.
+_CHIP_H = 171.0
+_CHIP_MARK = 32.0
+_CHIP_MARK_GAP = 6.0 / 32.0
+_CHIP_MARK_Y = 12.0
+_CHIP_GLYPH_Y, _CHIP_GLYPH_W, _CHIP_GLYPH_H = 126.0, 70.0, 60.0
+
 # Kinds that exist only on one FLIP side; everything else coloured follows its colour.
 _DARK_ONLY = frozenset({Kind.DRAW_FIVE, Kind.SKIP_EVERYONE, Kind.WILD_DRAW_COLOUR})
 
@@ -93,6 +107,11 @@ _DARK_ONLY = frozenset({Kind.DRAW_FIVE, Kind.SKIP_EVERYONE, Kind.WILD_DRAW_COLOU
 def card_height(width: int) -> int:
     """The height in px of a card ``width`` px wide (2:3 portrait)."""
     return round(width * 1.5)
+
+
+def chip_height(width: int) -> int:
+    """The height in px of a row chip ``width`` px wide (:func:`chip_image`; a little taller than a card)."""
+    return round(width * _CHIP_H / 100)
 
 
 def _check_width(width: int) -> None:
@@ -127,6 +146,26 @@ def _card_image(face: Face, side: Side, width: int) -> Image.Image:
     return _CardPainter(face, side, width).paint()
 
 
+def chip_image(face: Face, side: Side = Side.LIGHT, width: int = CHIP_WIDTH) -> Image.Image:
+    """A row chip of ``face`` as printed on ``side``: the card simplified for the table's seat rows (SPEC F10), border
+    and field as :func:`card_image` (white border on the light side, black on the dark side), the colour-blind marks
+    large in the top half (1–2 side by side, 3–4 in two rows), the value or symbol large under them; a wild shows the
+    colour wheel of ``side`` in place of marks (a plain wild only the wheel, larger).
+
+    Returns a cached, read-only RGBA image of ``width`` × :func:`chip_height` px. Raises ``ValueError`` as
+    :func:`card_image` does, and for UNO Flex! faces with a flex side or flip icon (chips have room for neither)."""
+    _check_width(width)
+    _check_face_side(face, side)
+    if face.has_flex_side or face.flip_icon:
+        raise ValueError(f"{face} has a flex side or flip icon, which a row chip cannot show")
+    return _chip_image(face, side, width)
+
+
+@lru_cache(maxsize=CARD_CACHE_SIZE)
+def _chip_image(face: Face, side: Side, width: int) -> Image.Image:
+    return _CardPainter(face, side, width, chip=True).paint()
+
+
 def card_cache_info() -> tuple[int, int, int | None, int]:
     """``(hits, misses, maxsize, currsize)`` of the card image cache (faces, backs, Power Cards, swatches, dimmed)."""
     info = _card_image.cache_info()
@@ -134,17 +173,15 @@ def card_cache_info() -> tuple[int, int, int | None, int]:
 
 
 def clear_card_cache() -> None:
-    """Drop every cached image (card faces and the other cached pieces)."""
-    for fn in (_card_image, _dimmed, card_back_image, power_card_image, colour_swatch_image):
+    """Drop every cached image (card faces, row chips and the other cached pieces)."""
+    for fn in _CACHED:
         fn.cache_clear()
 
 
 def images_drawn() -> int:
-    """How many images the caches of this module have drawn so far (cache misses of faces, dimmed faces, backs,
-    Power Cards and swatches)."""
-    return sum(
-        fn.cache_info().misses for fn in (_card_image, _dimmed, card_back_image, power_card_image, colour_swatch_image)
-    )
+    """How many images the caches of this module have drawn so far (cache misses of faces, dimmed faces, row chips,
+    backs, Power Cards and swatches)."""
+    return sum(fn.cache_info().misses for fn in _CACHED)
 
 
 @lru_cache(maxsize=CARD_CACHE_SIZE)
@@ -228,12 +265,16 @@ def mark_positions(
     n: int, x: float, y: float, size: float, layout: str = "row", gap: float = 0.45
 ) -> list[tuple[float, float]]:
     """Centres of ``n`` marks of ``size`` px whose arrangement starts at the top-left ``(x, y)``: ``"row"``,
-    ``"column"`` or ``"grid"`` (rows of two); neighbours ``gap`` × ``size`` apart."""
+    ``"column"``, ``"grid"`` (rows of two) or ``"pairs"`` (rows of two, a lone mark centred under or between them);
+    neighbours ``gap`` × ``size`` apart."""
     step = size * (1 + gap)
+    cells: list[tuple[float, float]]
     if layout == "row":
         cells = [(i, 0) for i in range(n)]
     elif layout == "column":
         cells = [(0, i) for i in range(n)]
+    elif layout == "pairs":
+        cells = [(i % 2 + (0.5 if i == n - 1 and i % 2 == 0 else 0), i // 2) for i in range(n)]
     else:
         cells = [(i % 2, i // 2) for i in range(n)]
     return [(x + size / 2 + c * step, y + size / 2 + r * step) for c, r in cells]
@@ -278,10 +319,11 @@ def _rounded_mask(size: tuple[int, int], box: tuple[float, float, float, float],
 class _CardPainter:
     """Draws one face at ``_SS`` × ``width``; coordinates are in units ``u`` = 1/100 of the card width."""
 
-    def __init__(self, face: Face, side: Side, width: int) -> None:
+    def __init__(self, face: Face, side: Side, width: int, *, chip: bool = False) -> None:
         self.face, self.side, self.width = face, side, width
-        self.mini = width < MINI_WIDTH
-        self.W, self.H = width * _SS, card_height(width) * _SS
+        self.chip = chip
+        self.mini = width < MINI_WIDTH or chip
+        self.W, self.H = width * _SS, (chip_height(width) if chip else card_height(width)) * _SS
         self.u = self.W / 100
         self.img = Image.new("RGBA", (self.W, self.H), (0, 0, 0, 0))
         self.light = side is Side.LIGHT
@@ -301,6 +343,9 @@ class _CardPainter:
         inset = (7 if self.mini else 5) * u
         radius = (12 if self.mini else 9) * u
         self._frame(radius, inset)
+        if self.chip:
+            self._chip_body()
+            return self.img.reduce(_SS)
         if self.face.has_flex_side:
             self._flex_corner(inset, (48 if self.mini else 60) * u)
         if self.mini:
@@ -479,6 +524,47 @@ class _CardPainter:
             outline = None if face.is_wild else INK
             composite_outlined(self.img, flex.img.transpose(Image.Transpose.ROTATE_180), outline, 2 * u)
 
+    # -- row chip -----------------------------------------------------------------------------------------------
+
+    def _chip_body(self) -> None:
+        u, face = self.u, self.face
+        cx = 50 * u
+        glyph = centre_glyph(face)
+        m = _CHIP_MARK * u
+        top = _CHIP_MARK_Y * u
+        marks_h = m * (2 + _CHIP_MARK_GAP)
+        if face.is_wild:  # the colour wheel where the marks would be, or larger on its own for a plain wild
+            d = (marks_h if glyph is not None else 84 * u) * 0.9
+            wy = top + marks_h / 2 if glyph is not None else self.H / 2
+            disc = self.layer()
+            g_wheel(disc, cx, wy, d, self.ink(INK, self.border))
+            composite_outlined(self.img, disc.img, self.border, 2.5 * u)
+        layer = self.layer()
+        if face.colour is not None:
+            w = m * (2 + _CHIP_MARK_GAP)
+            draw_marks(layer, face.colour, cx - w / 2, top, m, "pairs", gap=_CHIP_MARK_GAP)
+        if glyph is not None:
+            self._fitted(layer, glyph, cx, _CHIP_GLYPH_Y * u, _CHIP_GLYPH_W * u, _CHIP_GLYPH_H * u)
+        composite_outlined(self.img, layer.img, INK, 4 * u)
+
+    def _fitted(self, layer: Layer, glyph: GlyphFn, cx: float, cy: float, max_w: float, max_h: float) -> None:
+        """``glyph`` drawn onto ``layer`` as large as fits in ``max_w`` × ``max_h`` px, its ink centred on
+        ``(cx, cy)``."""
+        ink = self.ink(PAPER, INK)
+        probe = self.layer()
+        glyph(probe, self.W / 2, self.H / 2, self.W, ink)
+        box = probe.img.getbbox()
+        if box is None:
+            return
+        s = self.W * min(max_w / (box[2] - box[0]), max_h / (box[3] - box[1]))
+        fitted = self.layer()
+        glyph(fitted, self.W / 2, self.H / 2, s, ink)
+        box = fitted.img.getbbox()
+        if box is None:
+            return
+        dx, dy = round(cx - (box[0] + box[2]) / 2), round(cy - (box[1] + box[3]) / 2)
+        layer.img.alpha_composite(fitted.img.crop(box), (box[0] + dx, box[1] + dy))
+
 
 # --------------------------------------------------------------------------------------------------------------------
 # Other pieces
@@ -564,15 +650,20 @@ def colour_swatch_image(colour: Colour, size: int = 48) -> Image.Image:
     return img.reduce(_SS)
 
 
+_CACHED = (_card_image, _dimmed, _chip_image, card_back_image, power_card_image, colour_swatch_image)
+
 __all__ = [
     "CARD_CACHE_SIZE",
     "CARD_WIDTH",
+    "CHIP_WIDTH",
     "MINI_WIDTH",
     "card_back_image",
     "card_cache_info",
     "card_height",
     "card_image",
     "centre_glyph",
+    "chip_height",
+    "chip_image",
     "clear_card_cache",
     "colour_swatch_image",
     "corner_glyph",

@@ -15,9 +15,12 @@ from bot.render._draw import arc_arrow, arrowhead
 from bot.render._png import encode_png
 from bot.render._text import fit, main_font, text_image
 from bot.render.cards import (
+    CHIP_WIDTH,
     card_back_image,
     card_height,
     card_image,
+    chip_height,
+    chip_image,
     colour_swatch_image,
     power_card_image,
 )
@@ -41,7 +44,6 @@ TABLE_WIDTH = 800
 
 _TOP_W = 140
 _PILE_W = 116
-_MINI_W = 38
 _SWATCH = 62
 _SEAT_POWER_W = 26
 _SEAT_BACK_W = 24
@@ -50,6 +52,18 @@ _MARGIN = 14
 _ROW_GAP = 6
 _SEATS_X = 34
 _NAME_SIZE = 22
+_ROW_H = 52  # a seat row of classic and Flex (card backs), px
+# UNO FLIP rows: the other faces of a hand as row chips (SPEC F10), side by side from _CARDS_X, 4 px apart, closer
+# (overlapping at most their 3 px border) as a line fills; more than fit on one line (13) take two lines, balanced;
+# more than fit on two overlap further. Sized so that values and marks still read at 450 px (test_preview_size.py).
+_CARDS_X = 284  # from the row's left edge
+_CARDS_RIGHT = 8  # free at the row's right edge
+_CHIP_H = chip_height(CHIP_WIDTH)
+_CHIP_STEP = CHIP_WIDTH + 4
+_CHIP_MIN_STEP = CHIP_WIDTH - 3
+_CHIP_LINES = 2
+_CHIP_LINE_GAP = 5
+_CHIP_PAD = 6  # above and below the chips in a row
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,14 +129,30 @@ class TableScene:
 # --------------------------------------------------------------------------------------------------------------------
 
 
-def _row_height(scene: TableScene) -> int:
-    return card_height(_MINI_W) + 16 if scene.mode is Mode.FLIP else 52
+def _chip_lines(n: int) -> tuple[int, int, float]:
+    """How the row chips of ``n`` cards are laid out: ``(lines, per_line, step)``: 1 or 2 lines (at most
+    :data:`_CHIP_LINES`), the most chips on one line, and the px from one chip's left edge to the next."""
+    avail = TABLE_WIDTH - _MARGIN - _CARDS_RIGHT - _SEATS_X - _CARDS_X - CHIP_WIDTH
+    fits = 1 + int(avail // _CHIP_MIN_STEP)
+    lines = max(1, min(_CHIP_LINES, math.ceil(n / fits)))
+    per_line = max(1, math.ceil(n / lines))
+    step = _CHIP_STEP if per_line == 1 else min(_CHIP_STEP, avail / (per_line - 1))
+    return lines, per_line, step
+
+
+def _row_height(scene: TableScene, seat: SeatView) -> int:
+    """A seat row's height in px: one or two lines of row chips in UNO FLIP, :data:`_ROW_H` otherwise."""
+    if scene.mode is not Mode.FLIP:
+        return _ROW_H
+    lines, _, _ = _chip_lines(len(seat.backs or ()))
+    return 2 * _CHIP_PAD + lines * _CHIP_H + (lines - 1) * _CHIP_LINE_GAP
 
 
 def table_size(scene: TableScene) -> tuple[int, int]:
     """``(width, height)`` in px of :func:`table_image` for ``scene``: :data:`TABLE_WIDTH` wide; a header of about
-    250 px plus one row per seat (78 px in FLIP, 52 px otherwise)."""
-    rows = len(scene.seats) * (_row_height(scene) + _ROW_GAP) - _ROW_GAP
+    250 px plus one row per seat, 6 px apart: 52 px in classic and Flex; in UNO FLIP 77 px, or 147 px for a seat whose
+    other faces take two lines (more than 13 cards)."""
+    rows = sum(_row_height(scene, s) + _ROW_GAP for s in scene.seats) - _ROW_GAP
     return TABLE_WIDTH, _HEADER_H + rows + _MARGIN
 
 
@@ -277,10 +307,10 @@ def _row_background(w: int, h: int, turn: bool) -> Image.Image:
 
 
 def seat_box(scene: TableScene, i: int) -> tuple[int, int, int, int]:
-    """The ``(left, top, right, bottom)`` px box of seat ``i``'s row in :func:`table_image`."""
-    rh = _row_height(scene)
-    top = _HEADER_H + i * (rh + _ROW_GAP)
-    return _SEATS_X, top, TABLE_WIDTH - _MARGIN, top + rh
+    """The ``(left, top, right, bottom)`` px box of seat ``i``'s row in :func:`table_image`. ``IndexError`` if ``i``
+    is not a seat."""
+    top = _HEADER_H + sum(_row_height(scene, s) + _ROW_GAP for s in scene.seats[:i])
+    return _SEATS_X, top, TABLE_WIDTH - _MARGIN, top + _row_height(scene, scene.seats[i])
 
 
 def _seats(img: Image.Image, scene: TableScene) -> None:
@@ -292,16 +322,16 @@ def _seats(img: Image.Image, scene: TableScene) -> None:
         name = _name(seat.name, turn)
         _paste(img, name, x0 + 30, cy - name.height // 2)
         _paste_centred(img, _pill(str(seat.cards), 17, seat.cards == 1), x0 + 250, cy)
-        x = x0 + 284
+        x = x0 + _CARDS_X
         if scene.mode is Mode.FLEX and seat.power is not None:
             p = power_card_image(seat.power, _SEAT_POWER_W)
             _paste(img, p, x, cy - p.height // 2)
             x += 36
         if scene.mode is Mode.FLIP and seat.backs is not None:
-            _strip(img, [card_image(f, scene.side.other, _MINI_W) for f in seat.backs], x, cy, x1 - 8)
+            _chips(img, seat.backs, scene.side.other, x, y0 + _CHIP_PAD)
         else:
             back = card_back_image(_SEAT_BACK_W)
-            _strip(img, [back] * seat.cards, x, cy, x1 - 8, max_step=12)
+            _strip(img, [back] * seat.cards, x, cy, x1 - _CARDS_RIGHT, max_step=12)
     # the direction of play along the seat list
     if len(scene.seats) > 1:
         d = ImageDraw.Draw(img)
@@ -312,6 +342,17 @@ def _seats(img: Image.Image, scene: TableScene) -> None:
             arrowhead(d, (16, bottom + 10), 90, 14, 14, MUTED)
         else:
             arrowhead(d, (16, top - 10), 270, 14, 14, MUTED)
+
+
+def _chips(img: Image.Image, faces: tuple[Face, ...], side: Side, x: int, y: int) -> None:
+    """The row chips of ``faces`` (shown on ``side``) in their order, left to right and line by line from the
+    top-left ``(x, y)``, as :func:`_chip_lines` lays them out."""
+    if not faces:
+        return
+    _, per_line, step = _chip_lines(len(faces))
+    for i, face in enumerate(faces):
+        line, col = divmod(i, per_line)
+        _paste(img, chip_image(face, side), round(x + col * step), y + line * (_CHIP_H + _CHIP_LINE_GAP))
 
 
 def _strip(

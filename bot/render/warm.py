@@ -18,13 +18,14 @@ from bot.render.cards import (
     CARD_WIDTH,
     card_back_image,
     card_image,
+    chip_image,
     colour_swatch_image,
     dimmed_card_image,
     images_drawn,
     power_card_image,
 )
 from bot.render.hand import _POWER_W
-from bot.render.table import _MINI_W, _PILE_W, _SEAT_BACK_W, _SEAT_POWER_W, _SWATCH, _TOP_W
+from bot.render.table import _PILE_W, _SEAT_BACK_W, _SEAT_POWER_W, _SWATCH, _TOP_W
 
 
 def faces_of(mode: Mode) -> list[tuple[Face, Side]]:
@@ -39,7 +40,7 @@ def faces_of(mode: Mode) -> list[tuple[Face, Side]]:
 
 def warm_cache(modes: Iterable[Mode] = tuple(Mode)) -> int:
     """Draw every face of ``modes`` at every size the hand and table images use (hand cards plain and dimmed, the
-    discard pile; for FLIP also the draw pile and the small cards of the opponents' hands), and the card back, Power
+    discard pile; for FLIP also the draw pile and the row chips of the opponents' hands), and the card back, Power
     Cards and swatches. Returns how many images were drawn (0 when all were cached already).
 
     Takes tens of seconds of CPU for all three games (about 25 ms per image), so call it from a worker thread at
@@ -52,7 +53,7 @@ def warm_cache(modes: Iterable[Mode] = tuple(Mode)) -> int:
             card_image(face, side, _TOP_W)
             if mode is Mode.FLIP:
                 card_image(face, side, _PILE_W)
-                card_image(face, side, _MINI_W)
+                chip_image(face, side)
         for side in (Side.LIGHT, Side.DARK) if mode is Mode.FLIP else (Side.LIGHT,):
             for colour in colours_of(side):
                 colour_swatch_image(colour, _SWATCH)

@@ -8,7 +8,9 @@ event loop that answers clicks first, and the images take the time left over. If
 images are drawn in a thread of this process instead.
 
 The worker ignores SIGTERM and SIGINT: a service manager (or Ctrl-C in a terminal) signals the whole process group,
-and the bot, not the signal, ends the worker — :meth:`Painter.close` once the images in flight are done.
+and the bot, not the signal, ends the worker — :meth:`Painter.close` once the images in flight are done. It is started
+with both signals held (blocked in the thread that spawns it, as CPython's own resource tracker is), so one that comes
+while it is still starting waits until its initializer ignores it instead of killing it.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ import multiprocessing
 import os
 import signal
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 from bot.engine.cards import Face, Side
 from bot.render import TableScene, render_hand, render_hand_and_table, render_table, warm_cache
@@ -32,6 +34,9 @@ from bot.render.cards import CARD_WIDTH
 LARGE_CARD_WIDTH = CARD_WIDTH * 3 // 2
 
 log = logging.getLogger(__name__)
+
+#: The signals a service manager or a terminal sends to the whole process group; the worker ignores them.
+GROUP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
 
 #: How much lower than the bot's the image worker's CPU priority is (added to its nice value; 0 disables).
 WORKER_NICENESS = 10
@@ -49,16 +54,18 @@ class Painter:
         except (OSError, ValueError):  # pragma: no cover - no process support: draw in a thread instead
             log.warning("card images will be drawn in a thread (no worker process)")
 
-    async def _run(self, fn: object, *args: object) -> bytes:
+    async def _run(self, fn: Callable[..., bytes], *args: object) -> bytes:
         loop = asyncio.get_running_loop()
         if self._pool is None:
-            return await asyncio.to_thread(fn, *args)  # type: ignore[arg-type]
+            return await asyncio.to_thread(fn, *args)
         try:
-            return await loop.run_in_executor(self._pool, fn, *args)  # type: ignore[arg-type]
+            with _signals_held():  # the job may spawn the worker here, in this thread
+                job = loop.run_in_executor(self._pool, fn, *args)
+            return await job
         except concurrent.futures.process.BrokenProcessPool:
             log.exception("the image worker died; drawing in a thread from now on")
             self._pool = None
-            return await asyncio.to_thread(fn, *args)  # type: ignore[arg-type]
+            return await asyncio.to_thread(fn, *args)
 
     async def hand(
         self, faces: Sequence[Face], playable: Sequence[int], side: Side, power: bool | None, *, large: bool = False
@@ -89,13 +96,32 @@ class Painter:
             self._pool = None
 
 
+@contextlib.contextmanager
+def _signals_held() -> Iterator[None]:
+    """Block :data:`GROUP_SIGNALS` in the calling thread for the duration: a process spawned meanwhile starts with
+    them blocked (the mask is inherited across fork and exec), and one sent to this process meanwhile stays pending
+    (or goes to another thread) and is handled as usual once the block ends. No effect where signal masks are
+    missing."""
+    if not hasattr(signal, "pthread_sigmask"):  # pragma: no cover - not POSIX
+        yield
+        return
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, GROUP_SIGNALS)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
+
+
 def _start_worker() -> None:
     """In the worker: ignore SIGTERM/SIGINT sent to the bot's process group (the bot closes the worker when it stops),
-    yield the CPU to the bot's event loop when both want it (no effect where ``nice`` is missing), and draw every card
-    face in a background thread (tens of seconds of CPU), so that the first hands after a start do not each wait for
-    their faces to be drawn; images asked for meanwhile are drawn as usual."""
-    for sig in (signal.SIGTERM, signal.SIGINT):
+    then unblock them (held since the spawn: :func:`_signals_held`, so one sent while the worker started is dropped
+    now instead of having killed it), yield the CPU to the bot's event loop when both want it (no effect where ``nice``
+    is missing), and draw every card face in a background thread (tens of seconds of CPU), so that the first hands
+    after a start do not each wait for their faces to be drawn; images asked for meanwhile are drawn as usual."""
+    for sig in GROUP_SIGNALS:
         signal.signal(sig, signal.SIG_IGN)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, GROUP_SIGNALS)
     with contextlib.suppress(AttributeError, OSError):
         os.nice(WORKER_NICENESS)
     threading.Thread(target=warm_cache, name="uno-warm-card-cache", daemon=True).start()

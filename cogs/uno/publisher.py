@@ -29,7 +29,7 @@ from .hands import Hands
 from .images import Images
 from .pings import Turn, TurnPings
 from .screens import DECISIONS, Screen
-from .text import colour_name, event_lines, timeout_outcome
+from .text import event_lines, timeout_outcome, timeout_text
 from .threads import THREAD_ARCHIVED, reopen
 
 if TYPE_CHECKING:
@@ -73,6 +73,33 @@ class Pacer:
         return None
 
 
+def log_lines(session: SessionView, kind: UpdateKind, events: Sequence[Event], actor: int | None) -> list[str]:
+    """The last-moves log lines of a change (:data:`bot.adapter.manager.LogWriter`), in the table's language; a
+    timeout's line says what the timer did and, when the seat's clock shrinks, its next clock (issue 10.4)."""
+    lang = str(session.ui.get("lang", "en"))
+
+    def name(seat: int) -> str:
+        return screens.player_name(session, seat, lang)
+
+    if kind is not UpdateKind.TIMEOUT or actor is None:
+        return event_lines(events, name, lang)
+    return event_lines(events, name, lang, timed_out=actor, next_clock=session.shrunk_clock(actor))
+
+
+def timeout_note(session: SessionView, events: Sequence[Event], seat: int) -> Callable[[str], str] | None:
+    """What the turn timer did for ``seat``, for their own hand (a function of the hand's language), with the seat's
+    next clock when it shrinks ("Your next turn: 30 s.", issue 10.4); None when the events show no default."""
+    if timeout_outcome(events, seat)[0] is None:
+        return None
+    seconds = session.shrunk_clock(seat)
+
+    def note(lang: str) -> str:
+        text = timeout_text(events, seat, lang) or ""
+        return text + (" " + t("hand.next_clock", lang, seconds=seconds) if seconds is not None else "")
+
+    return note
+
+
 def summary_key(kind: str, number: int) -> str:
     """How the session's ``ui["summary"]`` names the last summary posted: ``round:3``, ``match:0``."""
     return f"{kind}:{number}"
@@ -101,13 +128,8 @@ class Publisher:
     def log_lines(
         self, session: SessionView, kind: UpdateKind, events: Sequence[Event], actor: int | None
     ) -> list[str]:
-        """The last-moves log lines of a change (:data:`bot.adapter.manager.LogWriter`), in the table's language."""
-        lang = str(session.ui.get("lang", "en"))
-
-        def name(seat: int) -> str:
-            return screens.player_name(session, seat, lang)
-
-        return event_lines(events, name, lang, timed_out=actor if kind is UpdateKind.TIMEOUT else None)
+        """The last-moves log lines of a change (:func:`log_lines`)."""
+        return log_lines(session, kind, events, actor)
 
     async def on_update(self, update: Update) -> None:
         """Bring the public messages, the turn ping and the open hands up to date after ``update``; in a channel
@@ -294,24 +316,11 @@ class Publisher:
             if s.user_id is None or s.left:
                 continue
             view = views[seat]
-            note = self._timeout_note(events, seat) if seat == timed_out else None
+            note = timeout_note(session, events, seat) if seat == timed_out else None
             jobs.append(self.hands.refresh(session, s.user_id, view, note=note))
         for outcome in await asyncio.gather(*jobs, return_exceptions=True):
             if isinstance(outcome, Exception):
                 log.warning("refreshing a hand in channel %s failed: %r", session.channel_id, outcome)
-
-    @staticmethod
-    def _timeout_note(events: Sequence[Event], seat: int) -> Callable[[str], str] | None:
-        """What the turn timer did for ``seat``, for their hand (in the hand's language)."""
-        key, _, colour = timeout_outcome(events, seat)
-        if key is None:
-            return None
-
-        def note(lang: str) -> str:
-            params = {"colour": colour_name(colour, lang)} if colour is not None else {}
-            return t(f"hand.timeout.{key}", lang, **params)
-
-        return note
 
     # ------------------------------------------------------------------------------------------------------------
     # Repainting

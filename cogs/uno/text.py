@@ -43,8 +43,9 @@ from bot.i18n import t, tn
 from bot.render import colour_emoji, colour_mark
 
 WILD_EMOJI = "🌈"
-#: What a turn timer can do for a player (:func:`timeout_outcome`); texts ``ev.timeout.*`` and ``hand.timeout.*``.
-TIMEOUT_OUTCOMES = ("drew", "kept", "accepted", "declared")
+#: What a turn timer can do for a player (:func:`timeout_outcome`); texts ``ev.timeout.*`` and ``hand.timeout.*``
+#: (``drew_many`` has plural forms: house rule draw to match).
+TIMEOUT_OUTCOMES = ("drew", "drew_many", "kept", "accepted", "declared", "played")
 
 
 def colour_name(colour: Colour, lang: str, *, emoji: bool = True) -> str:
@@ -111,19 +112,28 @@ def cards_line(faces: Iterable[Face], lang: str) -> str:
 
 
 def event_lines(
-    events: Sequence[Event], name: Callable[[int], str], lang: str, *, timed_out: int | None = None
+    events: Sequence[Event],
+    name: Callable[[int], str],
+    lang: str,
+    *,
+    timed_out: int | None = None,
+    next_clock: int | None = None,
 ) -> list[str]:
     """Public log lines for ``events`` (private events are skipped). ``name(seat)`` gives a player's name.
     ``timed_out``: the seat whose turn timer ran out and whose decision the events took by default; one line says
-    what the timer did ("Time's up: Alice drew a card and passed") instead of the lines of that default."""
+    what the timer did ("Time's up: Alice drew a card and passed") instead of the lines of that default, and, when
+    ``next_clock`` (seconds) is given, the seat's shorter clock for its next decision ("(next turn: 30 s)",
+    issue 10.4)."""
     out: list[str] = []
     skip: set[int] = set()
     if timed_out is not None:
-        key, skip_events, colour = timeout_outcome(events, timed_out)
+        _, skip_events, _ = timeout_outcome(events, timed_out)
         skip = {id(events[i]) for i in skip_events}
-        if key is not None:
-            params = {"colour": colour_name(colour, lang)} if colour is not None else {}
-            out.append(t(f"ev.timeout.{key}", lang, player=name(timed_out), **params))
+        line = timeout_text(events, timed_out, lang, player=name(timed_out))
+        if line is not None:
+            if next_clock is not None:
+                line += " " + t("ev.next_clock", lang, seconds=next_clock)
+            out.append(line)
     for e in _told_in_order(events):
         if id(e) in skip:
             continue
@@ -133,11 +143,29 @@ def event_lines(
     return out
 
 
+def timeout_text(events: Sequence[Event], seat: int, lang: str, *, player: str | None = None) -> str | None:
+    """What the turn timer did for ``seat`` in words: for the public log when ``player`` (the seat's name) is given
+    ("⏰ Time's up: Alice drew a card and passed"), else for the seat's own hand ("⏰ Time's up: you drew a card and
+    passed."). None when the events show no default (:func:`timeout_outcome`)."""
+    key, told, colour = timeout_outcome(events, seat)
+    if key is None:
+        return None
+    params = {} if player is None else {"player": player}
+    if colour is not None:
+        params["colour"] = colour_name(colour, lang)
+    if key == "drew_many":
+        n = next(e.count for e in (events[i] for i in told) if isinstance(e, CardsDrawn))
+        return tn("ev.timeout.drew_many" if player is not None else "hand.timeout.drew_many", n, lang, **params)
+    return t(f"ev.timeout.{key}", lang, **params) if player is not None else t(f"hand.timeout.{key}", lang, **params)
+
+
 def timeout_outcome(events: Sequence[Event], seat: int) -> tuple[str | None, set[int], Colour | None]:
     """What the turn timer did for ``seat`` (the default of its pending decision,
     :func:`bot.adapter.timers.default_action`), read from the events it caused: ``(key, indexes, colour)`` where
-    ``key`` is ``drew`` (drew a card and passed), ``kept`` (kept the drawn card), ``accepted`` (took the wild draw
-    penalty), ``declared`` (declared ``colour``) or None, and ``indexes`` the events that key already tells."""
+    ``key`` is ``drew`` (drew a card and passed), ``drew_many`` (drew several, house rule draw to match, and passed),
+    ``kept`` (kept the drawn card), ``accepted`` (took the wild draw penalty, or a stack: SPEC G7, H), ``declared``
+    (declared ``colour``), ``played`` (house rule force play: a card was played for them; the draw before it and the
+    play are told by their own lines) or None, and ``indexes`` the events that key already tells."""
     drew = next(
         (i for i, e in enumerate(events) if isinstance(e, CardsDrawn) and e.player == seat and e.reason == "draw"),
         None,
@@ -145,14 +173,19 @@ def timeout_outcome(events: Sequence[Event], seat: int) -> tuple[str | None, set
     kept = next((i for i, e in enumerate(events) if isinstance(e, CardKept) and e.player == seat), None)
     accepted = next((i for i, e in enumerate(events) if isinstance(e, PenaltyAccepted) and e.player == seat), None)
     declared = next((i for i, e in enumerate(events) if isinstance(e, ColourDeclared) and e.player == seat), None)
+    played = next((i for i, e in enumerate(events) if isinstance(e, CardPlayed) and e.player == seat), None)
     if accepted is not None:
         return "accepted", {accepted}, None
     if declared is not None:
         event = events[declared]
         assert isinstance(event, ColourDeclared)
         return "declared", {declared}, event.colour
+    if played is not None:
+        return "played", set(), None
     if drew is not None:
-        return "drew", {drew} | ({kept} if kept is not None else set()), None
+        drawn = events[drew]
+        assert isinstance(drawn, CardsDrawn)
+        return "drew" if drawn.count == 1 else "drew_many", {drew} | ({kept} if kept is not None else set()), None
     if kept is not None:
         return "kept", {kept}, None
     return None, set(), None

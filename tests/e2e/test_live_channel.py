@@ -211,6 +211,49 @@ async def test_the_clock_is_shown_and_a_timeout_says_what_it_did(
     emulator.assert_all_interactions_answered_once(max_latency=3.0)
 
 
+async def _draw_and_pass(table: Table, user: Any) -> Message:
+    """``user`` draws from their hand and keeps the card if asked (a deterministic turn that passes)."""
+    hand = await table.open_hand(user)
+    for verb in ("draw", "keep"):
+        button = next((b for b in hand.buttons() if b.custom_id and b.custom_id.startswith(f"uno:h:{verb}:")), None)
+        if button is not None:
+            await table.emulator.click(user, hand, button.custom_id)
+    await table.emulator.settle()
+    return hand
+
+
+async def test_after_a_timeout_the_players_clock_is_halved_on_the_table_and_the_log_says_so(
+    emulator: DiscordEmulator, world: dict[str, Any], bot_starter: Any, tmp_path: Path
+) -> None:
+    """Issue 10.4, the shrinking timer: a player whose timer ran out has half the turn timer next time. The log's
+    "Time's up" line and their hand name the next clock, the table's ``<t:UNIX:R>`` shows it, and once they act
+    themselves the full timer is back."""
+    clock = ManualClock(start=1_800_000_000.0)
+    bot = await bot_starter(make_bot(emulator, tmp_path / "uno.sqlite3", world["guild"], clock=clock))
+    table = await start_two_player_game(emulator, world, bot)
+    session = table.session
+    assert session.turn_timer == 60
+    seat = session.game.pending
+    player, other = table.user_of(seat), table.user_of(1 - seat)
+    hand = await table.open_hand(player)
+    clock.advance(60.5)
+    await emulator.settle()
+    name = player.username.title()
+    assert f"⏰ Time's up: {name} drew a card and passed (next turn: 30 s)" in table.public_message().text
+    assert "⏰ Time's up: you drew a card and passed. Your next turn: 30 s." in hand.embeds[0]["description"]
+    assert f"<t:{int(clock.now() + 60)}:R>" in table.public_message().embeds[0]["description"]  # the other's clock
+    await _draw_and_pass(table, other)
+    assert session.game.pending == seat
+    shrunk = f"<t:{int(clock.now() + 30)}:R>"
+    assert shrunk in table.public_message().embeds[0]["description"]
+    assert shrunk in (await table.open_hand(player)).embeds[0]["description"]
+    await _draw_and_pass(table, player)  # the player acts: the full timer again from their next turn
+    await _draw_and_pass(table, other)
+    assert session.game.pending == seat and session.seats[seat].timeouts == 0
+    assert f"<t:{int(clock.now() + 60)}:R>" in table.public_message().embeds[0]["description"]
+    emulator.assert_all_interactions_answered_once(max_latency=3.0)
+
+
 async def test_a_server_that_turned_pings_off_gets_none(
     emulator: DiscordEmulator, world: dict[str, Any], bot_starter: Any, tmp_path: Path
 ) -> None:

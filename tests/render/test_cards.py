@@ -13,6 +13,7 @@ from bot.engine.cards import (
     Kind,
     Side,
     classic_faces,
+    colours_of,
     flex_faces,
     flip_dark_faces,
     flip_light_faces,
@@ -20,11 +21,14 @@ from bot.engine.cards import (
 )
 from bot.render import (
     CARD_CACHE_SIZE,
+    CHIP_WIDTH,
     MarkShape,
     card_back_image,
     card_cache_info,
     card_height,
     card_image,
+    chip_height,
+    chip_image,
     clear_card_cache,
     colour_rgb,
     colour_swatch_image,
@@ -186,6 +190,49 @@ def test_faces_are_cached_and_the_cache_is_bounded():
     assert card_cache_info()[3] == 0
 
 
+@pytest.mark.parametrize("deck", ["flip-light", "flip-dark"])
+def test_row_chips_of_every_flip_face(deck: str):
+    """SPEC F1, F10: the table's rows show the other faces as row chips: the border of their side (white light, black
+    dark), every face distinct, rounded transparent corners."""
+    faces, side = DECKS[deck]
+    images = [chip_image(f, side) for f in faces]
+    assert all(im.size == (CHIP_WIDTH, chip_height(CHIP_WIDTH)) and im.mode == "RGBA" for im in images)
+    assert all(im.getpixel((0, 0))[3] == 0 and im.getpixel((CHIP_WIDTH // 2, 30))[3] == 255 for im in images)  # type: ignore[index]
+    assert len({im.tobytes() for im in images}) == len(faces)
+    border = WHITE_BORDER if side is Side.LIGHT else BLACK_BORDER
+    for face, im in zip(faces, images, strict=True):
+        assert all(close(p, border) for p in _border_samples(im)), face
+
+
+@pytest.mark.parametrize("colour", list(LIGHT_COLOURS) + list(DARK_COLOURS))
+def test_row_chips_carry_their_colour_blind_marks(colour: Colour):
+    """The marks of the colour (1–4 triangles light, circles dark) in the chip's top half, the value under them."""
+    side = Side.LIGHT if colour in LIGHT_COLOURS else Side.DARK
+    img = chip_image(Face(Kind.NUMBER, colour, 1), side, 200)
+    assert close(img.getpixel((180, 320)), colour_rgb(colour))  # type: ignore[arg-type]
+    marks = blobs(img.crop((20, 20, 180, 180)), is_white)  # inside the border
+    assert len(marks) == mark_count(colour)
+    ratios = [fill_ratio(m) for m in marks]
+    if mark_shape(colour) is MarkShape.TRIANGLE:
+        assert all(0.4 < r < 0.65 for r in ratios), ratios
+    else:
+        assert all(0.7 < r < 0.9 for r in ratios), ratios
+    assert len(blobs(img.crop((16, 190, 184, img.height - 16)), is_white, min_size=200)) == 1  # the "1"
+
+
+def test_a_wild_row_chip_shows_the_wheel_of_its_side_instead_of_marks():
+    light, dark = chip_image(Face(Kind.WILD), Side.LIGHT, 200), chip_image(Face(Kind.WILD), Side.DARK, 200)
+    # the top-left quarter of the wheel in the middle: red on the light side, pink on the dark side
+    assert close(light.getpixel((80, 150)), colour_rgb(Colour.RED))  # type: ignore[arg-type]
+    assert close(dark.getpixel((80, 150)), colour_rgb(Colour.PINK))  # type: ignore[arg-type]
+    # a wild draw card: the four colours of its side on top (where marks go), its value under it
+    for face, side in ((parse_face("W+2"), Side.LIGHT), (parse_face("W+C"), Side.DARK)):
+        img = chip_image(face, side, 200)
+        wheel = [img.getpixel(p) for p in ((70, 64), (130, 64), (130, 124), (70, 124))]
+        assert {c for c in colours_of(side) if any(close(p, colour_rgb(c)) for p in wheel)} == set(colours_of(side))  # type: ignore[arg-type]
+        assert len(blobs(img.crop((20, 190, 180, img.height - 20)), is_white, min_size=200)) >= 1
+
+
 @pytest.mark.parametrize(
     ("face", "side", "width"),
     [
@@ -200,3 +247,14 @@ def test_faces_are_cached_and_the_cache_is_bounded():
 def test_impossible_cards_raise(face: Face, side: Side, width: int):
     with pytest.raises(ValueError):
         card_image(face, side, width)
+    with pytest.raises(ValueError):
+        chip_image(face, side, width)
+
+
+@pytest.mark.parametrize(
+    "face", [parse_face("RX+2"), parse_face("XWT+2"), Face(Kind.NUMBER, Colour.RED, 5, flip_icon=True)]
+)
+def test_row_chips_refuse_what_they_cannot_show(face: Face):
+    """Row chips are for UNO FLIP's faces: a Flex flex side (SPEC X4, X5) or flip icon would be lost, so they raise."""
+    with pytest.raises(ValueError):
+        chip_image(face, Side.LIGHT)

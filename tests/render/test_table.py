@@ -8,10 +8,21 @@ import random
 import pytest
 from PIL import Image
 
-from bot.engine.cards import Colour, Face, Mode, Side, build_deck, parse_face, parse_faces
+from bot.engine.cards import (
+    DARK_COLOURS,
+    Colour,
+    Face,
+    Mode,
+    Side,
+    build_deck,
+    flip_dark_faces,
+    flip_light_faces,
+    parse_face,
+    parse_faces,
+)
 from bot.render import colour_rgb
 from bot.render._text import fit
-from bot.render.palette import BACK_FIELD, HIGHLIGHT, POWER_OFF, POWER_ON
+from bot.render.palette import BACK_FIELD, FELT, HIGHLIGHT, POWER_OFF, POWER_ON, SEAT_BG, TURN_BG
 from bot.render.table import TABLE_WIDTH, SeatView, TableScene, render_table, seat_box, table_image, table_size
 from tests.render.util import close
 
@@ -94,6 +105,50 @@ def test_flip_dark_side_in_play_shows_light_backs():
     img = table_image(scene)
     assert _count(img, colour_rgb(Colour.YELLOW), seat_box(scene, 0)) > 300
     assert _count(img, colour_rgb(Colour.BLUE), seat_box(scene, 1)) > 300
+
+
+def _flip_seats(*counts: int, side: Side = Side.DARK, seed: int = 9) -> tuple[SeatView, ...]:
+    """Seats holding ``counts`` cards each, their ``side`` faces dealt at random from UNO FLIP's with repeats (so any
+    count fits)."""
+    rng = random.Random(seed)
+    faces = flip_dark_faces() if side is Side.DARK else flip_light_faces()
+    return tuple(SeatView(f"P{i}", n, tuple(rng.choice(faces) for _ in range(n))) for i, n in enumerate(counts))
+
+
+def _rows_hold_their_chips(scene: TableScene, img: Image.Image) -> None:
+    """Each row's chips stay inside it: the gap under a row is bare felt, the row's right edge bare."""
+    for i in range(len(scene.seats)):
+        x0, y0, x1, y1 = seat_box(scene, i)
+        assert _count(img, FELT, (x0, y1, x1, y1 + 6)) == (x1 - x0) * 6, i
+        edge = (x1 - 8, y0 + 10, x1, y1 - 10)
+        assert _count(img, SEAT_BG, edge) + _count(img, TURN_BG, edge) + _count(img, HIGHLIGHT, edge) == 8 * (
+            y1 - y0 - 20
+        )
+
+
+def test_flip_rows_take_a_second_line_for_a_large_hand():
+    """SPEC F10: every other face is shown; up to 13 cards fit one line of row chips, more take two (the row grows),
+    more than 26 overlap within the two lines."""
+    counts = (1, 13, 14, 26, 40)
+    scene = TableScene(Mode.FLIP, Side.LIGHT, parse_face("R5"), _flip_seats(*counts), turn=0)
+    heights = [seat_box(scene, i)[3] - seat_box(scene, i)[1] for i in range(len(counts))]
+    assert heights == [77, 77, 147, 147, 147]
+    img = table_image(scene)
+    assert img.size == table_size(scene) == (TABLE_WIDTH, 252 + sum(heights) + 6 * (len(counts) - 1) + 14)
+    _rows_hold_their_chips(scene, img)
+    for i, n in enumerate(counts):  # the chips' colours fill the row in proportion to the cards (up to two lines)
+        x0, y0, x1, y1 = seat_box(scene, i)
+        colour = sum(_count(img, colour_rgb(c), (x0 + 284, y0, x1 - 8, y1)) for c in DARK_COLOURS)
+        assert colour > 300 * min(n, 26), i
+
+
+def test_ten_flip_players_with_25_cards_each_fit_in_a_bounded_table():
+    """Far more cards than a deck holds, the height still bounded: two lines of chips per seat at most."""
+    seats = _flip_seats(*[25] * 10, side=Side.LIGHT)
+    scene = TableScene(Mode.FLIP, Side.DARK, parse_face("P5"), seats, turn=9)
+    img = table_image(scene)
+    assert img.size == table_size(scene) == (TABLE_WIDTH, 252 + 10 * 147 + 9 * 6 + 14)
+    _rows_hold_their_chips(scene, img)
 
 
 def test_classic_draw_pile_shows_a_card_back_and_declared_colour_a_swatch():
