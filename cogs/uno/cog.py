@@ -204,6 +204,17 @@ class UnoCog(
     async def on_message(self, message: discord.Message) -> None:
         self.publisher.on_message(message)
 
+    @commands.Cog.listener()
+    async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
+        """A game's thread deleted (alone, or with its channel: discord.py tells each thread it knew of): its game
+        ends (:meth:`Publisher.channel_gone`)."""
+        await self.publisher.channel_gone(payload.thread_id)
+
+    @commands.Cog.listener()
+    async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
+        """A channel deleted: its game ends (:meth:`Publisher.channel_gone`)."""
+        await self.publisher.channel_gone(channel.id)
+
     @property
     def manager(self) -> SessionManager:
         return self.bot.manager

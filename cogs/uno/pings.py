@@ -81,6 +81,10 @@ class TurnPings:
         ping = self._standing[channel_id] = Ping(message.id, turn)
         return ping
 
+    def forget(self, channel_id: int) -> None:
+        """Forget the channel's ping without deleting it (the channel is gone)."""
+        self._standing.pop(channel_id, None)
+
     async def clear(self, channel_id: int, guild_id: int) -> None:
         """Delete the channel's ping (the game is over or gone)."""
         await self.show(channel_id, guild_id, None, "en")

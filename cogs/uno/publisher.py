@@ -30,6 +30,7 @@ from .images import Images
 from .pings import Turn, TurnPings
 from .screens import DECISIONS, Screen
 from .text import event_lines, timeout_outcome, timeout_text
+from .threads import THREAD_ARCHIVED, reopen
 
 if TYPE_CHECKING:
     from bot.client import UnoBot
@@ -48,6 +49,8 @@ REPAINT_RETRY_MAX = 30.0
 REPAINT_RATE = 8.0
 #: How far back a lobby message whose id was never saved is looked for (messages).
 LOBBY_SEARCH = 50
+#: Discord's error code for a channel that does not exist (any more): "Unknown Channel", with a 404.
+UNKNOWN_CHANNEL = 10003
 
 
 class Pacer:
@@ -116,6 +119,8 @@ class Publisher:
         self._retries: dict[int, asyncio.Task[None]] = {}
         self._failures: dict[int, int] = {}
         self.jumps = house.JumpWatch()
+        #: Channels (a game's thread, mostly) deleted under a live game: nothing is posted or edited there any more.
+        self.gone: set[int] = set()
 
     # ------------------------------------------------------------------------------------------------------------
     # The adapter's hooks
@@ -127,7 +132,25 @@ class Publisher:
         return log_lines(session, kind, events, actor)
 
     async def on_update(self, update: Update) -> None:
-        """Bring the public messages, the turn ping and the open hands up to date after ``update``."""
+        """Bring the public messages, the turn ping and the open hands up to date after ``update``; in a channel
+        found deleted (Discord's 404 Unknown Channel, also for a thread deleted while the bot was away) end the game
+        instead (:meth:`channel_gone`)."""
+        channel_id = update.view.channel_id
+        if channel_id in self.gone:  # deleted: the game is being ended, nothing is shown there
+            if update.kind is UpdateKind.CLOSED:
+                self.gone.discard(channel_id)
+                self.pings.forget(channel_id)
+                self.jumps.forget(channel_id)
+                await self.hands.close(channel_id, lambda hand_lang: t("hand.game_over", hand_lang))
+            return
+        try:
+            await self._show(update)
+        except discord.NotFound as exc:
+            if exc.code != UNKNOWN_CHANNEL:
+                raise
+            await self.channel_gone(channel_id)
+
+    async def _show(self, update: Update) -> None:
         session = update.view
         lang = str(session.ui.get("lang", "en"))
         channel = self.bot.get_partial_messageable(session.channel_id, guild_id=session.guild_id)
@@ -167,6 +190,20 @@ class Publisher:
         if table is not None and message.id > int(table):
             self.below[message.channel.id] = self.below.get(message.channel.id, 0) + 1
 
+    async def channel_gone(self, channel_id: int) -> None:
+        """Channel ``channel_id`` was deleted (a moderator deleted a game's thread, or the channel with its threads):
+        end its live game as a server manager's ``/uno end`` does (a match being played is recorded as abandoned),
+        showing nothing more there. A game already over is left to expire; a failure to end it is logged (the idle
+        sweep ends it later, still showing nothing)."""
+        session = self.bot.manager.snapshot(channel_id)
+        if session is None or session.status is Status.FINISHED or self.bot.user is None:
+            return
+        self.gone.add(channel_id)  # until its CLOSED update: nothing is posted in a deleted channel
+        try:
+            await self.bot.manager.end(channel_id, self.bot.user.id, is_admin=True)
+        except AdapterError as exc:
+            log.warning("could not end the game of deleted channel %s: %s", channel_id, exc)
+
     # ------------------------------------------------------------------------------------------------------------
     # Public messages
 
@@ -201,13 +238,12 @@ class Publisher:
         with screen:
             if message_id is not None and not repost:
                 try:
-                    await channel.get_partial_message(message_id).edit(**screen.edit_kwargs())
+                    await self._edit(channel, message_id, screen)
                     self._failures.pop(session.channel_id, None)
                     return
                 except discord.NotFound:
                     message_id = None
-                    for file in screen.files:
-                        file.reset()  # the failed edit read the image: send it from its start again
+                    screen.rewind()
                 except discord.HTTPException as exc:
                     log.warning("editing the public message of channel %s failed: %s", session.channel_id, exc)
                     self.repaint_later(session.channel_id)
@@ -219,6 +255,19 @@ class Publisher:
         latest = self.bot.manager.snapshot(session.channel_id)
         if session.status is not Status.FINISHED and latest is not None and latest.same_session(session):
             await self.bot.manager.update_ui(session.channel_id, message=message.id)
+
+    async def _edit(self, channel: discord.PartialMessageable, message_id: int, screen: Screen) -> None:
+        """Edit message ``message_id`` of ``channel`` into ``screen``; in a game thread that was archived under the
+        game (Discord refuses the edit), unarchive it and edit again (:func:`~cogs.uno.threads.reopen`). Raises
+        discord.py's errors of the last try."""
+        message = channel.get_partial_message(message_id)
+        try:
+            await message.edit(**screen.edit_kwargs())
+        except discord.HTTPException as exc:
+            if exc.code != THREAD_ARCHIVED or not await reopen(self.bot, channel.id):
+                raise
+            screen.rewind()
+            await message.edit(**screen.edit_kwargs())
 
     def _message_id(self, session: SessionView) -> int | None:
         """The public message of the session: as last committed (a table posted anew since ``session`` was
@@ -347,11 +396,17 @@ class Publisher:
 
     async def _repaint_after(self, channel_id: int, delay: float) -> None:
         await asyncio.sleep(delay)
+        if self._retries.get(channel_id) is asyncio.current_task():
+            del self._retries[channel_id]  # due now: a repaint that fails again waits for a new one
         session = self.bot.manager.snapshot(channel_id)
         if session is None:
             return
         try:
             await self.repaint(session)
+        except discord.NotFound as exc:
+            if exc.code != UNKNOWN_CHANNEL:
+                raise
+            await self.channel_gone(channel_id)
         except Exception:
             log.exception("repainting channel %s failed", channel_id)
             self._retries.pop(channel_id, None)

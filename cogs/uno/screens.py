@@ -71,6 +71,11 @@ class Screen:
     def edit_kwargs(self) -> dict[str, Any]:
         return {"content": self.content, "embeds": self.embeds(), "view": self.view, "attachments": self.files}
 
+    def rewind(self) -> None:
+        """After a request that failed: read the images from their start again (the request read them)."""
+        for file in self.files:
+            file.reset()
+
     def __enter__(self) -> Screen:
         return self
 

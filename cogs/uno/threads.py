@@ -24,6 +24,12 @@ If opening the lobby fails once the thread exists, the thread is deleted (archiv
 host gets the error ephemerally.
 Players who join from the thread (the lobby's **Join** or ``/uno join``) are added to it, so that it stays in their
 channel list and they can find their way back (:func:`follow`); the turn pings mention them there anyway.
+
+A game's thread can be archived under it: by Discord after :data:`THREAD_ARCHIVE_MINUTES` without a message (the
+bot was away that long), or by a moderator's "Close Thread". Discord then refuses every edit of a message in it
+(``400``, :data:`THREAD_ARCHIVED`) until the thread is unarchived, which a message sent in it also does (Discord's
+threads topic, "Active & Archived Threads"). The publisher unarchives it before it edits the table again
+(:func:`reopen`); a thread a moderator locked stays as they left it.
 """
 
 from __future__ import annotations
@@ -37,7 +43,7 @@ import discord
 
 from bot.adapter import AdapterError
 from bot.engine.errors import RuleError
-from bot.i18n import t
+from bot.i18n import t, tn
 
 from . import screens
 from .replies import COMMANDS, error_text, send_ephemeral
@@ -59,6 +65,8 @@ OpenLobby = Callable[[int], Awaitable[Any]]
 THREAD_ARCHIVE_MINUTES: ThreadArchiveDuration = 1440
 #: Discord's limit for a channel's (and a thread's) name, in characters.
 THREAD_NAME_MAX = 100
+#: Discord's error code for a change to an archived thread ("Thread is archived"), e.g. editing a message in it.
+THREAD_ARCHIVED = 50083
 #: What the bot needs in a channel to open a game in a thread of it, and the catalogue key of each permission's name.
 THREAD_PERMISSIONS = {
     "create_public_threads": "perm.create_public_threads",
@@ -82,7 +90,7 @@ def fallback_note(missing: list[str], lang: str) -> str:
     if not missing:
         return t("thread.failed", lang)
     names = ", ".join(t(THREAD_PERMISSIONS[name], lang) for name in missing)
-    return t("thread.no_permission", lang, permissions=names)
+    return tn("thread.no_permission", len(missing), lang, permissions=names)
 
 
 async def follow(channel: object, user: discord.abc.Snowflake) -> None:
@@ -94,6 +102,23 @@ async def follow(channel: object, user: discord.abc.Snowflake) -> None:
         await channel.add_user(user)
     except discord.HTTPException as exc:
         log.info("could not add user %s to thread %s: %s", user.id, channel.id, exc)
+
+
+async def reopen(bot: discord.Client, channel_id: int) -> bool:
+    """Unarchive the thread ``channel_id`` after Discord refused a change to it as archived (:data:`THREAD_ARCHIVED`),
+    so that its game's messages can be edited again. Discord allows it to a member of the thread who may send
+    messages in it (the bot started the thread, or has posted in it), unless a moderator locked it: a locked thread,
+    a channel that is no thread, or a failure (only logged) leaves it as it is. Returns whether it is active now."""
+    try:
+        thread = await bot.fetch_channel(channel_id)  # the cache has no archived thread: discord.py drops them
+        if not isinstance(thread, discord.Thread) or thread.locked:
+            return False
+        if thread.archived:
+            await thread.edit(archived=False)
+    except discord.HTTPException as exc:
+        log.warning("could not unarchive the game thread %s: %s", channel_id, exc)
+        return False
+    return True
 
 
 async def private_answer(interaction: Interaction, text: str) -> None:
@@ -199,6 +224,7 @@ async def no_game_text(bot: UnoBot, interaction: Interaction, error: Exception, 
 
 
 __all__ = [
+    "THREAD_ARCHIVED",
     "THREAD_ARCHIVE_MINUTES",
     "THREAD_NAME_MAX",
     "THREAD_PERMISSIONS",
@@ -208,5 +234,6 @@ __all__ = [
     "missing_permissions",
     "no_game_text",
     "private_answer",
+    "reopen",
     "thread_name",
 ]

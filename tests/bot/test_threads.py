@@ -27,10 +27,17 @@ def test_the_bot_needs_to_create_public_threads_and_to_send_messages_in_them() -
 
 def test_the_note_names_the_missing_permissions_in_the_hosts_language() -> None:
     assert fallback_note(["create_public_threads"], "en") == (
-        "Threads are on, but I can't create threads here (missing permission: Create Public Threads), "
-        "so this game is played in this channel."
+        "Threads are on, but I can't open a thread for this game here (missing permission: Create Public Threads), "
+        "so it is played in this channel."
     )
     both = fallback_note(["create_public_threads", "send_messages_in_threads"], "it")
-    assert "Crea thread pubblici, Invia messaggi nei thread" in both and "si gioca in questo canale" in both
+    assert "mancano i permessi: Crea thread pubblici, Invia messaggi nei thread" in both
+    assert "si gioca in questo canale" in both
+    assert "(missing permissions: Create Public Threads, Send Messages in Threads)" in fallback_note(
+        ["create_public_threads", "send_messages_in_threads"], "en"
+    )  # two names, the plural
+    assert "faltan los permisos:" in fallback_note(["create_public_threads", "send_messages_in_threads"], "es")
+    assert "chýbajú povolenia:" in fallback_note(["create_public_threads", "send_messages_in_threads"], "sk")
+    assert "(chýba povolenie: Posielať správy vo vláknach)" in fallback_note(["send_messages_in_threads"], "sk")
     assert "no se ha podido abrir un hilo" in fallback_note([], "es")
     assert "vlákno" in fallback_note([], "sk")

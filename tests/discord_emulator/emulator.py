@@ -52,7 +52,7 @@ from .model import (
     Snowflakes,
     User,
 )
-from .rest import RestApi, json_response
+from .rest import RestApi, constant_payload, json_response
 
 #: Names of the asyncio tasks in which discord.py runs interaction handlers; ``settle`` waits for them.
 HANDLER_TASK_PREFIXES = (
@@ -347,6 +347,35 @@ class DiscordEmulator:
         else:
             channel.overwrites.pop(target.id, None)
         self._dispatch_soon("CHANNEL_UPDATE", channel.guild_id, lambda s: channel.payload())
+
+    def archive(self, thread: model.Channel, *, locked: bool = False) -> None:
+        """Archive ``thread`` as Discord does after its ``auto_archive_duration`` without a message, or as a
+        moderator's "Close Thread" does (``locked``: "Lock Thread" too); announced with THREAD_UPDATE (discord.py then
+        drops it from its cache, and a bot started later gets it in no GUILD_CREATE)."""
+        thread.archived, thread.locked = True, locked or thread.locked
+        self._dispatch_soon("THREAD_UPDATE", thread.guild_id, lambda s: thread.payload())
+
+    def unarchive(self, thread: model.Channel) -> None:
+        """Make ``thread`` active again (a message sent in it, a member's client before an interaction in it),
+        announced with THREAD_UPDATE."""
+        thread.archived = False
+        self._dispatch_soon("THREAD_UPDATE", thread.guild_id, lambda s: thread.payload())
+
+    def delete_channel(self, channel: model.Channel) -> None:
+        """Delete ``channel`` or thread (as a moderator does, or the bot through the API) with the threads of a
+        channel; announced with CHANNEL_DELETE or THREAD_DELETE (Discord sends a thread's id, guild, parent and type
+        only). Requests to it are answered 404 Unknown Channel from then on; it is kept in ``deleted_channels``."""
+        guild = self.guilds[channel.guild_id]
+        for gone in [channel, *self.threads_of(channel)]:
+            guild.channels.pop(gone.id, None)
+            self.channels.pop(gone.id, None)
+            self.deleted_channels[gone.id] = gone
+            data: dict[str, Any] = gone.payload()
+            event = "CHANNEL_DELETE"
+            if gone.is_thread:
+                data = {k: data[k] for k in ("id", "guild_id", "parent_id", "type")}
+                event = "THREAD_DELETE"
+            self._dispatch_soon(event, guild.id, constant_payload(data))
 
     def bot_permissions(self, channel: model.Channel) -> discord.Permissions:
         """What the bot may do in ``channel`` (guild roles and the channel's overwrites)."""
@@ -809,6 +838,10 @@ class DiscordEmulator:
             raise AssertionError(f"{user.username} is not a member of {guild.name!r}")
         bot_member = guild.members[self.bot_user.id]
         await self.gateway.wait_connected(timeout, guild.id)
+        if channel.archived and not channel.locked:
+            # Discord's clients unarchive a thread before an interaction in it (no command or click reaches a bot
+            # from an archived thread): the user's client does it, as a message would
+            self.unarchive(channel)
         rec = InteractionRecord(
             id=self.ids(),
             token=f"aW50ZXJhY3Rpb24{secrets.token_urlsafe(48)}",

@@ -313,7 +313,8 @@ class Guild:
             "emojis": [],
             "stickers": [],
             "channels": [c.payload() for c in self.channels.values() if not c.is_thread],
-            "threads": [c.payload() for c in self.channels.values() if c.is_thread],
+            # active threads only: Discord syncs no archived thread up front (they come with interactions only)
+            "threads": [c.payload() for c in self.channels.values() if c.is_thread and not c.archived],
             "members": [m.payload() for m in members],
             "member_count": len(self.members),
             "large": False,

@@ -556,7 +556,11 @@ class RestApi:
             raise ApiError(403, 50013, "Missing Permissions")
         if channel.archived and channel.locked:
             raise ApiError(400, 50083, "Thread is archived")
-        channel.archived = False  # a message in an archived thread that is not locked unarchives it
+        if channel.is_thread:
+            if channel.archived:  # a message in an archived thread that is not locked unarchives it
+                self.emu.unarchive(channel)
+            if self.emu.bot_user.id not in channel.member_ids:  # and makes its sender a member of it
+                channel.member_ids.append(self.emu.bot_user.id)
         msg = self.create_message(channel, self.emu.bot_user, req.body or {}, req.files)
         return json_response(200, msg.payload())
 
@@ -567,6 +571,8 @@ class RestApi:
         msg = self._channel_message(req)
         if msg.author is not self.emu.bot_user:
             raise ApiError(403, 50005, "Cannot edit a message authored by another user")
+        if self._channel(req).archived:  # "Users cannot edit messages ... in archived threads" (Discord's threads doc)
+            raise ApiError(400, 50083, "Thread is archived")
         return json_response(200, self.edit(msg, req.body or {}, req.files).payload())
 
     async def delete_message(self, req: Request) -> web.Response:
@@ -621,13 +627,16 @@ class RestApi:
 
     async def edit_channel(self, req: Request) -> web.Response:
         """Modify a channel's ``name`` (Manage Channels), or a thread's ``name``, ``archived``,
-        ``auto_archive_duration`` (its owner, or Manage Threads) and ``locked`` (Manage Threads); answers the channel
-        and sends CHANNEL_UPDATE or THREAD_UPDATE."""
+        ``auto_archive_duration`` (its owner, or Manage Threads) and ``locked`` (Manage Threads); a thread that is
+        not locked may be unarchived alone (``{"archived": false}``) by any member of it who may send messages in
+        it. Answers the channel and sends CHANNEL_UPDATE or THREAD_UPDATE."""
         emu, channel, body = self.emu, self._channel(req), req.body or {}
         perms = emu.bot_permissions(channel)
         if channel.is_thread:
             owner = channel.owner_id == emu.bot_user.id and not channel.locked
-            if not (perms.manage_threads or (owner and "locked" not in body)):
+            unarchive = body == {"archived": False} and not channel.locked
+            member = emu.bot_user.id in channel.member_ids and perms.send_messages_in_threads
+            if not (perms.manage_threads or (owner and "locked" not in body) or (unarchive and member)):
                 raise ApiError(403, 50013, "Missing Permissions")
         elif not perms.manage_channels or set(body) - {"name"}:
             raise ApiError(403, 50013, "Missing Permissions")
@@ -640,7 +649,7 @@ class RestApi:
         channel.locked = bool(body.get("locked", channel.locked))
         channel.auto_archive_duration = int(body.get("auto_archive_duration", channel.auto_archive_duration))
         event = "THREAD_UPDATE" if channel.is_thread else "CHANNEL_UPDATE"
-        emu._dispatch_soon(event, channel.guild_id, _constant(channel.payload()))
+        emu._dispatch_soon(event, channel.guild_id, constant_payload(channel.payload()))
         return json_response(200, channel.payload())
 
     async def delete_channel(self, req: Request) -> web.Response:
@@ -650,17 +659,7 @@ class RestApi:
         perms = emu.bot_permissions(channel)
         if not (perms.manage_threads if channel.is_thread else perms.manage_channels):
             raise ApiError(403, 50013, "Missing Permissions")
-        guild = emu.guilds[channel.guild_id]
-        for gone in [channel, *emu.threads_of(channel)]:
-            guild.channels.pop(gone.id, None)
-            emu.channels.pop(gone.id, None)
-            emu.deleted_channels[gone.id] = gone
-            data: dict[str, Any] = gone.payload()
-            event = "CHANNEL_DELETE"
-            if gone.is_thread:  # Discord sends a thread's id, guild, parent and type only
-                data = {k: data[k] for k in ("id", "guild_id", "parent_id", "type")}
-                event = "THREAD_DELETE"
-            emu._dispatch_soon(event, guild.id, _constant(data))
+        emu.delete_channel(channel)
         return json_response(200, channel.payload())
 
     async def typing(self, req: Request) -> web.Response:
@@ -688,6 +687,6 @@ class RestApi:
         return json_response(200, member.payload())
 
 
-def _constant(data: dict[str, Any]) -> Callable[[Any], dict[str, Any]]:
+def constant_payload(data: dict[str, Any]) -> Callable[[Any], dict[str, Any]]:
     """A gateway payload builder that gives every session the same ``data``."""
     return lambda session: data

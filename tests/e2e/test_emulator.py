@@ -136,6 +136,53 @@ async def test_threads_are_started_followed_archived_and_deleted_as_discord_does
     emulator.assert_no_unknown_routes()
 
 
+async def test_an_archived_thread_refuses_edits_until_a_message_or_its_member_unarchives_it(
+    emulator: DiscordEmulator, world: World, bot: DemoBot
+) -> None:
+    """Discord's threads topic: "Users cannot edit messages, add reactions, use application commands, or join
+    archived threads ... Sending a message will automatically unarchive the thread, unless the thread has been locked
+    by a moderator"; "Editing a thread to set archived to false only requires the current user has already been
+    added to the thread"; GUILD_CREATE holds the active threads only. A member's client unarchives a thread before
+    an interaction in it."""
+    general = bot.get_channel(world.general.id)
+    assert isinstance(general, discord.TextChannel)
+    thread = await general.create_thread(name="UNO · Bob", type=discord.ChannelType.public_thread)
+    made = emulator.channels[thread.id]
+    message = await thread.send("the table")
+    emulator.archive(made)
+    await emulator.sync_gateway()
+    assert bot.get_channel(thread.id) is None  # THREAD_UPDATE: discord.py drops archived threads
+    assert thread.id not in [
+        int(t["id"]) for t in world.guild.payload(all_members=False, bot_id=emulator.bot_user.id)["threads"]
+    ]  # nor does a GUILD_CREATE
+    with pytest.raises(discord.HTTPException) as refused:
+        await message.edit(content="edited")
+    assert refused.value.status == 400 and refused.value.code == 50083
+    assert (await bot.fetch_channel(thread.id)).archived  # type: ignore[union-attr]
+    await thread.send("a new message")  # unarchives it
+    await emulator.sync_gateway()
+    assert not made.archived and isinstance(bot.get_channel(thread.id), discord.Thread)
+    await message.edit(content="edited")
+    assert emulator.message(message.id).content == "edited"
+
+    emulator.archive(made)
+    emulator.set_permissions(world.general, world.guild.role("Bot"), deny=discord.Permissions(manage_threads=True))
+    theirs = emulator.add_channel(world.guild, "Bob's thread", thread_of=world.general)  # the bot did not start it
+    theirs.member_ids.append(emulator.bot_user.id)  # …but posted in it
+    emulator.archive(theirs)
+    await emulator.sync_gateway()
+    for archived in (made, theirs):  # a member may unarchive it, without Manage Threads
+        await bot.http.edit_channel(archived.id, archived=False)
+        assert not archived.archived
+    emulator.archive(theirs, locked=True)  # a moderator's "Lock Thread": Manage Threads only
+    with pytest.raises(discord.Forbidden):
+        await bot.http.edit_channel(theirs.id, archived=False)
+    emulator.archive(made)
+    await emulator.slash(world.bob, made, "demo panel")  # Bob's client unarchives it first
+    assert not made.archived
+    emulator.assert_no_unknown_routes()
+
+
 async def test_slash_command_options_user_locale_and_permissions(
     emulator: DiscordEmulator, world: World, bot: DemoBot
 ) -> None:

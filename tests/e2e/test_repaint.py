@@ -279,6 +279,20 @@ async def test_a_table_edit_that_fails_for_good_is_repainted_shortly_after(
     assert shown_table(table.public_message()) == expected_table(table)
 
 
+async def test_a_table_edit_refused_again_at_its_repaint_is_repainted_again(
+    emulator: DiscordEmulator, world: dict[str, Any], bot_starter: Any, tmp_path: Path
+) -> None:
+    """The repaint itself can be refused (a fault that lasts a moment, a game thread archived under the game): the
+    publisher tries again later, its wait doubled (``REPAINT_RETRY`` up to ``REPAINT_RETRY_MAX``), rather than
+    leaving the table behind after one retry."""
+    bot = await bot_starter(make_bot(emulator, tmp_path / "uno.sqlite3", world["guild"]))
+    table = await start_two_player_game(emulator, world, bot)
+    failed = emulator.fail_next("PATCH /channels/*/messages/*", 400, code=50035, message="Invalid Form Body", times=2)
+    await play_one(table)
+    assert failed.fired == 2
+    assert shown_table(table.public_message()) == expected_table(table)
+
+
 async def test_a_gateway_drop_with_resume_loses_nothing(
     emulator: DiscordEmulator, world: dict[str, Any], bot_starter: Any, tmp_path: Path
 ) -> None:

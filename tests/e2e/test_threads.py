@@ -41,6 +41,13 @@ async def threads_on(bot: Any, world: dict[str, Any]) -> None:
     bot.forget_settings(guild.id)
 
 
+async def pings_off(bot: Any, world: dict[str, Any]) -> None:
+    """No turn pings (``/uno settings turn_pings:False``): the bot posts no message in a game's thread on a turn,
+    it only edits the table."""
+    await bot.store.update_settings(world["guild"].id, turn_pings=False)
+    bot.forget_settings(world["guild"].id)
+
+
 def thread_starts(emulator: DiscordEmulator) -> list[str]:
     """The bot's requests to start a thread (``POST /channels/{id}/threads``), whatever they were answered."""
     return [path for _, method, path, _ in emulator.requests if method == "POST" and path.endswith("/threads")]
@@ -223,8 +230,8 @@ async def test_without_the_thread_permissions_the_game_is_played_in_the_channel_
     (note,) = res.ephemeral_messages
     assert note.visible_to == alice.id
     assert note.content == (
-        f"Threads are on, but I can't create threads here (missing permission: {named}), "
-        "so this game is played in this channel."
+        f"Threads are on, but I can't open a thread for this game here (missing permission: {named}), "
+        "so it is played in this channel."
     )
     table = Table(emulator, bot, general, [alice, bob])
     assert table.view.channel_id == general.id and table.public_message().id == lobby.id
@@ -411,12 +418,18 @@ async def test_play_again_in_the_thread_reseats_the_players_in_the_same_thread(
     emulator.assert_all_interactions_answered_once(max_latency=3.0)
 
 
+@pytest.mark.parametrize("archived", [False, True])
 async def test_a_restart_mid_game_resumes_in_the_thread_and_play_goes_on_until_uno_end(
-    emulator: DiscordEmulator, world: dict[str, Any], bot_starter: Any, tmp_path: Path
+    emulator: DiscordEmulator, world: dict[str, Any], bot_starter: Any, tmp_path: Path, archived: bool
 ) -> None:
+    """``archived``: the bot was away longer than the thread's auto-archive time, so Discord archived it and no
+    GUILD_CREATE holds it (see the archived-thread tests below); with pings off the move committed before the stop
+    is shown by the table's edit alone."""
     db = tmp_path / "uno.sqlite3"
     bot = await bot_starter(make_bot(emulator, db, world["guild"]))
     await threads_on(bot, world)
+    if archived:
+        await pings_off(bot, world)
     general = world["guild"].channel("general")
     table = await start_in_thread(emulator, world, bot)
     thread = table.channel
@@ -429,19 +442,21 @@ async def test_a_restart_mid_game_resumes_in_the_thread_and_play_goes_on_until_u
     await table.take_turn(player, await table.open_hand(player))
     await emulator.settle()
     await stop_bot(bot)
+    if archived:
+        emulator.archive(thread)
 
     bot2 = await bot_starter(make_bot(emulator, db, world["guild"]))
     await emulator.settle()
     table2 = Table(emulator, bot2, thread, table.users)
     session = table2.view
-    assert session.channel_id == thread.id and table2.public_message().id == message.id
+    assert session.channel_id == thread.id and table2.public_message().id == message.id and not thread.archived
     lang = str(session.ui.get("lang", "en"))
     expected = screens.table_screen(session, lang, list(session.log[-LOG_SHOWN:])).embed
     assert expected is not None
     assert {k: v for k, v in message.embeds[0].items() if k != "image"} == expected.to_dict()  # repainted
     pending = table2.user_of(table2.session.game.pending)
     standing = [m for m in pings(emulator, table2) if not m.deleted]
-    assert [(m.channel_id, mentioned(m)) for m in standing] == [(thread.id, [pending.id])]
+    assert [(m.channel_id, mentioned(m)) for m in standing] == ([] if archived else [(thread.id, [pending.id])])
     revisions = len(message.history)
     await table2.take_turn(pending, await table2.open_hand(pending))  # play goes on in the thread
     await emulator.settle()
@@ -472,3 +487,91 @@ async def test_commands_in_the_channel_say_the_games_are_played_in_threads(
     assert res.ephemeral_messages and res.ephemeral_messages[0].visible_to == alice.id
     assert table.session.status == Status.PLAYING
     emulator.assert_all_interactions_answered_once(max_latency=3.0)
+
+
+# --------------------------------------------------------------------------------------------------------------------
+# An archived thread: Discord archives a thread after its auto_archive_duration without a message, and a moderator's
+# "Close Thread" archives it at once. Discord's threads doc: "Users cannot edit messages, add reactions, use
+# application commands, or join archived threads ... Sending a message will automatically unarchive the thread,
+# unless the thread has been locked by a moderator" (an edit is answered 400, code 50083 "Thread is archived"), and
+# GUILD_CREATE carries the active threads only.
+
+
+async def test_a_thread_closed_mid_game_is_reopened_when_the_turn_timer_updates_the_table(
+    emulator: DiscordEmulator, world: dict[str, Any], bot_starter: Any, tmp_path: Path
+) -> None:
+    """With turn pings off the table's edit is the only thing the timer shows: it must reach the thread."""
+    clock = ManualClock(start=1_800_000_000.0)
+    bot = await bot_starter(make_bot(emulator, tmp_path / "uno.sqlite3", world["guild"], clock=clock))
+    await threads_on(bot, world)
+    await pings_off(bot, world)
+    table = await start_in_thread(emulator, world, bot)
+    thread = table.channel
+    game = await to_play(table)
+    name = table.user_of(game.pending).username.title()
+    emulator.archive(thread)  # a moderator closes the thread
+    await emulator.sync_gateway()
+    assert bot.get_channel(thread.id) is None  # discord.py dropped it from its cache
+
+    clock.advance(table.session.turn_timer + 0.5)
+    await emulator.settle()
+    assert f"⏰ Time's up: {name}" in table.public_message().text  # the table shows what the timer did
+    assert not thread.archived and not thread.locked
+    assert [s for _, m, p, s in emulator.requests if m == "PATCH" and p == f"channels/{thread.id}"] == [200]
+    emulator.assert_all_interactions_answered_once(max_latency=3.0)
+
+
+# --------------------------------------------------------------------------------------------------------------------
+# A deleted thread
+
+
+@pytest.mark.parametrize("deleted", ["thread", "channel"])
+async def test_a_game_whose_thread_is_deleted_ends_and_nothing_more_is_sent_there(
+    emulator: DiscordEmulator, world: dict[str, Any], bot_starter: Any, tmp_path: Path, deleted: str
+) -> None:
+    """A moderator deletes the game's thread (or its channel, which takes its threads along): the game ends as a
+    server manager's ``/uno end`` would end it, recorded as abandoned, instead of going on where nobody can see it
+    (its turn timer playing for the players, every update refused 404 Unknown Channel)."""
+    clock = ManualClock(start=1_800_000_000.0)
+    bot = await bot_starter(make_bot(emulator, tmp_path / "uno.sqlite3", world["guild"], clock=clock))
+    await threads_on(bot, world)
+    general = world["guild"].channel("general")
+    table = await start_in_thread(emulator, world, bot)
+    thread = table.channel
+    alice, _bob = table.users
+    timer = table.session.turn_timer
+    emulator.delete_channel(thread if deleted == "thread" else general)
+    await emulator.wait_until(lambda: bot.manager.snapshot(thread.id) is None, what="the game to end")
+    await emulator.settle()
+    ended = emulator.now()
+
+    assert thread.id not in bot.manager.sessions
+    stats = await bot.store.player_stats(alice.id, guild_id=world["guild"].id, mode=None)
+    assert stats is not None and stats.abandoned == 1
+    clock.advance(timer * 5)  # no timer plays on
+    await emulator.settle()
+    assert [r for r in emulator.requests if r[0] > ended] == []
+    gone = f"channels/{thread.id}"
+    assert [r for r in emulator.requests if r[2].startswith(gone) and r[3] == 404] == []  # nothing sent there
+    emulator.assert_all_interactions_answered_once(max_latency=3.0)
+
+
+async def test_a_game_whose_thread_was_deleted_while_the_bot_was_away_ends_at_the_restart(
+    emulator: DiscordEmulator, world: dict[str, Any], bot_starter: Any, tmp_path: Path
+) -> None:
+    """No THREAD_DELETE reaches a bot that is down: the repaint at start-up finds the thread gone (404 Unknown
+    Channel) and ends the game, rather than leaving it to its timers where nobody can see it."""
+    db = tmp_path / "uno.sqlite3"
+    bot = await bot_starter(make_bot(emulator, db, world["guild"]))
+    await threads_on(bot, world)
+    table = await start_in_thread(emulator, world, bot)
+    thread, alice = table.channel, table.users[0]
+    await stop_bot(bot)
+    emulator.delete_channel(thread)
+
+    bot2 = await bot_starter(make_bot(emulator, db, world["guild"]))
+    await emulator.wait_until(lambda: bot2.manager.snapshot(thread.id) is None, what="the game to end")
+    await emulator.settle()
+    stats = await bot2.store.player_stats(alice.id, guild_id=world["guild"].id, mode=None)
+    assert stats is not None and stats.abandoned == 1
+    assert thread.id not in bot2.cogs["Uno"].publisher.gone  # type: ignore[attr-defined]  # forgotten once closed
