@@ -53,6 +53,7 @@ _ROW_GAP = 6
 _SEATS_X = 34
 _NAME_SIZE = 22
 _ROW_H = 52  # a seat row of classic and Flex (card backs), px
+_LEFT_LABEL_X = 226  # from the row's left edge: where a player who left has "left the game" instead of a count
 # UNO FLIP rows: the other faces of a hand as row chips (SPEC F10), side by side from _CARDS_X, 4 px apart, closer
 # (overlapping at most their 3 px border) as a line fills; more than fit on one line (13) take two lines, balanced;
 # more than fit on two overlap further. Sized so that values and marks still read at 450 px (test_preview_size.py).
@@ -73,16 +74,23 @@ class SeatView:
     ``name``: display name (any script and emoji, drawn with the bundled fonts of :mod:`bot.render._text`);
     ``cards``: how many cards they hold; ``backs``: UNO FLIP only, the other faces of their hand in their order
     (SPEC F10), or None to show just the count (e.g. the viewer's own hand); ``power``: UNO Flex! only, their Power Card
-    (True active/green, False inactive/red, SPEC X9)."""
+    (True active/green, False inactive/red, SPEC X9); ``left``: the player is out of the match (left, kicked or removed
+    after repeated timeouts): the words drawn in place of their cards, in the table's language (e.g. "left the game"),
+    and their row is dimmed, their name struck through, with no card count, cards or Power Card; None while they play.
+
+    Raises ``ValueError`` for a negative count, backs that do not match it, or backs of a seat that left."""
 
     name: str
     cards: int
     backs: tuple[Face, ...] | None = None
     power: bool | None = None
+    left: str | None = None
 
     def __post_init__(self) -> None:
         if self.cards < 0:
             raise ValueError(f"{self.name!r} cannot hold {self.cards} cards")
+        if self.left is not None and self.backs is not None:
+            raise ValueError(f"{self.name!r} left the game: no cards of theirs are shown")
         if self.backs is not None and len(self.backs) != self.cards:
             raise ValueError(f"{self.name!r} holds {self.cards} cards but {len(self.backs)} backs were given")
 
@@ -290,11 +298,30 @@ def _name(text: str, turn: bool) -> Image.Image:
     return text_image(fit(text, _NAME_SIZE, 186) or "?", _NAME_SIZE, HIGHLIGHT if turn else TEXT)
 
 
+@lru_cache(maxsize=512)
+def _left_name(text: str) -> Image.Image:
+    """The name of a player who left: dimmed and struck through, cut like :func:`_name`."""
+    img = text_image(fit(text, _NAME_SIZE, 186) or "?", _NAME_SIZE, MUTED).copy()
+    y = round(_NAME_SIZE * 0.83)  # through the middle of the lower-case letters (baseline at 1.1 × size)
+    ImageDraw.Draw(img).line((0, y, img.width - 1, y), fill=(*MUTED, 255), width=2)
+    return img
+
+
+@lru_cache(maxsize=64)
+def _left_label(text: str) -> Image.Image:
+    """The words for a player who left (:attr:`SeatView.left`), dimmed, cut to the row's free width."""
+    return text_image(fit(text, 17, TABLE_WIDTH - _MARGIN - _CARDS_RIGHT - _SEATS_X - _LEFT_LABEL_X) or "—", 17, MUTED)
+
+
 @lru_cache(maxsize=8)
-def _row_background(w: int, h: int, turn: bool) -> Image.Image:
+def _row_background(w: int, h: int, turn: bool, left: bool = False) -> Image.Image:
+    """A seat row's background: highlighted with an arrow for the player to act, plain for the others, only an
+    outline (dimmed into the felt) for a player who left."""
     img = Image.new("RGBA", (w, h), (0, 0, 0, 0))
     d = ImageDraw.Draw(img)
-    if turn:
+    if left:
+        d.rounded_rectangle((0, 0, w - 1, h - 1), radius=10, outline=SEAT_BG, width=2)
+    elif turn:
         d.rounded_rectangle((0, 0, w - 1, h - 1), radius=10, fill=TURN_BG, outline=HIGHLIGHT, width=3)
         arrowhead(d, (22, h / 2), 0, 14, 18, HIGHLIGHT)
     else:
@@ -318,6 +345,13 @@ def _seats(img: Image.Image, scene: TableScene) -> None:
         turn = i == scene.turn
         x0, y0, x1, y1 = seat_box(scene, i)
         cy = (y0 + y1) // 2
+        if seat.left is not None:
+            _paste(img, _row_background(x1 - x0, y1 - y0, False, left=True), x0, y0)
+            name = _left_name(seat.name)
+            _paste(img, name, x0 + 30, cy - name.height // 2)
+            label = _left_label(seat.left)
+            _paste(img, label, x0 + _LEFT_LABEL_X, cy - label.height // 2)
+            continue
         _paste(img, _row_background(x1 - x0, y1 - y0, turn), x0, y0)
         name = _name(seat.name, turn)
         _paste(img, name, x0 + 30, cy - name.height // 2)

@@ -330,7 +330,8 @@ def players_text(session: SessionView, view: PlayerView, lang: str) -> str:
 
 def table_scene(session: SessionView, view: PlayerView, lang: str = "en") -> TableScene:
     """What a table image shows to the owner of ``view``: the public table, and in UNO FLIP, for a player's view, the
-    other faces of each opponent's hand (SPEC F10; never their own, never in a public message)."""
+    other faces of each opponent's hand (SPEC F10; never their own, never in a public message). A seat removed from
+    the match is drawn as such, with the table's words for it (``table.left``), as the embed's player list says."""
     backs = view.other_faces
     seats = tuple(
         SeatView(
@@ -338,6 +339,7 @@ def table_scene(session: SessionView, view: PlayerView, lang: str = "en") -> Tab
             cards=view.hand_counts[i],
             backs=backs[i] if backs is not None and backs[i] is not None and view.active[i] else None,
             power=view.power[i] if view.power is not None else None,
+            left=None if view.active[i] else t("table.left", lang),
         )
         for i in range(len(session.seats))
     )

@@ -63,3 +63,24 @@ def test_a_sent_screen_is_freed_without_the_cyclic_garbage_collector() -> None:
         assert [r() for r in refs] == [None, None, None]
     finally:
         gc.enable()
+
+
+def test_a_seat_removed_from_the_match_is_drawn_as_left_in_every_table_image() -> None:
+    """SPEC G11: the table image tells a removed player (left, kicked, timed out) from one who went out, as the
+    embed's player list does: the seat carries the table's words for it, in the table's language, and no cards."""
+    from bot.render import table_image
+
+    session = flip_session(4)
+    game = session.game
+    assert game is not None
+    session.seats[2].left = True
+    game.remove_player(2)
+    for viewer in (None, 1):
+        scene = screens.table_scene(SessionView.of(session), game.view(viewer), "it")
+        assert [seat.left for seat in scene.seats] == [None, None, "ha lasciato la partita", None]
+        assert scene.seats[2].backs is None
+        assert table_image(scene).size[0] > 0
+    fresh = flip_session(4)
+    assert fresh.game is not None
+    playing = screens.table_scene(SessionView.of(fresh), fresh.game.view(None), "en")
+    assert all(seat.left is None for seat in playing.seats)

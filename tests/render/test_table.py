@@ -22,7 +22,7 @@ from bot.engine.cards import (
 )
 from bot.render import colour_rgb
 from bot.render._text import fit
-from bot.render.palette import BACK_FIELD, FELT, HIGHLIGHT, POWER_OFF, POWER_ON, SEAT_BG, TURN_BG
+from bot.render.palette import BACK_FIELD, FELT, HIGHLIGHT, MUTED, PILL_BG, POWER_OFF, POWER_ON, SEAT_BG, TEXT, TURN_BG
 from bot.render.table import TABLE_WIDTH, SeatView, TableScene, render_table, seat_box, table_image, table_size
 from tests.render.util import close
 
@@ -213,3 +213,40 @@ def test_contradictory_scenes_raise(kwargs: dict[str, object]):
 def test_seat_backs_must_match_the_count():
     with pytest.raises(ValueError):
         SeatView("Ann", 2, (parse_face("P1"),))
+
+
+@pytest.mark.parametrize("mode", [Mode.CLASSIC, Mode.FLEX])
+def test_a_player_who_left_has_a_dimmed_row_with_no_count_and_no_cards(mode: Mode):
+    """SPEC G11, what everyone sees: a player removed from the match (left, kicked, timed out) is not drawn like a
+    player who went out: no count badge, no card backs, no Power Card, the name dimmed and struck through, the words
+    given instead."""
+    power = True if mode is Mode.FLEX else None
+
+    def scene(milan: SeatView) -> TableScene:
+        seats = (SeatView("Ann", 3, power=power), milan, SeatView("Bob", 5, power=power))
+        return TableScene(mode, Side.LIGHT, parse_face("R1"), seats, turn=2, draw_count=40)
+
+    playing = scene(SeatView("Milan", 2, power=power))
+    left = scene(SeatView("Milan", 2, power=power, left="left the game"))
+    assert table_size(left) == table_size(playing)
+    before = Image.open(io.BytesIO(render_table(playing))).convert("RGB")
+    after = Image.open(io.BytesIO(render_table(left))).convert("RGB")
+    row = seat_box(left, 1)
+    x0, y0, x1, y1 = row
+    badge = (x0 + 230, y0, x0 + 270, y1)
+    assert _count(before, PILL_BG, badge) > 200 and _count(after, PILL_BG, badge) == 0  # no count badge
+    assert _count(before, BACK_FIELD, row) > 100 and _count(after, BACK_FIELD, row) == 0  # no card backs
+    assert _count(after, POWER_ON, row) == 0 and _count(after, POWER_OFF, row) == 0  # no Power Card
+    area = (x1 - x0) * (y1 - y0)
+    assert _count(before, SEAT_BG, row) > area // 2 and _count(after, SEAT_BG, row) < area // 10  # dimmed into the felt
+    assert _count(before, TEXT, row) > 50 and _count(after, TEXT, row) == 0  # the name is dimmed
+    words = (x0 + 226, y0, x1, y1)
+    assert _count(after, MUTED, words) > 100  # "left the game" is written instead
+    # the other rows are drawn as before
+    for i in (0, 2):
+        assert before.crop(seat_box(left, i)).tobytes() == after.crop(seat_box(left, i)).tobytes()
+
+
+def test_a_seat_that_left_shows_no_other_faces():
+    with pytest.raises(ValueError):
+        SeatView("Milan", 1, (parse_face("P1"),), left="left the game")
