@@ -303,7 +303,9 @@ class Clicks:
     async def _table_catch(self, interaction: Interaction, channel: int, lang: str) -> None:
         view = self.manager.view(channel, interaction.user.id)
         if view.catchable is None or view.catchable == view.me:
-            await interaction.response.send_message(t("error.nothing_to_catch", lang), ephemeral=True)
+            # the only one who could be caught is the clicker (SPEC G8): their own UNO! still saves them
+            key = "error.nothing_to_catch" if view.catchable is None else "error.catch_yourself_call_uno"
+            await interaction.response.send_message(t(key, lang), ephemeral=True)
             return
         target = view.catchable
         await self.ack(interaction)

@@ -236,6 +236,39 @@ async def test_the_tables_uno_button_is_enabled_only_while_someone_can_call(
     emulator.assert_all_interactions_answered_once(max_latency=3.0)
 
 
+async def test_the_forgetter_pressing_catch_is_told_to_press_uno_and_nothing_changes(
+    emulator: DiscordEmulator, world: dict[str, Any], bot_starter: Any, tmp_path: Path
+) -> None:
+    """SPEC G8: nobody can catch themselves; the one-card player who forgot to call and presses Catch! is told to
+    press UNO! instead (they still may), not that nobody can be caught."""
+    bot = await bot_starter(make_bot(emulator, tmp_path / "uno.sqlite3", world["guild"]))
+    table = await start_two_player_game(emulator, world, bot)
+    game = await playing(table)
+    seat = game.pending
+    colour = game.colour_in_play()
+    first = find(game, lambda f: f.kind is Kind.NUMBER and f.colour == colour)
+    second = find(game, lambda f: f.kind is Kind.NUMBER and f.colour == colour, besides=(first,))
+    give(game, seat, [first, second])
+    player = table.user_of(seat)
+    table.republish()  # the position laid out above is what the bot shows as committed
+    hand = await table.open_hand(player)
+    select = play_select(hand)
+    option = next(o for o in select.options if "UNO" not in o.label)  # forgets to call
+    await emulator.select(player, hand, select.custom_id, [option.value])
+    await emulator.settle()
+    assert len(game.hands[seat]) == 1 and not game.uno[seat]
+    version = table.session.version
+    res = await emulator.click(player, table.public_message(), label="Catch!")
+    (answer,) = res.ephemeral_messages
+    assert answer.text == "You cannot catch yourself. Press UNO! before someone catches you."
+    assert answer.visible_to == player.id
+    assert table.session.version == version and len(game.hands[seat]) == 1  # nothing changed
+    await emulator.click(player, table.public_message(), label="UNO!")  # and they still may call
+    await emulator.settle()
+    assert game.uno[seat]
+    emulator.assert_all_interactions_answered_once(max_latency=3.0)
+
+
 # --------------------------------------------------------------------------------------------------------------------
 # Issue 10, "Also": server defaults (/uno settings) and each player's preferences (/uno prefs)
 
