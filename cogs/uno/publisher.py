@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.adapter import AdapterError, SessionView, Status, Update, UpdateKind
+from bot.adapter.manager import Limits
 from bot.engine.events import Event, HandReceived, RoundEnded
 from bot.engine.view import Phase
 from bot.i18n import t
@@ -73,17 +74,28 @@ class Pacer:
         return None
 
 
-def log_lines(session: SessionView, kind: UpdateKind, events: Sequence[Event], actor: int | None) -> list[str]:
+def log_lines(
+    session: SessionView,
+    kind: UpdateKind,
+    events: Sequence[Event],
+    actor: int | None,
+    *,
+    max_timeouts: int = Limits.max_timeouts,
+) -> list[str]:
     """The last-moves log lines of a change (:data:`bot.adapter.manager.LogWriter`), in the table's language; a
-    timeout's line says what the timer did and, when the seat's clock shrinks, its next clock (issue 10.4)."""
+    timeout's line says what the timer did and, when the seat's clock shrinks, its next clock (issue 10.4).
+    ``max_timeouts``: the consecutive timeouts after which the turn timer removes a player
+    (:attr:`bot.adapter.manager.Limits.max_timeouts`): a seat removed with that many says so rather than "left the
+    game" (also when its removal ends the match)."""
     lang = str(session.ui.get("lang", "en"))
 
     def name(seat: int) -> str:
         return screens.player_name(session, seat, lang)
 
+    dropped = {i: s.timeouts for i, s in enumerate(session.seats) if s.left and s.timeouts >= max_timeouts}
     if kind is not UpdateKind.TIMEOUT or actor is None:
-        return event_lines(events, name, lang)
-    return event_lines(events, name, lang, timed_out=actor, next_clock=session.shrunk_clock(actor))
+        return event_lines(events, name, lang, dropped=dropped)
+    return event_lines(events, name, lang, timed_out=actor, next_clock=session.shrunk_clock(actor), dropped=dropped)
 
 
 def timeout_note(session: SessionView, events: Sequence[Event], seat: int) -> Callable[[str], str] | None:
@@ -128,8 +140,8 @@ class Publisher:
     def log_lines(
         self, session: SessionView, kind: UpdateKind, events: Sequence[Event], actor: int | None
     ) -> list[str]:
-        """The last-moves log lines of a change (:func:`log_lines`)."""
-        return log_lines(session, kind, events, actor)
+        """The last-moves log lines of a change (:func:`log_lines`, with the manager's ``max_timeouts``)."""
+        return log_lines(session, kind, events, actor, max_timeouts=self.bot.manager.limits.max_timeouts)
 
     async def on_update(self, update: Update) -> None:
         """Bring the public messages, the turn ping and the open hands up to date after ``update``; in a channel

@@ -6,7 +6,7 @@ so text-only mode is fully playable.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from bot.engine.cards import Colour, Face, Kind
 from bot.engine.events import (
@@ -118,12 +118,14 @@ def event_lines(
     *,
     timed_out: int | None = None,
     next_clock: int | None = None,
+    dropped: Mapping[int, int] | None = None,
 ) -> list[str]:
     """Public log lines for ``events`` (private events are skipped). ``name(seat)`` gives a player's name.
     ``timed_out``: the seat whose turn timer ran out and whose decision the events took by default; one line says
     what the timer did ("Time's up: Alice drew a card and passed") instead of the lines of that default, and, when
     ``next_clock`` (seconds) is given, the seat's shorter clock for its next decision ("(next turn: 30 s)",
-    issue 10.4)."""
+    issue 10.4). ``dropped``: seat → the consecutive timeouts after which the turn timer removed it; such a seat's
+    removal says so ("Milan was removed from the game after 3 timeouts in a row") instead of "Milan left the game"."""
     out: list[str] = []
     skip: set[int] = set()
     if timed_out is not None:
@@ -137,7 +139,10 @@ def event_lines(
     for e in _told_in_order(events):
         if id(e) in skip:
             continue
-        line = _event_line(e, name, lang)
+        if isinstance(e, PlayerRemoved) and dropped and e.player in dropped:
+            line = tn("ev.removed_timeouts", dropped[e.player], lang, player=name(e.player))
+        else:
+            line = _event_line(e, name, lang)
         if line:
             out.append(line)
     return out

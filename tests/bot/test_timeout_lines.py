@@ -289,3 +289,26 @@ def test_issue_10_4_every_timeout_text_and_the_next_clock_exist_in_every_languag
         hand = timeout_text(events, 0, lang)
         assert hand is not None and hand.startswith("⏰") and "Alice" not in hand and "{" not in hand, hand
     assert "3" in event_lines(cases["drew_many"], lambda s: "Alice", lang, timed_out=0)[0]
+
+
+def test_a_removal_says_timeouts_only_for_a_seat_the_turn_timer_removed() -> None:
+    """The log of a removal: "left the game" for a player who left or was kicked, the count of timeouts in a row for
+    one the turn timer removed (in every catalogue, with its plural)."""
+    from bot.engine.events import PlayerRemoved
+
+    def name(seat: int) -> str:
+        return ["Ann", "Milan"][seat]
+
+    removed = [PlayerRemoved(player=1, returned=5)]
+    assert event_lines(removed, name, "en") == ["Milan left the game"]
+    assert event_lines(removed, name, "en", dropped={0: 3}) == ["Milan left the game"]
+    assert event_lines(removed, name, "en", dropped={1: 3}) == [
+        "Milan was removed from the game after 3 timeouts in a row"
+    ]
+    assert event_lines(removed, name, "it", dropped={1: 3}) == [
+        "Milan è fuori dalla partita: tempo scaduto 3 volte di fila"
+    ]
+    assert event_lines(removed, name, "es", dropped={1: 3}) == [
+        "Milan queda fuera de la partida: se le acabó el tiempo 3 veces seguidas"
+    ]
+    assert event_lines(removed, name, "sk", dropped={1: 3}) == ["Milan je mimo hry: čas na ťah vypršal 3-krát za sebou"]

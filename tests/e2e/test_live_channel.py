@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from bot.adapter import ManualClock
+from bot.adapter import ManualClock, Status
 from bot.engine.cards import Side
 from cogs.uno import screens
 from cogs.uno.publisher import TABLE_REPOST_AFTER
@@ -268,3 +268,42 @@ async def test_a_server_that_turned_pings_off_gets_none(
     await emulator.settle()
     assert pings(emulator, table) == []
     assert "<@" in table.public_message().text
+
+
+async def test_a_player_removed_by_the_turn_timer_is_logged_as_such_and_drawn_as_out(
+    emulator: DiscordEmulator, world: dict[str, Any], bot_starter: Any, tmp_path: Path
+) -> None:
+    """A player whose turn timer ran out ``max_timeouts`` times in a row is removed and the game goes on: the log
+    says why ("… was removed from the game after 3 timeouts in a row", not "… left the game"), the table lists them
+    as out, and the table image draws their seat as left (no cards)."""
+    clock = ManualClock(start=1_800_000_000.0)
+    bot = await bot_starter(make_bot(emulator, tmp_path / "uno.sqlite3", world["guild"], clock=clock))
+    alice, bob, _ = world["users"]
+    channel = world["channel"]
+    await emulator.slash(alice, channel, "uno new", game="classic")
+    table = Table(emulator, bot, channel, [alice, bob])
+    await emulator.click(bob, table.public_message(), label="Join")
+    await emulator.click(alice, table.public_message(), label="Add AI")
+    await emulator.click(alice, table.public_message(), label="Start")
+    await emulator.settle()
+    session = table.session
+    for _ in range(40):
+        if any(s.left for s in session.seats):
+            break
+        assert session.deadline is not None
+        clock.advance(session.deadline - clock.now() + 0.5)
+        await emulator.settle()
+    (seat,) = [i for i, s in enumerate(session.seats) if s.left]
+    n = bot.manager.limits.max_timeouts
+    assert session.seats[seat].timeouts == n == 3
+    name = table.user_of(seat).username.title()
+    text = table.public_message().text
+    assert f"{name} was removed from the game after {n} timeouts in a row" in text
+    assert f"{name} left the game" not in text
+    assert f"~~{name}~~ · left the game" in text
+    view = table.view
+    assert view.status is Status.PLAYING  # the game goes on without them
+    scene = screens.table_scene(view, view.public, "en")
+    assert scene.seats[seat].left == "left the game"
+    assert [s.left for i, s in enumerate(scene.seats) if i != seat] == [None, None]
+    emulator.assert_all_interactions_answered_once(max_latency=3.0)
