@@ -322,7 +322,7 @@ class Clicks:
         new table from the server's defaults when the channel no longer keeps it."""
         old = self.manager.snapshot(channel)
         if old is not None and old.status is not Status.FINISHED:
-            await interaction.response.send_message(t("error.game_exists", lang), ephemeral=True)
+            await interaction.response.send_message(screens.busy_text(old, lang), ephemeral=True)
             return
         try:
             if old is not None:

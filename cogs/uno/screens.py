@@ -188,6 +188,24 @@ def lobby_screen(session: SessionView, lang: str) -> Screen:
     return Screen(embed=embed, view=view)
 
 
+def message_url(session: SessionView) -> str | None:
+    """The jump URL of the session's public message (lobby or table) as committed
+    (``https://discord.com/channels/{guild}/{channel}/{message}``), or None before it is posted."""
+    message = session.ui.get("message")
+    if message is None:
+        return None
+    return f"https://discord.com/channels/{session.guild_id}/{session.channel_id}/{int(message)}"
+
+
+def busy_text(session: SessionView, lang: str) -> str:
+    """Why a new game cannot be opened where ``session`` is not over (e.g. an old Play again button): a lobby is
+    already open (with a link to it when it is posted), or a game is being played."""
+    if session.status is not Status.LOBBY:
+        return t("error.game_exists", lang)
+    url = message_url(session)
+    return t("error.new_game_open", lang) if url is None else t("error.new_game_open_at", lang, link=url)
+
+
 def options_text(session: SessionView, lang: str) -> str:
     o = session.options
     lines = [

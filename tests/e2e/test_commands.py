@@ -125,6 +125,53 @@ async def test_end_after_the_match_changes_nothing_and_play_again_keeps_game_opt
     emulator.assert_all_interactions_answered_once(max_latency=3.0)
 
 
+async def test_a_stale_play_again_points_to_the_new_game_already_open(
+    emulator: DiscordEmulator, world: dict[str, Any], bot_starter: Any, tmp_path: Path
+) -> None:
+    """Once a rematch lobby is open, an old summary's Play again says a new game is open here, with a link to its
+    lobby, and changes nothing; once that game is being played, that a game is running."""
+    bot = await bot_starter(make_bot(emulator, tmp_path / "uno.sqlite3", world["guild"]))
+    alice, bob, _carol = world["users"]
+    channel = world["channel"]
+    await emulator.slash(alice, channel, "uno new", game="classic", target=0)
+    table = Table(emulator, bot, channel, [alice, bob])
+    await emulator.click(bob, table.public_message(), label="Join")
+    await emulator.click(alice, table.public_message(), label="Start")
+    await emulator.settle()
+    game = await playing(table)
+    seat = game.pending
+    colour = game.colour_in_play()
+    give(game, seat, [find(game, lambda f: f.kind is Kind.NUMBER and f.colour == colour)])
+    player = table.user_of(seat)
+    table.republish()  # the position laid out above is what the bot shows as committed
+    hand = await table.open_hand(player)
+    select = play_select(hand)
+    await emulator.select(player, hand, select.custom_id, [select.options[0].value])
+    await emulator.settle()
+    assert table.session.status == Status.FINISHED
+    summary = next(m for m in reversed(emulator.public_messages(channel)) if m.find_button(label="Play again"))
+    await emulator.click(bob, summary, label="Play again")
+    rematch = table.session
+    assert rematch.status == Status.LOBBY
+    lobby = table.public_message()
+    seats = [(s.user_id, s.name) for s in rematch.seats]
+    public_before = [(m.id, len(m.history)) for m in emulator.public_messages(channel)]
+
+    res = await emulator.click(alice, summary, label="Play again")
+    (answer,) = res.ephemeral_messages
+    link = f"https://discord.com/channels/{world['guild'].id}/{channel.id}/{lobby.id}"
+    assert answer.text == f"A new game is already open in this channel: {link}" and answer.visible_to == alice.id
+    assert table.session is rematch and [(s.user_id, s.name) for s in rematch.seats] == seats
+    assert [(m.id, len(m.history)) for m in emulator.public_messages(channel)] == public_before
+
+    await emulator.click(bob, lobby, label="Start")
+    await emulator.settle()
+    res = await emulator.click(alice, summary, label="Play again")
+    (answer,) = res.ephemeral_messages
+    assert answer.text == "A game is already running in this channel."
+    emulator.assert_all_interactions_answered_once(max_latency=3.0)
+
+
 # --------------------------------------------------------------------------------------------------------------------
 # Issue 10.6: the challenger sees the verdict and the colour that was in play; the log tells it in order
 
