@@ -31,7 +31,7 @@ from .images import Images
 from .pings import Turn, TurnPings
 from .screens import DECISIONS, Screen
 from .text import event_lines, timeout_outcome, timeout_text
-from .threads import THREAD_ARCHIVED, reopen
+from .threads import THREAD_ARCHIVED, mark_over, reopen
 
 if TYPE_CHECKING:
     from bot.client import UnoBot
@@ -154,6 +154,7 @@ class Publisher:
                 self.pings.forget(channel_id)
                 self.jumps.forget(channel_id)
                 await self.hands.close(channel_id, lambda hand_lang: t("hand.game_over", hand_lang))
+                await mark_over(self.bot, update.view)
             return
         try:
             await self._show(update)
@@ -181,6 +182,7 @@ class Publisher:
             if session.public is not None and session.result is not None:
                 await channel.send(**screens.match_summary(session, lang).send_kwargs())
             await self.hands.close(session.channel_id, lambda hand_lang: t("hand.game_over", hand_lang))
+            await mark_over(self.bot, session)
         elif session.public is not None:
             await self.show_table(session, lang)
             for event in update.events:
@@ -192,6 +194,8 @@ class Publisher:
             await self.refresh_house_hands(session, update)
             timed_out = update.actor if kind is UpdateKind.TIMEOUT else None
             await self.refresh_hands(session, update.events, timed_out)
+            if kind is UpdateKind.FINISHED:
+                await mark_over(self.bot, session)
 
     def on_message(self, message: discord.Message) -> None:
         """Count the messages others post below a live table (the bot counts its own as it sends them)."""
@@ -362,6 +366,7 @@ class Publisher:
         if public.phase is Phase.MATCH_OVER or session.status is Status.FINISHED:
             if summary != summary_key("match", 0) and session.result is not None:
                 await self.post_summary(session, screens.match_summary(session, lang), "match")
+                await mark_over(self.bot, session)  # its update was not shown before a stop: nor was the line
         elif public.phase is Phase.ROUND_OVER and rounds and summary != summary_key("round", rounds):
             ended = self.round_ended(session)
             await self.post_summary(session, screens.round_summary(session, ended, lang), "round")

@@ -18,7 +18,14 @@ Opening one, in order (nothing is shown before it is committed):
    (``thread.name``, at most :data:`THREAD_NAME_MAX` characters), archived after :data:`THREAD_ARCHIVE_MINUTES`
    without a message;
 4. the lobby is opened keyed by the thread's id and saved, then posted into the thread (its message id saved);
-5. the host is added to the thread; the deferred answer in the channel becomes a short public line that links it.
+5. the host is added to the thread; the deferred answer in the channel becomes a short public line that links it,
+   and the line's channel and message ids (and the host's name as shown on it) are saved in the session's ``ui``
+   (``link_channel``, ``link_message``: ints; ``link_host``: markdown escaped).
+
+When the game closes or its match is over (:func:`mark_over`, from the publisher on ``FINISHED`` and ``CLOSED``:
+a match won, ``/uno end``, an idle close, the thread deleted) that line is edited to say the game is over, and who
+won a completed match, so that nobody is sent to a game that is over. A rematch by **Play again** is a new game for
+the players in the thread: its session keeps only the language, and the line stays as its own game left it.
 
 If opening the lobby fails once the thread exists, the thread is deleted (archived, without Manage Threads) and the
 host gets the error ephemerally.
@@ -51,6 +58,7 @@ from .replies import COMMANDS, error_text, send_ephemeral
 if TYPE_CHECKING:
     from discord.types.threads import ThreadArchiveDuration
 
+    from bot.adapter import SessionView
     from bot.client import UnoBot
 
     from .publisher import Publisher
@@ -121,6 +129,39 @@ async def reopen(bot: discord.Client, channel_id: int) -> bool:
     return True
 
 
+def over_text(session: SessionView, lang: str) -> str:
+    """The channel's line about the game of ``session`` once it is over: ``Alice's UNO FLIP game in <#…> is over.``,
+    with the winner of a completed match (SPEC G9) ``… is over: Bob won the match.``"""
+    values = {
+        "host": str(session.ui.get("link_host", "")),
+        "game": screens.game_name(session.mode, lang),
+        "thread": f"<#{session.channel_id}>",
+    }
+    result = session.result
+    if result is not None and result.completed and result.winner is not None:
+        return t("thread.over_won", lang, winner=screens.player_name(session, result.winner, lang), **values)
+    return t("thread.over", lang, **values)
+
+
+async def mark_over(bot: discord.Client, session: SessionView) -> None:
+    """Edit the channel's line about the game of ``session`` (its ``ui`` ``link_channel``, ``link_message`` and
+    ``link_host``, saved when it was opened in a thread) to say that it is over (:func:`over_text`, in the session's
+    language): a plain message edit that mentions nobody, as the interaction that posted it expired long ago.
+    Nothing for a game not opened in a thread; a failure (the line or its channel deleted, no permission) changes
+    nothing and is only logged."""
+    channel_id, message_id = session.ui.get("link_channel"), session.ui.get("link_message")
+    if channel_id is None or message_id is None:
+        return
+    text = over_text(session, str(session.ui.get("lang", "en")))
+    channel = bot.get_partial_messageable(int(channel_id), guild_id=session.guild_id)
+    try:
+        await channel.get_partial_message(int(message_id)).edit(
+            content=text, allowed_mentions=discord.AllowedMentions.none()
+        )
+    except discord.HTTPException as exc:
+        log.info("could not mark the game line %s in channel %s as over: %s", message_id, channel_id, exc)
+
+
 async def private_answer(interaction: Interaction, text: str) -> None:
     """Answer a command that was deferred publicly with an ephemeral line only its user sees: the public "thinking"
     answer is deleted first (the first followup of a deferred answer would fill it, public)."""
@@ -172,14 +213,11 @@ class GameThreads:
             raise
         await self.post_lobby(thread, public_lang)
         await follow(thread, interaction.user)
-        text = t(
-            "thread.opened",
-            public_lang,
-            host=discord.utils.escape_markdown(host),
-            game=game,
-            thread=thread.mention,
-        )
-        await interaction.edit_original_response(content=text, allowed_mentions=discord.AllowedMentions.none())
+        shown = discord.utils.escape_markdown(host)
+        text = t("thread.opened", public_lang, host=shown, game=game, thread=thread.mention)
+        line = await interaction.edit_original_response(content=text, allowed_mentions=discord.AllowedMentions.none())
+        with contextlib.suppress(AdapterError):  # the game may be gone already: nothing to mark later then
+            await self.bot.manager.update_ui(thread.id, link_channel=channel.id, link_message=line.id, link_host=shown)
         return None
 
     async def post_lobby(self, thread: discord.Thread, lang: str) -> None:
@@ -231,8 +269,10 @@ __all__ = [
     "GameThreads",
     "fallback_note",
     "follow",
+    "mark_over",
     "missing_permissions",
     "no_game_text",
+    "over_text",
     "private_answer",
     "reopen",
     "thread_name",

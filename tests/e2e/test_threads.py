@@ -386,9 +386,10 @@ async def test_a_whole_match_is_played_in_the_thread_with_its_pings_timer_and_re
     winner = table.session.seats[result.winner].user_id
     rows = await bot.store.leaderboard(guild_id=guild.id, mode="classic")  # the server's board
     assert [(r.user_id, r.wins, r.played) for r in rows][:1] == [(winner, 1, 1)] and len(rows) == 2
+    winner_name = table.session.seats[result.winner].name
     assert [m.content for m in bot_public(emulator, general)] == [
-        f"Alice opened a Classic UNO game in <#{thread.id}> — join it there."
-    ]  # the game never spoke in the channel
+        f"Alice's Classic UNO game in <#{thread.id}> is over: {winner_name} won the match."
+    ]  # the game never spoke in the channel: its one line, edited, says it is over
     emulator.assert_all_interactions_answered_once(max_latency=3.0)
 
 
@@ -575,3 +576,118 @@ async def test_a_game_whose_thread_was_deleted_while_the_bot_was_away_ends_at_th
     stats = await bot2.store.player_stats(alice.id, guild_id=world["guild"].id, mode=None)
     assert stats is not None and stats.abandoned == 1
     assert thread.id not in bot2.cogs["Uno"].publisher.gone  # type: ignore[attr-defined]  # forgotten once closed
+
+
+# --------------------------------------------------------------------------------------------------------------------
+# The line in the channel once the game is over
+
+
+def channel_line(emulator: DiscordEmulator, res: InteractionRecord) -> Message:
+    """The public line ``/uno new`` left in the channel (the deferred answer), as it stands now."""
+    assert res.original is not None
+    return emulator.message(res.original.id)
+
+
+async def test_the_channel_line_says_the_match_is_over_and_who_won_and_play_again_leaves_it(
+    emulator: DiscordEmulator, world: dict[str, Any], bot_starter: Any, tmp_path: Path
+) -> None:
+    """A newcomer reading #general after the match is not sent to a game that is over: the line names the winner
+    (SPEC G9: a completed match has one). A rematch by Play again is for the players in the thread: the line,
+    about the game it announced, stays as it is (no new link, no ping)."""
+    bot = await bot_starter(make_bot(emulator, tmp_path / "uno.sqlite3", world["guild"]))
+    await threads_on(bot, world)
+    general = world["guild"].channel("general")
+    res, thread, table = await open_in_thread(emulator, world, bot, game="flip", target=0)
+    alice, bob = table.users
+    assert channel_line(emulator, res).content == f"Alice opened a UNO FLIP game in <#{thread.id}> — join it there."
+    await emulator.click(bob, table.public_message(), label="Join")
+    await emulator.click(alice, table.public_message(), label="Start")
+    await emulator.settle()
+    await finish_the_match(table)
+    session = table.view
+    assert session.result is not None and session.result.winner is not None
+    winner = session.seats[session.result.winner].name
+    assert winner in ("Alice", "Bob")
+    line = channel_line(emulator, res)
+    assert line.content == f"Alice's UNO FLIP game in <#{thread.id}> is over: {winner} won the match."
+    assert line.allowed_mentions is not None and line.allowed_mentions.get("parse") == []
+    assert bot_public(emulator, general) == [line]  # edited, nothing new posted in the channel
+
+    summary = next(m for m in reversed(bot_public(emulator, thread)) if m.find_button(label="Play again"))
+    await emulator.click(bob, summary, label="Play again")
+    await emulator.settle()
+    assert table.session.status == Status.LOBBY
+    assert channel_line(emulator, res).content == line.content and bot_public(emulator, general) == [line]
+    emulator.assert_all_interactions_answered_once(max_latency=3.0)
+
+
+async def test_the_channel_line_says_the_game_is_over_after_uno_end_also_after_a_restart(
+    emulator: DiscordEmulator, world: dict[str, Any], bot_starter: Any, tmp_path: Path
+) -> None:
+    """The line's ids are saved with the session (its ``ui``): a bot restarted mid-game still finds the line when
+    the host ends the game with ``/uno end`` in the thread."""
+    db = tmp_path / "uno.sqlite3"
+    bot = await bot_starter(make_bot(emulator, db, world["guild"]))
+    await threads_on(bot, world)
+    general = world["guild"].channel("general")
+    res, thread, table = await open_in_thread(emulator, world, bot, game="classic")
+    alice, bob = table.users
+    await emulator.click(bob, table.public_message(), label="Join")
+    await emulator.click(alice, table.public_message(), label="Start")
+    await emulator.settle()
+    await stop_bot(bot)
+
+    bot2 = await bot_starter(make_bot(emulator, db, world["guild"]))
+    await emulator.settle()
+    table2 = Table(emulator, bot2, thread, table.users)
+    ui = table2.view.ui
+    assert (ui.get("link_channel"), ui.get("link_message")) == (general.id, res.original.id)  # committed
+    assert "join it there" in channel_line(emulator, res).content
+    ended = await emulator.slash(alice, thread, "uno end")
+    await emulator.settle()
+    assert ended.ephemeral_messages and bot2.manager.snapshot(thread.id) is None
+    line = channel_line(emulator, res)
+    assert line.content == f"Alice's Classic UNO game in <#{thread.id}> is over."
+    assert bot_public(emulator, general) == [line]
+    emulator.assert_all_interactions_answered_once(max_latency=3.0)
+
+
+async def test_the_channel_line_says_the_game_is_over_when_its_thread_is_deleted_or_the_lobby_cancelled(
+    emulator: DiscordEmulator, world: dict[str, Any], bot_starter: Any, tmp_path: Path
+) -> None:
+    """Every way a thread's game closes says so on the line: a lobby the host ends, a game whose thread a moderator
+    deletes. A line a moderator deleted is left alone (the failed edit changes nothing)."""
+    bot = await bot_starter(make_bot(emulator, tmp_path / "uno.sqlite3", world["guild"]))
+    await threads_on(bot, world)
+    general = world["guild"].channel("general")
+    alice, bob, _ = world["users"]
+
+    async def open_one(game: str) -> tuple[Message, Channel]:
+        before = emulator.threads_of(general)
+        res = await emulator.slash(alice, general, "uno new", game=game)
+        (thread,) = [c for c in emulator.threads_of(general) if c not in before]
+        return channel_line(emulator, res), thread
+
+    line, thread = await open_one("classic")
+    await emulator.slash(alice, thread, "uno end")  # the lobby, cancelled
+    await emulator.settle()
+    assert emulator.message(line.id).content == f"Alice's Classic UNO game in <#{thread.id}> is over."
+
+    line, thread = await open_one("flip")
+    table = Table(emulator, bot, thread, [alice, bob])
+    await emulator.click(bob, table.public_message(), label="Join")
+    await emulator.click(alice, table.public_message(), label="Start")
+    await emulator.settle()
+    assert table.session.status == Status.PLAYING
+    emulator.delete_channel(thread)
+    await emulator.wait_until(lambda: bot.manager.snapshot(thread.id) is None, what="the game to end")
+    await emulator.settle()
+    assert emulator.message(line.id).content == f"Alice's UNO FLIP game in <#{thread.id}> is over."
+
+    line, thread = await open_one("classic")
+    emulator.message(line.id).deleted = True  # a moderator removed the line
+    ended = await emulator.slash(alice, thread, "uno end")
+    await emulator.settle()
+    assert ended.ephemeral_messages and bot.manager.snapshot(thread.id) is None  # the game closed all the same
+    assert emulator.message(line.id).content.endswith("join it there.")  # nothing was edited
+    emulator.assert_all_interactions_answered_once(max_latency=3.0)
