@@ -74,6 +74,11 @@ class Pacer:
         return None
 
 
+def channel_deleted(error: BaseException) -> bool:
+    """Whether ``error`` is Discord's answer for a channel that does not exist any more (404 Unknown Channel)."""
+    return isinstance(error, discord.NotFound) and error.code == UNKNOWN_CHANNEL
+
+
 def log_lines(
     session: SessionView,
     kind: UpdateKind,
@@ -159,7 +164,7 @@ class Publisher:
         try:
             await self._show(update)
         except discord.NotFound as exc:
-            if exc.code != UNKNOWN_CHANNEL:
+            if not channel_deleted(exc):
                 raise
             await self.channel_gone(channel_id)
 
@@ -420,11 +425,10 @@ class Publisher:
             return
         try:
             await self.repaint(session)
-        except discord.NotFound as exc:
-            if exc.code != UNKNOWN_CHANNEL:
-                raise
-            await self.channel_gone(channel_id)
-        except Exception:
+        except Exception as exc:
+            if channel_deleted(exc):
+                await self.channel_gone(channel_id)
+                return
             log.exception("repainting channel %s failed", channel_id)
             self._retries.pop(channel_id, None)
             self.repaint_later(channel_id)
