@@ -22,6 +22,7 @@ from bot.config import Settings
 from bot.engine.options import Options
 from bot.i18n import language_for
 from bot.i18n.translator import UnoTranslator
+from bot.pacing import GlobalLimit, install_global_limit
 from bot.shardlog import ShardedBot
 from bot.storage import GuildSettings, Shards, Store, UserPrefs, open_store
 from cogs.uno.replies import COMMANDS, UnoTree
@@ -71,6 +72,9 @@ class UnoBot(ShardedBot):
             **({"shard_count": settings.shard_count, "shard_ids": settings.shard_id_list()} | options),
         )
         self.settings = settings
+        #: Discord's global limit, kept before discord.py meets it (issue 20, point 4: no 429 when many tables start).
+        self.global_limit = GlobalLimit()
+        install_global_limit(self.http, self.global_limit)
         self._clock = clock
         self._limits = limits
         self._rng = rng

@@ -15,6 +15,8 @@ import it. Change a bound here and every layer follows.
 - :data:`LEASE_SECONDS_MIN` … :data:`LEASE_SECONDS_MAX`: how long a process's lease of a live game lasts without a
   renewal (``UNO_LEASE_SECONDS``; renewed every third of it): after a crash, how long its games wait before another
   process takes them over (:mod:`bot.adapter.leases`); :data:`LEASE_SECONDS_DEFAULT` when nothing is set.
+- :data:`DISCORD_GLOBAL_RATE`: Discord's global limit, requests per second per bot; :data:`GLOBAL_REQUESTS_PER_SECOND`
+  the share of it the bot allows itself (:class:`bot.pacing.GlobalLimit`, issue 20 point 4).
 """
 
 from __future__ import annotations
@@ -56,8 +58,17 @@ LEASE_SECONDS_MIN: Final[int] = 2
 LEASE_SECONDS_MAX: Final[int] = 3600
 LEASE_SECONDS_DEFAULT: Final[int] = 30
 
+#: "All bots can make up to 50 requests per second to our API" (Discord's developer documentation, topics/rate-limits,
+#: "Global Rate Limit"); interaction callbacks and interaction webhooks do not count.
+DISCORD_GLOBAL_RATE: Final[int] = 50
+#: What the bot sends in any second, at most: 90 % of the global limit, a margin for the network's jitter (requests
+#: sent a second apart may arrive closer together).
+GLOBAL_REQUESTS_PER_SECOND: Final[int] = DISCORD_GLOBAL_RATE * 9 // 10
+
 __all__ = [
+    "DISCORD_GLOBAL_RATE",
     "FALSE_CATCH_PENALTY_MAX",
+    "GLOBAL_REQUESTS_PER_SECOND",
     "LANGUAGES",
     "LEASE_SECONDS_DEFAULT",
     "LEASE_SECONDS_MAX",

@@ -2,7 +2,9 @@
 (DESIGN "Adapter").
 
 A failing subscriber is logged and never breaks a game; one delivery task per session runs while its queue is not
-empty, so a slow channel never holds up another one.
+empty, so a slow channel never holds up another one. A subscriber that answers an update at once and sends its
+requests later (the publisher coalesces them: issue 20, point 1) runs that work in :meth:`FanOut.spawn` tasks, which
+:meth:`FanOut.running` lists so that waiting for the deliveries also waits for them.
 """
 
 from __future__ import annotations
@@ -10,9 +12,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Any
 
 from bot.engine.events import Event
 
@@ -74,6 +77,7 @@ class FanOut:
         self._subscribers: list[Subscriber] = []
         self._queues: dict[int, asyncio.Queue[Update]] = {}
         self._workers: dict[int, asyncio.Task[None]] = {}
+        self._tasks: set[asyncio.Task[Any]] = set()
 
     def subscribe(self, callback: Subscriber) -> None:
         """Call ``await callback(update)`` after every committed change, in order per session."""
@@ -93,18 +97,37 @@ class FanOut:
             )
         return update
 
+    def spawn(self, work: Coroutine[Any, Any, Any], *, name: str) -> asyncio.Task[Any]:
+        """Run a subscriber's delivery work as a task of its own (``name``), listed by :meth:`running` until done; an
+        exception it raises is logged."""
+        task = asyncio.get_running_loop().create_task(work, name=name)
+        self._tasks.add(task)
+        task.add_done_callback(self._done)
+        return task
+
+    def _done(self, task: asyncio.Task[Any]) -> None:
+        self._tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("delivery task %s failed", task.get_name(), exc_info=task.exception())
+
+    def running(self) -> list[asyncio.Task[Any]]:
+        """The delivery tasks (:meth:`spawn`) not finished yet."""
+        return [t for t in self._tasks if not t.done()]
+
     def busy(self) -> list[asyncio.Queue[Update]]:
         """The queues that still hold undelivered updates."""
         return [q for q in self._queues.values() if not q.empty()]
 
     async def close(self) -> None:
         """Stop the delivery tasks (updates still queued are dropped)."""
-        for worker in self._workers.values():
+        workers = [*self._workers.values(), *self._tasks]
+        for worker in workers:
             worker.cancel()
-        for worker in self._workers.values():
+        for worker in workers:
             with contextlib.suppress(asyncio.CancelledError):
                 await worker
         self._workers.clear()
+        self._tasks.clear()
 
     async def _deliver(self, queue: asyncio.Queue[Update]) -> None:
         """Deliver queued updates in order; the task ends when the queue is empty (``publish`` starts a new one)."""

@@ -18,7 +18,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from random import Random
 from typing import Any, TypeVar
 
@@ -206,11 +206,11 @@ class SessionManager:
     async def idle(self) -> None:
         """Wait until no background work (AI moves, timeouts, subscriber deliveries) is left. For tests."""
         while True:
-            pending = self._timers.running()
+            pending = [*self._timers.running(), *self._fanout.running()]
             queues = self._fanout.busy()
             if not pending and not queues:
                 await asyncio.sleep(0)
-                if not self._timers.running():
+                if not self._timers.running() and not self._fanout.running():
                     return
             if pending:
                 await asyncio.gather(*pending, return_exceptions=True)
@@ -234,6 +234,11 @@ class SessionManager:
         """Call ``await callback(update)`` after every committed change, in order per session. A failing subscriber is
         logged and never breaks a game."""
         self._fanout.subscribe(callback)
+
+    def spawn_delivery(self, work: Coroutine[Any, Any, Any], *, name: str) -> asyncio.Task[Any]:
+        """Run a subscriber's delivery work (requests it sends after answering an update) as a task that
+        :meth:`idle` and :meth:`close` wait for; ``name`` should start with ``uno-adapter-``."""
+        return self._fanout.spawn(work, name=name)
 
     def get(self, channel_id: int) -> Session:
         """The session of ``channel_id``; :class:`~bot.adapter.errors.NoGame` if there is none."""

@@ -1,11 +1,16 @@
 """The ephemeral hands: answering with a hand, updating it in place, and remembering each player's open hand so the
 publisher can bring it up to date while its interaction token lives (DESIGN "Discord layer": 15 minutes).
+
+Latest state wins (issue 20, point 1): a hand has at most one edit in flight; a refresh asked meanwhile waits, and a
+newer one replaces it before it is sent. A hand never goes back to an older committed state than the one it shows
+(:func:`stamp`).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -23,8 +28,19 @@ if TYPE_CHECKING:
     from bot.adapter import SessionView
     from bot.client import UnoBot
 
+log = logging.getLogger(__name__)
+
 #: How long an open hand may be edited through its interaction (s): tokens last 15 minutes.
 HAND_REFRESH_WINDOW = 14 * 60
+
+#: A committed state's place in a channel's history: ``(created_at, version)`` of its session (a later session of the
+#: channel was created later; within a session the version grows with each commit).
+Stamp = tuple[float, int]
+
+
+def stamp(session: SessionView) -> Stamp:
+    """Where ``session`` stands in its channel's history (:data:`Stamp`)."""
+    return (session.created_at, session.version)
 
 
 def seen_key(view: PlayerView) -> tuple[object, ...]:
@@ -48,7 +64,8 @@ def seen_key(view: PlayerView) -> tuple[object, ...]:
 class OpenHand:
     """A hand message a player has open: the interaction that can edit it, the fingerprint of the view it shows
     (:func:`cogs.uno.ids.hand_fingerprint`), when it was opened (``time.monotonic()`` s), its language, what its
-    player saw in it (:func:`seen_key`) and whether it was their decision."""
+    player saw in it (:func:`seen_key`), whether it was their decision, and the committed state it shows
+    (``session``, ``view``; ``stamp`` orders it, :func:`stamp`)."""
 
     interaction: discord.Interaction[UnoBot]
     fingerprint: str
@@ -56,6 +73,9 @@ class OpenHand:
     lang: str
     seen: tuple[object, ...] = ()
     mine: bool = False
+    stamp: Stamp = (0.0, 0)
+    session: SessionView | None = None
+    view: PlayerView | None = None
 
 
 class HandRegistry:
@@ -74,10 +94,12 @@ class HandRegistry:
         fp: str,
         lang: str,
         view: PlayerView | None = None,
+        session: SessionView | None = None,
     ) -> None:
         seen = seen_key(view) if view is not None else ()
         mine = view is not None and view.me is not None and view.pending == view.me
-        self._open[(channel_id, user_id)] = OpenHand(interaction, fp, self._now(), lang, seen, mine)
+        at = stamp(session) if session is not None else (0.0, 0)
+        self._open[(channel_id, user_id)] = OpenHand(interaction, fp, self._now(), lang, seen, mine, at, session, view)
 
     def get(self, channel_id: int, user_id: int) -> OpenHand | None:
         """The user's open hand in the channel, if its interaction can still edit it."""
@@ -98,6 +120,19 @@ class HandRegistry:
         return len(self._open)
 
 
+@dataclass(slots=True)
+class Refresh:
+    """A refresh of one open hand waiting to be sent: the committed ``session`` and the player's ``view`` of it, the
+    ``note`` to show (a function of the hand's language), ``force``; ``done`` is resolved once it, or a newer refresh
+    that replaced it, has been sent or dropped."""
+
+    session: SessionView
+    view: PlayerView
+    note: Callable[[str], str | None] | None
+    force: bool
+    done: asyncio.Future[None]
+
+
 class Hands:
     """Sends and edits ephemeral hands (deferring first when an image is drawn) and records them in :attr:`open`."""
 
@@ -107,9 +142,31 @@ class Hands:
         self.open = HandRegistry()
         #: One edit of a player's hand at a time: a refresh never lands over the answer to their click.
         self._locks: dict[tuple[int, int], asyncio.Lock] = {}
+        #: The refresh of each hand waiting while another edit of it is in flight (the newest replaces it).
+        self._queued: dict[tuple[int, int], Refresh] = {}
+        #: The hands whose refreshes are being sent now.
+        self._sending: set[tuple[int, int]] = set()
+        #: Hand edits sent by :meth:`refresh`, and refreshes replaced by a newer one before they were sent.
+        self.edits = 0
+        self.coalesced = 0
 
     def _lock(self, channel_id: int, user_id: int) -> asyncio.Lock:
         return self._locks.setdefault((channel_id, user_id), asyncio.Lock())
+
+    def _newest(self, session: SessionView, view: PlayerView, user_id: int) -> tuple[SessionView, PlayerView]:
+        """``session`` and ``view``, or the newer state of the same game the user's open hand already shows (an
+        answer drawn from an older commit never takes the hand back: issue 20, point 1)."""
+        hand = self.open.get(session.channel_id, user_id)
+        if (
+            hand is not None
+            and hand.session is not None
+            and hand.view is not None
+            and hand.session.same_session(session)
+            and hand.stamp > stamp(session)
+            and hand.view.me == view.me
+        ):
+            return hand.session, hand.view
+        return session, view
 
     async def send(
         self,
@@ -123,6 +180,7 @@ class Hands:
         """Answer with a new ephemeral hand. With card images the answer is deferred first (the image takes a few
         milliseconds to draw) and the hand follows."""
         async with self._lock(session.channel_id, interaction.user.id):
+            session, view = self._newest(session, view, interaction.user.id)
             images = await self.images.shown(session.guild_id)
             if images and not interaction.response.is_done():
                 await interaction.response.defer(ephemeral=True, thinking=True)
@@ -149,6 +207,7 @@ class Hands:
     ) -> None:
         """Update the ephemeral hand the component is on (deferring first when an image is drawn)."""
         async with self._lock(session.channel_id, interaction.user.id):
+            session, view = self._newest(session, view, interaction.user.id)
             images = await self.images.shown(session.guild_id)
             if images and not interaction.response.is_done():
                 await interaction.response.defer()
@@ -186,17 +245,57 @@ class Hands:
         changed: always once it is, or stops being, their decision; otherwise when :func:`seen_key` changed, when
         ``force`` (its controls changed, e.g. a jump-in became possible) or when ``note(lang)`` gives a text to show
         on it (what the turn timer did, whose hand they received). A hand that cannot be edited any more is
-        forgotten."""
+        forgotten.
+
+        Latest state wins (issue 20, point 1): while an edit of this hand is in flight the refresh waits, and a newer
+        refresh replaces it (keeping its note when the newer has none, and its ``force``); a state older than the one
+        the hand shows is never sent. Returns once this state or a newer one has been sent or dropped."""
+        key = (session.channel_id, user_id)
+        if self.open.get(*key) is None:
+            return
+        queued = self._queued.get(key)
+        if queued is not None:
+            if stamp(session) < stamp(queued.session):
+                await asyncio.shield(queued.done)
+                return
+            self.coalesced += 1
+            request = Refresh(session, view, note or queued.note, force or queued.force, queued.done)
+        else:
+            request = Refresh(session, view, note, force, asyncio.get_running_loop().create_future())
+        self._queued[key] = request
+        if key in self._sending:
+            await asyncio.shield(request.done)
+            return
+        self._sending.add(key)
+        try:
+            while (job := self._queued.pop(key, None)) is not None:
+                try:
+                    await self._refresh_now(job, user_id)
+                except Exception as exc:
+                    log.warning("refreshing a hand in channel %s failed: %r", session.channel_id, exc)
+                finally:
+                    if not job.done.done():
+                        job.done.set_result(None)
+        finally:
+            self._sending.discard(key)
+            left = self._queued.pop(key, None)  # cancelled mid-way: nobody waits for ever
+            if left is not None and not left.done.done():
+                left.done.set_result(None)
+
+    async def _refresh_now(self, request: Refresh, user_id: int) -> None:
+        """Send one refresh (:meth:`refresh`), under the hand's lock."""
+        session, view, note = request.session, request.view, request.note
         async with self._lock(session.channel_id, user_id):
             hand = self.open.get(session.channel_id, user_id)
-            if hand is None:
-                return
+            if hand is None or stamp(session) < hand.stamp:
+                return  # gone, or it shows a newer state already
             fp = ids.hand_fingerprint(view)
             seen = seen_key(view)
             mine = view.me is not None and view.pending == view.me
             text = note(hand.lang) if note is not None else None
-            if text is None and not force:
+            if text is None and not request.force:
                 if fp == hand.fingerprint:
+                    hand.stamp, hand.session, hand.view = stamp(session), session, view
                     return
                 if not mine and not hand.mine and seen == hand.seen:
                     return  # another player's move: nothing this player sees in their hand changed
@@ -205,28 +304,33 @@ class Hands:
                 with screens.hand_screen(
                     session, view, hand.lang, note=text, png=png, table_png=table_png, round_pause=self.round_pause
                 ) as screen:
+                    self.edits += 1
+                    hand.fingerprint, hand.seen, hand.mine = fp, seen, mine
+                    hand.stamp, hand.session, hand.view = stamp(session), session, view
                     await hand.interaction.edit_original_response(**screen.edit_kwargs())
-                hand.fingerprint, hand.seen, hand.mine = fp, seen, mine
             except discord.HTTPException:
                 self.open.forget(session.channel_id, user_id)
 
     async def close(self, channel_id: int, text: Callable[[str], str]) -> None:
         """Turn every open hand of the channel into ``text(lang)`` without controls (the game was ended or closed),
-        and forget them."""
+        and forget them. A refresh still waiting is dropped; one in flight lands first."""
         for user in self.open.users(channel_id):
             hand = self.open.get(channel_id, user)
             self.open.forget(channel_id, user)
             if hand is None:
                 continue
-            with contextlib.suppress(discord.HTTPException):
-                await hand.interaction.edit_original_response(
-                    content=text(hand.lang), embeds=[], attachments=[], view=discord.ui.View(timeout=None)
-                )
+            async with self._lock(channel_id, user):
+                with contextlib.suppress(discord.HTTPException):
+                    await hand.interaction.edit_original_response(
+                        content=text(hand.lang), embeds=[], attachments=[], view=discord.ui.View(timeout=None)
+                    )
 
     def _remember(
         self, interaction: discord.Interaction[UnoBot], session: SessionView, view: PlayerView, lang: str
     ) -> None:
-        self.open.remember(session.channel_id, interaction.user.id, interaction, ids.hand_fingerprint(view), lang, view)
+        self.open.remember(
+            session.channel_id, interaction.user.id, interaction, ids.hand_fingerprint(view), lang, view, session
+        )
 
 
-__all__ = ["HAND_REFRESH_WINDOW", "HandRegistry", "Hands", "OpenHand", "seen_key"]
+__all__ = ["HAND_REFRESH_WINDOW", "HandRegistry", "Hands", "OpenHand", "Refresh", "Stamp", "seen_key", "stamp"]

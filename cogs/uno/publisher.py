@@ -7,6 +7,20 @@ the round and match summaries, the turn ping and every open hand up to date (DES
 - On start-up (:meth:`SessionManager.republish`) and after any failed edit, every live session's public message is
   brought up to its committed state (:meth:`Publisher.repaint`), paced within Discord's rate limits; a lobby whose
   message id was never saved is found in the channel or posted anew (issue 12, point 2).
+
+Within Discord's rate limits (issue 20, points 1–3):
+
+- **Latest state wins.** An update is answered at once (:meth:`Publisher.on_update` sends nothing itself): each
+  channel has one worker that changes its public message, one job at a time, so at most one edit of it is in
+  flight; a change that comes while a job waits (for room in the channel's bucket, :class:`bot.pacing.Spacing`) is
+  merged into it (:class:`Paint`), so the edit sent shows the newest committed state and never an older one after
+  it. Summaries and the end of a game are never merged away (they are posted in order). Hands coalesce the same way
+  (:meth:`Hands.refresh`); pings too (:class:`~cogs.uno.pings.TurnPings`).
+- **The player to move first.** Their open hand (which holds any prompt they must answer) is refreshed first,
+  through its own interaction webhook, and the table's edit waits for it (at most :data:`HAND_FIRST` s).
+- **Fewer channel requests per move.** A table edit per move at most (fewer when moves come faster than the
+  channel's bucket allows), a ping only for a turn still pending when it can be sent, its deletion in the
+  background; :attr:`Publisher.requests` counts them.
 """
 
 from __future__ import annotations
@@ -14,8 +28,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
+from collections import Counter, deque
+from collections.abc import Callable, Coroutine, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 import discord
 
@@ -24,9 +40,10 @@ from bot.adapter.manager import Limits
 from bot.engine.events import Event, HandReceived, RoundEnded
 from bot.engine.view import Phase
 from bot.i18n import t
+from bot.pacing import GlobalLimit, Spacing, edit_route
 
 from . import house, ids, screens
-from .hands import Hands
+from .hands import Hands, stamp
 from .images import Images
 from .pings import Turn, TurnPings
 from .screens import DECISIONS, Screen
@@ -52,6 +69,8 @@ REPAINT_RATE = 8.0
 LOBBY_SEARCH = 50
 #: Discord's error code for a channel that does not exist (any more): "Unknown Channel", with a 404.
 UNKNOWN_CHANNEL = 10003
+#: How long the table's edit waits for the hand of the player to move to be sent first (s; issue 20, point 2).
+HAND_FIRST = 0.5
 
 
 class Pacer:
@@ -122,6 +141,48 @@ def summary_key(kind: str, number: int) -> str:
     return f"{kind}:{number}"
 
 
+@dataclass(slots=True)
+class Paint:
+    """A change of the channel's public message waiting to be shown: the newest committed ``session`` to show, and
+    what the changes merged into it still owe: a ``repaint`` (start-up, a failed edit: :meth:`Publisher.repaint`;
+    ``resumed`` at start-up), the round and match ``summaries`` to post (kind, the session of their change, the
+    round's end), ``over`` (the game's thread line says it is over) and ``first`` (the refresh of the hand of the
+    player to move, sent before the table)."""
+
+    session: SessionView
+    repaint: bool = False
+    resumed: bool = False
+    summaries: list[tuple[str, SessionView, RoundEnded | None]] = field(default_factory=list)
+    over: bool = False
+    first: asyncio.Task[Any] | None = None
+
+    def merge(self, newer: Paint) -> None:
+        """Take ``newer``'s change in: its session (when it is not older), and everything it owes."""
+        if stamp(newer.session) >= stamp(self.session):
+            self.session = newer.session
+        self.repaint |= newer.repaint
+        self.resumed |= newer.resumed
+        self.summaries += newer.summaries
+        self.over |= newer.over
+        self.first = newer.first or self.first
+
+
+@dataclass(slots=True)
+class Close:
+    """The session is gone (:attr:`UpdateKind.CLOSED`, for ``reason``): its last screen, then its hands closed."""
+
+    session: SessionView
+    reason: str
+
+
+@dataclass(slots=True)
+class Stage:
+    """A channel's jobs, in order, and the worker that does them."""
+
+    jobs: deque[Paint | Close] = field(default_factory=deque)
+    worker: asyncio.Task[Any] | None = None
+
+
 class Publisher:
     """``await publisher.on_update(update)`` for every :class:`~bot.adapter.Update`, in order per session."""
 
@@ -129,7 +190,14 @@ class Publisher:
         self.bot = bot
         self.images = images
         self.hands = hands
-        self.pings = TurnPings(bot)
+        #: Paces each channel's edits and pings within its buckets and the bot's global limit (:mod:`bot.pacing`).
+        self.spacing = Spacing(getattr(bot, "http", None))
+        self.limit: GlobalLimit | None = getattr(bot, "global_limit", None)
+        self.pings = TurnPings(bot, spawn=self._spawn, keep=self._keep_ping, spacing=self.spacing, limit=self.limit)
+        self._stages: dict[int, Stage] = {}
+        #: Requests sent to channels (``edit``, ``post``) and changes merged into a waiting one (``merged``), for
+        #: tests and benchmarks (the pings count their own).
+        self.requests: Counter[str] = Counter()
         #: Messages seen below each channel's live table since it was posted.
         self.below: dict[int, int] = {}
         self._pacer = Pacer(REPAINT_RATE)
@@ -149,58 +217,112 @@ class Publisher:
         return log_lines(session, kind, events, actor, max_timeouts=self.bot.manager.limits.max_timeouts)
 
     async def on_update(self, update: Update) -> None:
-        """Bring the public messages, the turn ping and the open hands up to date after ``update``; in a channel
-        found deleted (Discord's 404 Unknown Channel, also for a thread deleted while the bot was away) end the game
-        instead (:meth:`channel_gone`)."""
-        channel_id = update.view.channel_id
+        """Take ``update`` in (it sends nothing itself, issue 20 point 1): refresh the open hands (the player to
+        move first), queue the public message's change for the channel's worker (merged into one still waiting) and
+        ask for the turn's ping. In a channel found deleted (Discord's 404 Unknown Channel, also for a thread deleted
+        while the bot was away) the game is ended instead (:meth:`channel_gone`)."""
+        session = update.view
+        channel_id = session.channel_id
         if channel_id in self.gone:  # deleted: the game is being ended, nothing is shown there
             if update.kind is UpdateKind.CLOSED:
                 self.gone.discard(channel_id)
                 self.pings.forget(channel_id)
                 self.jumps.forget(channel_id)
+                stage = self._stages.get(channel_id)
+                if stage is not None:
+                    stage.jobs.clear()
                 await self.hands.close(channel_id, lambda hand_lang: t("hand.game_over", hand_lang))
                 await mark_over(self.bot, update.view)
             return
-        try:
-            await self._show(update)
-        except discord.NotFound as exc:
-            if not channel_deleted(exc):
-                raise
-            await self.channel_gone(channel_id)
-
-    async def _show(self, update: Update) -> None:
-        session = update.view
-        lang = str(session.ui.get("lang", "en"))
-        channel = self.bot.get_partial_messageable(session.channel_id, guild_id=session.guild_id)
         kind = update.kind
         if kind is UpdateKind.RESUMED:
-            await self.repaint(session, resumed=True)
-            return
-        if kind is UpdateKind.LOBBY:
-            if self._message_id(session) is not None:  # the first lobby message is the answer to the command
-                await self.edit_public(session, screens.lobby_screen(session, lang))
+            self._push(Paint(session, repaint=True, resumed=True))
+        elif kind is UpdateKind.LOBBY:
+            self._push(Paint(session))
         elif kind is UpdateKind.CLOSED:
-            reason = update.reason or ""
-            await self.pings.clear(session.channel_id, session.guild_id)
-            await self.edit_public(session, screens.closed_screen(session, lang, reason))
+            self.pings.clear(session)
+            self._push(Close(session, update.reason or ""))
+        elif session.public is not None:
+            first = self.refresh_hands(session, update)
+            summaries: list[tuple[str, SessionView, RoundEnded | None]] = [
+                ("round", session, event) for event in update.events if isinstance(event, RoundEnded)
+            ]
+            if kind is UpdateKind.FINISHED:
+                summaries.append(("match", session, None))
+            self._push(Paint(session, summaries=summaries, over=kind is UpdateKind.FINISHED, first=first))
+            await self.show_ping(session, str(session.ui.get("lang", "en")))
+
+    def _spawn(self, work: Coroutine[Any, Any, Any], name: str) -> asyncio.Task[Any]:
+        """Run ``work`` as one of the bot's delivery tasks (waited for when it stops)."""
+        return self.bot.manager.spawn_delivery(work, name=name)
+
+    def _push(self, job: Paint | Close) -> None:
+        """Queue ``job`` for its channel's worker; a :class:`Paint` of the same session still waiting takes it in
+        instead (latest state wins)."""
+        channel_id = job.session.channel_id
+        stage = self._stages.setdefault(channel_id, Stage())
+        last = stage.jobs[-1] if stage.jobs else None
+        if isinstance(job, Paint) and isinstance(last, Paint) and last.session.same_session(job.session):
+            last.merge(job)
+            self.requests["merged"] += 1
+        else:
+            stage.jobs.append(job)
+        if stage.worker is None or stage.worker.done():
+            stage.worker = self._spawn(self._work(channel_id, stage), f"uno-adapter-publish-{channel_id}")
+
+    async def _work(self, channel_id: int, stage: Stage) -> None:
+        """Do the channel's jobs in order, one at a time; a :class:`Paint` is taken only once the channel's edit
+        bucket has room (and the hand of the player to move was sent), so that it shows the newest state."""
+        while stage.jobs:
+            job = stage.jobs[0]
+            if isinstance(job, Paint):
+                message_id = self._message_id(job.session)
+                if message_id is not None:
+                    await self.spacing.wait(edit_route(channel_id, message_id), self.limit)
+                first = stage.jobs[0].first if stage.jobs and isinstance(stage.jobs[0], Paint) else None
+                if first is not None and not first.done():
+                    await asyncio.wait([first], timeout=HAND_FIRST)
+            if not stage.jobs:
+                break
+            job = stage.jobs.popleft()
+            try:
+                await self._do(job)
+            except Exception as exc:
+                if channel_deleted(exc):
+                    await self.channel_gone(channel_id)
+                else:
+                    log.exception("showing a change in channel %s failed", channel_id)
+        if self._stages.get(channel_id) is stage and not stage.jobs:
+            del self._stages[channel_id]
+
+    async def _do(self, job: Paint | Close) -> None:
+        """Show one job: the closed screen, a repaint, or the newest state with what the merged changes owe."""
+        session = job.session
+        lang = str(session.ui.get("lang", "en"))
+        channel = self.bot.get_partial_messageable(session.channel_id, guild_id=session.guild_id)
+        if isinstance(job, Close):
+            await self.edit_public(session, screens.closed_screen(session, lang, job.reason))
             self.jumps.forget(session.channel_id)
             if session.public is not None and session.result is not None:
                 await channel.send(**screens.match_summary(session, lang).send_kwargs())
+                self.requests["post"] += 1
             await self.hands.close(session.channel_id, lambda hand_lang: t("hand.game_over", hand_lang))
             await mark_over(self.bot, session)
+            return
+        if job.repaint:
+            await self.repaint(session, resumed=job.resumed)
+        elif session.status is Status.LOBBY:
+            if self._message_id(session) is not None:  # the first lobby message is the answer to the command
+                await self.edit_public(session, screens.lobby_screen(session, lang))
         elif session.public is not None:
             await self.show_table(session, lang)
-            for event in update.events:
-                if isinstance(event, RoundEnded):
-                    await self.post_summary(session, screens.round_summary(session, event, lang), "round")
-            if kind is UpdateKind.FINISHED:
-                await self.post_summary(session, screens.match_summary(session, lang), "match")
-            await self.show_ping(session, lang)
-            await self.refresh_house_hands(session, update)
-            timed_out = update.actor if kind is UpdateKind.TIMEOUT else None
-            await self.refresh_hands(session, update.events, timed_out)
-            if kind is UpdateKind.FINISHED:
-                await mark_over(self.bot, session)
+        for kind, at, event in job.summaries:
+            if kind == "round" and event is not None:
+                await self.post_summary(at, screens.round_summary(at, event, lang), "round")
+            elif kind == "match":
+                await self.post_summary(at, screens.match_summary(at, lang), "match")
+        if job.over:
+            await mark_over(self.bot, session)
 
     def on_message(self, message: discord.Message) -> None:
         """Count the messages others post below a live table (the bot counts its own as it sends them)."""
@@ -244,11 +366,15 @@ class Publisher:
         """Post a round or match summary below the table, and note it with the session (so that a restart posts
         the one it may have missed, and no other)."""
         number = session.rounds_played if kind == "round" else 0
+        key = summary_key(kind, number)
         channel = self.bot.get_partial_messageable(session.channel_id, guild_id=session.guild_id)
         with screen:
+            if self._ui(session).get("summary") == key:
+                return  # posted already (a repaint merged with the change that posts it)
             await channel.send(**screen.send_kwargs())
+        self.requests["post"] += 1
         self.below[session.channel_id] = self.below.get(session.channel_id, 0) + 1
-        await self._note(session, commit=True, summary=summary_key(kind, number))
+        await self._note(session, commit=True, summary=key)
 
     async def edit_public(self, session: SessionView, screen: Screen, *, repost: bool = False) -> None:
         """Edit the session's public message into ``screen``; post it anew (and remember it) when it vanished or
@@ -260,6 +386,7 @@ class Publisher:
             if message_id is not None and not repost:
                 try:
                     await self._edit(channel, message_id, screen)
+                    self.requests["edit"] += 1
                     self._failures.pop(session.channel_id, None)
                     return
                 except discord.NotFound:
@@ -270,6 +397,7 @@ class Publisher:
                     self.repaint_later(session.channel_id)
                     return
             message = await channel.send(**screen.send_kwargs(), allowed_mentions=discord.AllowedMentions.none())
+        self.requests["post"] += 1
         self.below[session.channel_id] = 0
         if message_id is not None:
             await self.strip(channel, message_id, str(session.ui.get("lang", "en")))
@@ -290,12 +418,16 @@ class Publisher:
             screen.rewind()
             await message.edit(**screen.edit_kwargs())
 
+    def _ui(self, session: SessionView) -> Mapping[str, Any]:
+        """The session's Discord-layer data as last committed (message ids saved since ``session`` was committed
+        are in the newer snapshot)."""
+        latest = self.bot.manager.snapshot(session.channel_id)
+        return latest.ui if latest is not None and latest.same_session(session) else session.ui
+
     def _message_id(self, session: SessionView) -> int | None:
         """The public message of the session: as last committed (a table posted anew since ``session`` was
         committed is in the newer snapshot)."""
-        latest = self.bot.manager.snapshot(session.channel_id)
-        ui = latest.ui if latest is not None and latest.same_session(session) else session.ui
-        message = ui.get("message")
+        message = self._ui(session).get("message")
         return int(message) if message is not None else None
 
     async def strip(self, channel: discord.PartialMessageable, message_id: int, lang: str) -> None:
@@ -309,7 +441,8 @@ class Publisher:
     # Turn pings and hands
 
     async def show_ping(self, session: SessionView, lang: str) -> None:
-        """Ping the human whose decision is pending (once per turn); delete the ping once the turn passes."""
+        """Ping the human whose decision is pending (once per turn); delete the ping once the turn passes
+        (:meth:`TurnPings.want`: the channel's ping worker sends only the newest)."""
         public = session.public
         turn = None
         if session.status is Status.PLAYING and public is not None and public.phase in DECISIONS:
@@ -318,30 +451,46 @@ class Publisher:
             if seat is not None and user is not None:
                 turn = Turn(user, seat, public.round)
         settings = await self.bot.guild_settings(session.guild_id)
-        enabled = settings.turn_pings
-        before = self.pings.standing(session.channel_id)
-        ping = await self.pings.show(session.channel_id, session.guild_id, turn, lang, enabled=enabled)
-        if ping != before:
-            await self._note(session, commit=False, ping=ping.message_id if ping is not None else None)
+        self.pings.want(session, turn, lang, enabled=settings.turn_pings)
 
-    async def refresh_hands(
-        self, session: SessionView, events: Sequence[Event] = (), timed_out: int | None = None
-    ) -> None:
-        """Bring every open hand up to date with what its player now sees (:meth:`Hands.refresh` skips the hands a
-        change does not touch); the player whose turn timer ran out reads what the timer did."""
-        views = session.seat_views
-        if views is None:
-            return
-        jobs = []
-        for seat, s in enumerate(session.seats):
-            if s.user_id is None or s.left:
+    async def _keep_ping(self, session: SessionView, message_id: int | None) -> None:
+        """Commit the id of the ping standing in the channel (None: none) with the session, right after the ping
+        was sent or deleted: a restart deletes that one (issue 20, point 3)."""
+        if self._ui(session).get("ping") != message_id:
+            await self._note(session, commit=True, ping=message_id)
+
+    def refresh_hands(self, session: SessionView, update: Update) -> asyncio.Task[Any] | None:
+        """Refresh every open hand whose player sees something new after ``update`` (:meth:`Hands.refresh` skips
+        the hands a change does not touch), the hand of the player to move first; the player whose turn timer ran
+        out reads what the timer did, the players who received a hand by a 7 or a 0 (SPEC H) whose hand they now
+        hold, and the players who can jump in, or could until this change, get their controls at once. Returns the
+        task of the refresh of the player to move (None: none).
+
+        The player who clicked on their hand reads it in the answer to their click: that answer takes the hand's lock
+        before this refresh can (no await between the commit and it), so the refresh then finds the hand up to date
+        and sends nothing."""
+        views, public = session.seat_views, session.public
+        if views is None or public is None:
+            return None
+        notes = self.house_notes(session, update)
+        forced = self.jump_changes(session, update)
+        if update.kind is UpdateKind.TIMEOUT and update.actor is not None:
+            timed_out = timeout_note(session, update.events, update.actor)
+            if timed_out is not None:
+                notes[update.actor] = joined(timed_out, notes.get(update.actor))
+        first: asyncio.Task[Any] | None = None
+        seats = sorted(range(len(session.seats)), key=lambda seat: seat != public.pending)
+        for seat in seats:
+            s = session.seats[seat]
+            if s.user_id is None or s.left or self.hands.open.get(session.channel_id, s.user_id) is None:
                 continue
-            view = views[seat]
-            note = timeout_note(session, events, seat) if seat == timed_out else None
-            jobs.append(self.hands.refresh(session, s.user_id, view, note=note))
-        for outcome in await asyncio.gather(*jobs, return_exceptions=True):
-            if isinstance(outcome, Exception):
-                log.warning("refreshing a hand in channel %s failed: %r", session.channel_id, outcome)
+            task = self._spawn(
+                self.hands.refresh(session, s.user_id, views[seat], note=notes.get(seat), force=seat in forced),
+                f"uno-adapter-hand-{session.channel_id}",
+            )
+            if seat == public.pending:
+                first = task
+        return first
 
     # ------------------------------------------------------------------------------------------------------------
     # Repainting
@@ -366,7 +515,7 @@ class Publisher:
         if public is None:
             return
         await self.show_table(session, lang)
-        summary = session.ui.get("summary")
+        summary = self._ui(session).get("summary")
         rounds = session.rounds_played
         if public.phase is Phase.MATCH_OVER or session.status is Status.FINISHED:
             if summary != summary_key("match", 0) and session.result is not None:
@@ -421,17 +570,9 @@ class Publisher:
         if self._retries.get(channel_id) is asyncio.current_task():
             del self._retries[channel_id]  # due now: a repaint that fails again waits for a new one
         session = self.bot.manager.snapshot(channel_id)
-        if session is None:
+        if session is None or channel_id in self.gone:
             return
-        try:
-            await self.repaint(session)
-        except Exception as exc:
-            if channel_deleted(exc):
-                await self.channel_gone(channel_id)
-                return
-            log.exception("repainting channel %s failed", channel_id)
-            self._retries.pop(channel_id, None)
-            self.repaint_later(channel_id)
+        self._push(Paint(session, repaint=True))
 
     def close(self) -> None:
         """Cancel the repaints waiting to be retried."""
@@ -447,34 +588,51 @@ class Publisher:
         with contextlib.suppress(AdapterError):
             await self.bot.manager.update_ui(session.channel_id, commit=commit, **values)
 
-    async def refresh_house_hands(self, session: SessionView, update: Update) -> None:
-        """House rules (SPEC H): tell the players who received a hand by a 7 or a 0 whose hand they now hold (the
-        player who acted sees it in the answer to their click), and bring the open hands of the players who can jump
-        in, or could until this change, up to date, so that a **Jump in!** control is there at once and only while it
-        can be used. Reads the views committed with ``update`` only."""
-        options = session.options
-        public, views = session.public, session.seat_views
-        if public is None or views is None or not (options.seven_zero or options.jump_in):
-            return
+    def house_notes(self, session: SessionView, update: Update) -> dict[int, Callable[[str], str | None]]:
+        """House rules (SPEC H): the note telling each player who received a hand by a 7 or a 0 whose hand they now
+        hold, by seat (the player who acted sees it in the answer to their click)."""
+        if not session.options.seven_zero:
+            return {}
         own = update.actor if update.kind is UpdateKind.ACTION else None
         received = {e.to for e in update.events if isinstance(e, HandReceived) and e.to != own}
+        notes: dict[int, Callable[[str], str | None]] = {}
         for seat in sorted(received):
-            user = session.seats[seat].user_id
-            if user is not None:
 
-                def note(lang: str, seat: int = seat) -> str | None:
-                    return house.received_note(
-                        update.events, seat, lambda s: screens.player_name(session, s, lang), lang
-                    )
+            def note(lang: str, seat: int = seat) -> str | None:
+                return house.received_note(update.events, seat, lambda s: screens.player_name(session, s, lang), lang)
 
-                await self.hands.refresh(session, user, views[seat], note=note)
-        if not options.jump_in:
-            return
+            notes[seat] = note
+        return notes
+
+    def jump_changes(self, session: SessionView, update: Update) -> set[int]:
+        """House rules (SPEC H): the seats whose open hands must change at once because they can jump in now, or
+        could until this change (:class:`~cogs.uno.house.JumpWatch`), so that a **Jump in!** control is there only
+        while it can be used (the player to move and the player who acted aside)."""
+        public, views = session.public, session.seat_views
+        if public is None or views is None or not session.options.jump_in:
+            return set()
+        own = update.actor if update.kind is UpdateKind.ACTION else None
         humans = [views[i] if s.user_id is not None and not s.left else None for i, s in enumerate(session.seats)]
-        for seat in self.jumps.changed(session.channel_id, humans):
-            user = session.seats[seat].user_id
-            if user is not None and seat != public.pending and seat not in received and seat != own:
-                await self.hands.refresh(session, user, views[seat], force=True)
+        return {seat for seat in self.jumps.changed(session.channel_id, humans) if seat not in (public.pending, own)}
 
 
-__all__ = ["LOG_SHOWN", "REPAINT_RATE", "TABLE_REPOST_AFTER", "Pacer", "Publisher"]
+def joined(first: Callable[[str], str | None], second: Callable[[str], str | None] | None) -> Callable[[str], str]:
+    """Two notes of a hand as one (a function of the hand's language)."""
+
+    def note(lang: str) -> str:
+        return " ".join(text for text in (first(lang), second(lang) if second else None) if text)
+
+    return note
+
+
+__all__ = [
+    "HAND_FIRST",
+    "LOG_SHOWN",
+    "REPAINT_RATE",
+    "TABLE_REPOST_AFTER",
+    "Close",
+    "Pacer",
+    "Paint",
+    "Publisher",
+    "Stage",
+]

@@ -330,3 +330,37 @@ async def test_an_invalid_session_and_a_new_identify_lose_nothing(
     assert emulator.gateway.identifies == 2 and table.session.version > before["version"]
     assert shown_table(table.public_message()) == expected_table(table)
     emulator.assert_all_interactions_answered_once(max_latency=15.0)
+
+
+async def test_a_restart_after_a_ping_deletes_the_standing_ping_and_leaves_exactly_one(
+    emulator: DiscordEmulator, world: dict[str, Any], bot_starter: Any, tmp_path: Path
+) -> None:
+    """Issue 20.3: the id of the ping standing in the channel is committed right after the move that posted it, so
+    the restarted bot deletes that ping (and no older one, already deleted: no 404) and the channel holds exactly one
+    ping, for the player to move. Before, the id saved was always the previous ping's: the restart deleted it again
+    (404) and left the standing one beside the new one."""
+    db = tmp_path / "uno.sqlite3"
+    bot = await bot_starter(make_bot(emulator, db, world["guild"]))
+    table = await start_two_player_game(emulator, world, bot)
+    turns = 0
+    for _ in range(40):  # until the turn has passed twice (two pings sent after the first, each deleting the last)
+        pending = table.session.game.pending
+        player = table.user_of(pending)
+        await table.take_turn(player, await table.open_hand(player))
+        await emulator.settle()
+        turns += table.session.game.pending != pending
+        if turns >= 2:
+            break
+    assert len(pings(emulator, table)) >= 3
+    standing = [m for m in pings(emulator, table) if not m.deleted]
+    assert len(standing) == 1
+    await stop_bot(bot)
+
+    bot2 = await bot_starter(make_bot(emulator, db, world["guild"]))
+    await emulator.settle()
+    table2 = Table(emulator, bot2, world["channel"], table.users)
+    left = [m for m in pings(emulator, table2) if not m.deleted]
+    assert [mentioned(m) for m in left] == [[table2.user_of(table2.session.game.pending).id]]
+    assert standing[0].deleted, "the ping standing at the restart was deleted"
+    deletes = [(method, path, status) for _, method, path, status in emulator.requests if method == "DELETE"]
+    assert deletes and all(status < 300 for _, _, status in deletes), deletes
