@@ -142,7 +142,7 @@ async def open_table(emu: DiscordEmulator, channel: Any, users: list[User], rng:
     table.message = res.public_messages[0]
     for user in users[1:]:
         await emu.click(user, public(table), label="Join", settle=False)
-    await emu.wait_until(lambda: f"{len(users)}. " in public(table).text, timeout=30, what="everyone seated")
+    await emu.wait_until(lambda: f"{len(users)}. " in public(table).text, timeout=180, what="everyone seated")
     return table
 
 
@@ -205,7 +205,7 @@ async def pace(limits: bool, decisions: int, bot_root: Path, tmp: Path) -> dict[
         while made < decisions:
             table = await open_table(emu, channel, users, rng)
             await emu.click(users[0], public(table), label="Start", settle=False)
-            await emu.wait_until(lambda t=table: table_shown(t), timeout=30, what="the table")
+            await emu.wait_until(lambda t=table: table_shown(t), timeout=180, what="the table")
             game = Counter[str]()
             budget = decisions - made
 
@@ -280,7 +280,7 @@ async def lag(seconds: float, bot_root: Path, tmp: Path, every: float = 0.7) -> 
         watcher = asyncio.create_task(watch_commits(run.db, channel.id, commits, done))
         table = await open_table(emu, channel, users, random.Random(6))
         await emu.click(users[0], public(table), label="Start", settle=False)
-        await emu.wait_until(lambda: table_shown(table), timeout=30, what="the table")
+        await emu.wait_until(lambda: table_shown(table), timeout=180, what="the table")
         began = emu.now()
         decisions = 0
 
