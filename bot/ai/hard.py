@@ -35,7 +35,7 @@ from . import normal
 from .memory import Memory
 
 #: Simulations per decision (the budget: deterministic, unlike a time limit).
-ITERATIONS = 160
+ITERATIONS = 80
 #: A rollout stops after this many actions (a round that long is scored by hand sizes).
 ROLLOUT_STEPS = 400
 #: The searched move replaces the *Normal* one only if its share of rounds won is higher by this much.

@@ -4,7 +4,8 @@ All ids start with ``uno:`` and stay far below Discord's 100 characters. They ca
 names a *play option* by its index in the player's current list of plays, checked against a fingerprint of what the
 player saw, so a click on an out-of-date message is refused instead of doing something else (DESIGN "Discord layer").
 
-- Lobby: ``uno:l:<verb>:<channel>`` (join, leave, ai, start, cancel).
+- Lobby: ``uno:l:<verb>:<channel>`` (join, leave, ai, ai_easy, ai_hard, start, cancel: ``ai`` adds a *Normal* AI seat,
+  as it did before AI levels, so older lobby messages keep working).
 - Table: ``uno:t:<verb>:<channel>`` (hand, uno, catch, next, again).
 - Table decisions for one player: ``uno:d:<verb>:<channel>:<fp>:<arg>`` (challenge, accept, colour).
 - Hand buttons: ``uno:h:<verb>:<channel>:<fp>:<arg>`` (draw, keep, uno, refresh, page, colour, back, challenge,
@@ -22,7 +23,7 @@ from bot.engine.actions import Play
 from bot.engine.cards import Face, hand_sort_key
 from bot.engine.view import HandCard, PlayerView
 
-LOBBY_VERBS = ("join", "leave", "ai", "start", "cancel")
+LOBBY_VERBS = ("join", "leave", "ai", "ai_easy", "ai_hard", "start", "cancel")
 TABLE_VERBS = ("hand", "uno", "catch", "next", "again")
 DECISION_VERBS = ("challenge", "accept", "colour")
 HAND_VERBS = ("draw", "keep", "uno", "refresh", "page", "colour", "back", "challenge", "accept", "declare", "jump")

@@ -160,8 +160,9 @@ async def test_a_whole_match_in_another_language(
     table.lang = lang
     lobby = table.public_message()
     assert [b.label for b in lobby.buttons()] == [
-        t(k, lang) for k in ("btn.join", "btn.leave", "btn.add_ai", "btn.start", "btn.cancel")
-    ]
+        t(k, lang)
+        for k in ("btn.join", "btn.leave", "btn.start", "btn.cancel", "btn.add_ai_easy", "btn.add_ai", "btn.add_ai_hard")
+    ]  # issue 21: one Add AI button per level, on a row of their own
     assert lobby.embeds[0]["title"] == t("lobby.title", lang, game=t(f"mode.{case.game}", lang))
     assert t("opt.line.single_round", lang) in lobby.text and t("lobby.options", lang) in lobby.text
     await emulator.click(bob, lobby, label=t("btn.join", lang))

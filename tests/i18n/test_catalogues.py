@@ -21,6 +21,7 @@ from babel.messages.pofile import read_po
 from discord import app_commands
 
 import bot.adapter.errors
+from bot.ai import Level
 import bot.engine.errors
 import bot.engine.options
 from bot.engine.cards import (
@@ -353,6 +354,7 @@ def _dynamic_keys() -> dict[str, set[str]]:
         "ev.timeout.": {f"ev.timeout.{outcome}" for outcome in TIMEOUT_OUTCOMES},
         "hand.timeout.": {f"hand.timeout.{outcome}" for outcome in TIMEOUT_OUTCOMES},
         "flex.": {f"flex.{kind.value}" for kind in FLEX_EFFECTS},
+        "ai.level.": {f"ai.level.{level.value}" for level in Level},  # issue 21
     }
 
 
