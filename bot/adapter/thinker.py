@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextlib
+import copy
 import logging
 import multiprocessing
 import multiprocessing.connection
@@ -42,7 +43,7 @@ log = logging.getLogger(__name__)
 #: Worker processes for the *Hard* searches (0: think in a thread of this process).
 WORKERS = 1
 #: How much lower than the bot's the worker's CPU priority is (added to its nice value).
-WORKER_NICENESS = 5
+WORKER_NICENESS = 10
 _GROUP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
 
 
@@ -89,7 +90,8 @@ class Thinker:
             return decide(level, view, options=options, memory=memory, seed=seed)
         loop = asyncio.get_running_loop()
         pool = self._get_pool()
-        args = (level, view, options, memory, seed)
+        # a copy: the memory goes on taking in committed changes while the search runs (and is pickled later)
+        args = (level, view, options, copy.deepcopy(memory), seed)
         if pool is None:
             return await asyncio.to_thread(_think, *args)
         try:

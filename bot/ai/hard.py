@@ -5,9 +5,10 @@ with everything the seat may know — its :class:`~bot.engine.view.PlayerView` (
 pile sizes, FLIP's other faces of the opponents' hands and of the draw-pile top, Power Cards) and its
 :class:`~bot.ai.memory.Memory` (the cards played since the last reshuffle are in no hand, the colours each opponent
 failed to follow, a challenged hand it was shown) — and plays each candidate move on in them to the end of the round
-with every seat following the *Normal* heuristic (:mod:`bot.ai.normal`). Simulations go to the candidates by UCB1;
-the move with the best share of rounds won is chosen, unless it beats the *Normal* move by less than
-:data:`MARGIN` (a few hundred noisy rollouts cannot tell such moves apart; the heuristic's move is kept then).
+with every seat following a fast form of the *Normal* heuristic (:func:`quick`). Every candidate is played in the
+same sampled worlds, so candidates are compared pair by pair; the move that wins most rounds more than the *Normal*
+move is chosen only if its gain is above :data:`MARGIN` and :data:`CONFIDENCE` standard errors (else the heuristic's
+move is kept: a few dozen rollouts cannot tell close moves apart).
 Every other decision (UNO calls, catches, colours owed, challenges, stacks, jump-ins) is the *Normal* one.
 
 The budget is a number of simulations (:data:`ITERATIONS`), not a time: the same view, memory and seed give the same
@@ -38,10 +39,10 @@ from .memory import Memory
 ITERATIONS = 80
 #: A rollout stops after this many actions (a round that long is scored by hand sizes).
 ROLLOUT_STEPS = 400
-#: The searched move replaces the *Normal* one only if its share of rounds won is higher by this much.
-MARGIN = 0.04
-#: UCB1 exploration constant.
-EXPLORE = 0.7
+#: The searched move replaces the *Normal* one only if its share of rounds won is higher by this much...
+MARGIN = 0.05
+#: ... and by this many standard errors of the paired differences.
+CONFIDENCE = 1.0
 
 _SEARCHED = (Phase.PLAY, Phase.PLAY_DRAWN)
 _DECLARE = Phase.DECLARE_COLOUR
@@ -65,26 +66,20 @@ def choose(
     if len(candidates) < 2:
         return base
     seed = rnd.getrandbits(64)
-    sampler = Sampler(view, options, memory or Memory(me), Random(seed))
-    wins = [0.0] * len(candidates)
-    tries = [0] * len(candidates)
-    for it in range(iterations):
-        if it < len(candidates):
-            k = it
-        else:
-            log_n = math.log(it)
-            k = max(
-                range(len(candidates)),
-                key=lambda i: wins[i] / tries[i] + EXPLORE * math.sqrt(log_n / tries[i]),
-            )
-        game = sampler.sample()
-        wins[k] += _rollout(game, candidates[k], me)
-        tries[k] += 1
-    mean = [w / t if t else -1.0 for w, t in zip(wins, tries, strict=True)]
-    best = max(range(len(candidates)), key=lambda i: (mean[i], -i))
-    if mean[best] >= mean[0] + MARGIN:  # the Normal move is candidates[0]
-        return candidates[best]
-    return base
+    sampler = Sampler(view, options, memory or Memory(me))
+    worlds = max(1, iterations // len(candidates))
+    # Every candidate is played in the same sampled worlds (common random numbers): the rollouts are deterministic
+    # given the world, so the candidates are compared pair by pair, without the noise of the worlds.
+    results = [[_rollout(sampler.sample(seed + w), a, me) for w in range(worlds)] for a in candidates]
+    base_results = results[0]
+    best, best_gain = 0, 0.0
+    for i in range(1, len(candidates)):
+        diffs = [x - y for x, y in zip(results[i], base_results, strict=True)]
+        gain = sum(diffs) / worlds
+        var = sum((d - gain) ** 2 for d in diffs) / max(worlds - 1, 1)
+        if gain > max(MARGIN, CONFIDENCE * math.sqrt(var / worlds)) and gain > best_gain:
+            best, best_gain = i, gain
+    return candidates[best] if best else base
 
 
 def searched(view: PlayerView) -> bool:
@@ -97,10 +92,11 @@ def _cards_left(view: PlayerView, play: Play) -> int:
 
 
 def _candidates(view: PlayerView, base: Action) -> list[Action]:
-    """The moves worth searching, the *Normal* move first: every play (UNO called whenever it can be; for a wild the
-    colour the hand holds most and, when different, each other colour of the side), plus drawing or keeping."""
+    """The moves worth searching, the *Normal* move first: every play (UNO called whenever it can be; a wild with the
+    colour the hand holds most), plus drawing or keeping."""
     legal = list(view.legal)
-    plays = [a for a in legal if isinstance(a, Play)]
+    favourite = normal.favourite_colour(view)
+    plays = [a for a in legal if isinstance(a, Play) and (a.colour is None or a.colour is favourite)]
     uno_cards = {a.card for a in plays if a.uno}
     out: list[Action] = [base]
     seen = {base}
@@ -189,10 +185,10 @@ class Sampler:
     in that hand; the faces played since the last reshuffle are in the discard pile; a colour an opponent failed to
     follow is kept out of the cards it held then."""
 
-    def __init__(self, view: PlayerView, options: Options, memory: Memory, rnd: Random) -> None:
+    def __init__(self, view: PlayerView, options: Options, memory: Memory) -> None:
         me = view.me
         assert me is not None
-        self.view, self.memory, self.rnd, self.me = view, memory, rnd, me
+        self.view, self.memory, self.me = view, memory, me
         self.deck = deck_for(view.mode, options, None)
         self.faces = self.deck.faces(view.side)
         self.other = self.deck.faces(view.side.other) if view.other_faces is not None else None
@@ -239,9 +235,10 @@ class Sampler:
         """Remove from ``pool`` and return a card whose other side (FLIP) is ``face`` (None if there is none)."""
         return self._take(pool, self.view.side.other, face)
 
-    def sample(self) -> Game:
-        """One game consistent with the seat's knowledge (a fresh object each time)."""
-        view, rnd = self.view, self.rnd
+    def sample(self, seed: int) -> Game:
+        """One game consistent with the seat's knowledge, drawn from ``seed`` (a fresh object each time: the same
+        seed gives an equal game)."""
+        view, rnd = self.view, Random(seed)
         pool = list(self.free)
         rnd.shuffle(pool)
         players = view.players

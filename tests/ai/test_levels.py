@@ -116,9 +116,9 @@ def test_sampled_games_agree_with_what_the_seat_knows() -> None:
     memory.observe([ColourDeclared(1, Colour.RED), CardsDrawn(1, 1, "draw")])  # seat 1 had no red then
     shown = tuple(game.faces[c] for c in game.hands[2][:2])
     memory.observe([HandRevealed(0, 2, shown)])
-    sampler = Sampler(view, game.options, memory, Random(3))
-    for _ in range(50):
-        g = sampler.sample()
+    sampler = Sampler(view, game.options, memory)
+    for seed in range(50):
+        g = sampler.sample(seed)
         g.check_consistency()
         assert g.hands[0] == game.hands[0]
         assert [len(h) for h in g.hands] == [len(h) for h in game.hands]
@@ -126,3 +126,4 @@ def test_sampled_games_agree_with_what_the_seat_knows() -> None:
         assert g.top == game.top and g.side is Side.LIGHT
         assert sum(g.faces[c].colour is Colour.RED for c in g.hands[1]) <= 1  # 4 old cards had no red
         assert [g.faces[c] for c in g.hands[2][:2]] == list(shown)
+        assert g == sampler.sample(seed)  # the same seed, the same world
