@@ -119,3 +119,22 @@ async def test_add_ai_keeps_the_chosen_level_through_the_match_and_a_restart(sto
     (again,) = await m2.start()
     assert [s.level for s in again.seats] == [None, Level.EASY, Level.HARD, Level.NORMAL]
     await m2.close()
+
+
+async def test_a_hard_search_in_the_worker_process_gives_the_move_it_gives_in_line() -> None:
+    """Issue 21 pt 4: the search runs off the event loop (a worker process) and, seeded, decides as in line."""
+    from bot.ai import decide
+    from bot.engine.game import Game
+    from bot.engine.options import Options
+
+    options = Options(target_score=0)
+    game, _ = Game.new("classic", 3, seed=11, options=options)
+    seat = game.pending
+    assert seat is not None
+    view = game.view(seat)
+    thinker = Thinker(workers=1)
+    try:
+        got = [await thinker.decide("hard", view, options=options, memory=None, seed=s) for s in range(3)]
+    finally:
+        thinker.close()
+    assert got == [decide("hard", view, options=options, memory=None, seed=s) for s in range(3)]

@@ -50,9 +50,10 @@ async def test_a_round_against_a_hard_ai_seat_is_played_to_its_end(
     channel = world["channel"]
     await emulator.slash(alice, channel, "uno new", game="classic", target=0)
     table = Table(emulator, bot, channel, [alice])
+    table.settle = False  # each click waits for its answer only; the test waits for the bot below, searches included
     lobby = table.public_message()
     await emulator.click(alice, lobby, label="Add hard AI")
-    await emulator.click(alice, lobby, label="Start")
+    await emulator.click(alice, lobby, label="Start", settle=False)
     await emulator.settle(timeout=SEARCH_SETTLE)
     hand = None
     for _step in range(3000):
