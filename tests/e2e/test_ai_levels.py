@@ -14,7 +14,6 @@ from tests.discord_emulator import DiscordEmulator
 
 from .uno_driver import Table, make_bot, uno_world
 
-
 #: Seconds to wait for the bot to go quiet while a Hard seat searches (a fraction of a second of CPU, but the shared
 #: test machine may be loaded many times over, and the worker process is spawned on the first search).
 SEARCH_SETTLE = 120.0

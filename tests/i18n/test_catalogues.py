@@ -21,9 +21,9 @@ from babel.messages.pofile import read_po
 from discord import app_commands
 
 import bot.adapter.errors
-from bot.ai import Level
 import bot.engine.errors
 import bot.engine.options
+from bot.ai import Level
 from bot.engine.cards import (
     Colour,
     Face,
