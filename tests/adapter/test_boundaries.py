@@ -9,7 +9,8 @@ import sys
 
 from tests import importgraph as ig
 
-ALLOWED = ("bot.adapter", "bot.engine", "bot.storage", "bot.limits")
+#: ``bot.ai``: the AI players (issue 21), a package of their own that reads only the engine.
+ALLOWED = ("bot.adapter", "bot.ai", "bot.engine", "bot.storage", "bot.limits")
 
 
 def test_the_adapter_imports_only_the_standard_library_the_engine_and_storage():
