@@ -226,3 +226,25 @@ def _table() -> Mapping[str, RuleOption]:
 RULE_OPTIONS: Mapping[str, RuleOption] = _table()
 #: The house rules of SPEC H, in the order of table O.
 HOUSE_RULES: tuple[str, ...] = tuple(name for name, row in RULE_OPTIONS.items() if row.house)
+
+#: Presets (issue 18 point 3): several rule options set at once, by name. Each starts from the standard rules (SPEC's
+#: defaults; the target score is kept) and sets its own values; ``chaos`` switches every house rule fully on (a new
+#: house rule joins it by itself). Values of options a game does not have are left out (:func:`preset`).
+PRESETS: Mapping[str, Mapping[str, bool | int | str]] = MappingProxyType(
+    {
+        "official": MappingProxyType({}),
+        "party": MappingProxyType({"stacking": "any_draw", "jump_in": True, "seven_zero": True}),
+        "chaos": MappingProxyType({name: RULE_OPTIONS[name].on for name in HOUSE_RULES}),
+    }
+)
+
+
+def preset(name: str, mode: Mode | str, options: Options) -> Options:
+    """``options`` with preset ``name`` applied for a game of ``mode``: every rule option offered by ``/uno new``
+    back to its default, then the preset's values for the options the game has; the target score is kept. Raises
+    :class:`OptionError` for an unknown preset."""
+    if name not in PRESETS:
+        raise OptionError(f"unknown preset {name!r}")
+    values: dict[str, Any] = {n: getattr(options, n) for n, row in RULE_OPTIONS.items() if not row.slash}
+    values.update({n: v for n, v in PRESETS[name].items() if RULE_OPTIONS[n].applies_to(mode)})
+    return Options(**values)

@@ -26,7 +26,7 @@ from discord import app_commands
 from discord.app_commands import Choice, locale_str
 
 from bot.engine.cards import Mode
-from bot.engine.options import HOUSE_RULES, RULE_OPTIONS, Options, RuleOption
+from bot.engine.options import HOUSE_RULES, PRESETS, RULE_OPTIONS, Options, RuleOption
 from bot.engine.rules import STACKS_ON
 from bot.i18n import has, t
 
@@ -224,6 +224,8 @@ def house_explanations(mode: Mode, options: Options, lang: str) -> list[tuple[st
 def catalogue_keys() -> set[str]:
     """Every catalogue key the table's rows need (what the catalogue tests check exists in every language)."""
     keys = {"panel.on", "panel.off"}
+    for name in PRESETS:
+        keys |= {f"panel.preset.{name}", f"panel.preset.{name}.desc"}
     for row in RULE_OPTIONS.values():
         keys.add(description_key(row))
         keys.update(k for v in row.choices if (k := choice_key(row, v)) is not None)

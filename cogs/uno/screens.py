@@ -185,6 +185,7 @@ def lobby_screen(session: SessionView, lang: str) -> Screen:
         LobbyButton("ai", ch, t("btn.add_ai", lang), discord.ButtonStyle.secondary, disabled=full),
         LobbyButton("start", ch, t("btn.start", lang), discord.ButtonStyle.primary),
         LobbyButton("cancel", ch, t("btn.cancel", lang), discord.ButtonStyle.danger),
+        LobbyButton("rules", ch, t("btn.rules", lang), discord.ButtonStyle.secondary),  # the host's rule panel
     )
     return Screen(embed=embed, view=view)
 
