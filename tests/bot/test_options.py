@@ -149,3 +149,47 @@ def test_17_1_forged_slash_values_are_refused() -> None:
     for forged in ({"force_play": "maybe"}, {"stacking": "all"}, {"false_catch_penalty": 11}, {"scoring": 1}):
         with pytest.raises(BadInput):
             opts.given(forged)
+
+
+# --------------------------------------------------------------------------------------------------------------------
+# Issue 18 point 3: the lobby's rule panel is built from the table
+
+
+def _lobby(mode: Mode, options: Options) -> object:
+    from bot.adapter.session import Seat, Session, Status
+    from bot.adapter.session_view import SessionView
+
+    session = Session(1, 2, mode, options, 100, [Seat(100, "Host")], 60, 0.0, 1, status=Status.LOBBY)
+    return SessionView.of(session)
+
+
+@pytest.mark.parametrize("lang", ALL)
+@pytest.mark.parametrize("mode", list(Mode))
+def test_18_3_the_panel_offers_every_row_of_the_game_and_fits_discord(mode: Mode, lang: str) -> None:
+    from cogs.uno.panel import panel_screen
+
+    chaos = Options(**{n: RULE_OPTIONS[n].on for n in HOUSE_RULES if RULE_OPTIONS[n].applies_to(mode)})
+    for picked in [None, *[n for n, r in RULE_OPTIONS.items() if r.kind is not bool and r.applies_to(mode)]]:
+        screen = panel_screen(_lobby(mode, chaos), lang, picked)  # type: ignore[arg-type]
+        assert screen.view is not None
+        selects = {c.item.custom_id.split(":")[2]: c.item for c in screen.view.children}  # type: ignore[attr-defined]
+        rows = [r for r in RULE_OPTIONS.values() if r.applies_to(mode)]
+        assert [o.value for o in selects["flags"].options] == [r.name for r in rows if r.kind is bool]
+        assert {o.value for o in selects["flags"].options if o.default} == {
+            r.name for r in rows if r.kind is bool and getattr(chaos, r.name)
+        }
+        assert [o.value for o in selects["pick"].options] == [r.name for r in rows if r.kind is not bool]
+        assert list(selects["preset"].options[i].value for i in range(3)) == ["official", "party", "chaos"]
+        if picked is not None:
+            values = [o.value for o in selects["set"].options]
+            assert values == [str(v) for v in RULE_OPTIONS[picked].values]
+        payload = screen.view.to_components()
+        assert len(payload) <= 5
+        for row in payload:
+            for component in row["components"]:
+                assert len(component["options"]) <= 25 and len(component.get("placeholder", "")) <= 150
+                assert all(
+                    len(o["label"]) <= 100 and len(o.get("description") or "") <= 100 for o in component["options"]
+                )
+        embed = screen.embed
+        assert embed is not None and len(embed) <= 6000 and all(len(f.value or "") <= 1024 for f in embed.fields)
