@@ -8,7 +8,8 @@ each game allows (:attr:`bot.engine.rules.Ruleset.house_rules`), the slash optio
 settings``, the lobby's rule panel, the lobby and ``/uno rules`` lines and README's rule table (``cogs.uno.options``).
 
 Adding a boolean house rule takes its behaviour, its texts (catalogue keys named after the option, see
-``cogs.uno.options``) and one line here: ``name: bool = rule(False, house=True, section="H")``.
+``cogs.uno.options``) and one line here, ``name: bool = rule(False, house=True, section=...)``, naming its new
+section of ``docs/rules/house-rules.md``.
 
 The house rules of SPEC H are all off by default. ``seven_zero`` is for classic UNO only: a game of another mode
 refuses it (:meth:`bot.engine.rules.Ruleset.check_options`).
@@ -47,7 +48,7 @@ class RuleOption:
     - ``bounds``: ``(low, high)`` inclusive, for an ``int`` option.
     - ``house``: a house rule of SPEC H (off by default; listed in the lobby's "House rules", in ``Chaos``...).
     - ``games``: the games it applies to (a house rule outside them is refused, another option ignored).
-    - ``section``: the rules section that defines it (SPEC id, e.g. ``"G9"``, ``"H"``).
+    - ``section``: the rules section that defines it (``docs/rules/``, e.g. ``"G9"``, ``"H1"``).
     - ``text``: the stem of its catalogue keys when it is not ``name`` (texts kept from before the table).
     - ``slash``: offered by ``/uno new`` and ``/uno settings`` as a rule option (``target_score`` has its own).
     - ``steps``: for an ``int`` option, the values the lobby's rule panel offers (default: every value in bounds).
@@ -170,15 +171,15 @@ class Options:
     flex_target_can_challenge: bool = rule(True, games=(Mode.FLEX,), section="X7", text="target_challenge")
     #: ``stacking``: ``"off"``, ``"same_kind"`` or ``"any_draw"`` — a player who must draw from a draw card may pass the
     #: total on with another (SPEC H; which cards stack on which: :data:`bot.engine.rules.STACKS_ON`).
-    stacking: str = rule("off", choices=("off", "same_kind", "any_draw"), house=True, section="H")
+    stacking: str = rule("off", choices=("off", "same_kind", "any_draw"), house=True, section="H1")
     #: ``draw_to_match``: a draw goes on until a playable card arrives (SPEC H).
-    draw_to_match: bool = rule(False, house=True, section="H")
+    draw_to_match: bool = rule(False, house=True, section="H2")
     #: ``force_play``: holding a playable card, drawing (and keeping a playable drawn card) is refused (SPEC H).
-    force_play: bool = rule(False, house=True, section="H")
+    force_play: bool = rule(False, house=True, section="H3")
     #: ``seven_zero`` (classic only): a 7 swaps hands with a chosen player; a 0 passes every hand on (SPEC H).
-    seven_zero: bool = rule(False, house=True, games=(Mode.CLASSIC,), section="H")
+    seven_zero: bool = rule(False, house=True, games=(Mode.CLASSIC,), section="H4")
     #: ``jump_in``: a card identical to the top may be played out of turn (SPEC H).
-    jump_in: bool = rule(False, house=True, section="H")
+    jump_in: bool = rule(False, house=True, section="H5")
 
     def __post_init__(self) -> None:
         for row in RULE_OPTIONS.values():

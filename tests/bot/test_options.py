@@ -195,3 +195,14 @@ def test_18_3_the_panel_offers_every_row_of_the_game_and_fits_discord(mode: Mode
                 )
         embed = screen.embed
         assert embed is not None and len(embed) <= 6000 and all(len(f.value or "") <= 1024 for f in embed.fields)
+
+
+def test_17_1_each_rows_section_is_the_one_the_rules_reference_gives() -> None:
+    """docs/rules/options.md lists each option with its section: the table cites the same one."""
+    sections: dict[str, list[str]] = {}
+    for line in (ROOT / "docs" / "rules" / "options.md").read_text(encoding="utf-8").splitlines():
+        cells = [c.strip() for c in line.strip("|").split("|")]
+        if line.startswith("| `") and len(cells) == 4:
+            sections[cells[0].strip("`")] = [s.strip() for s in cells[3].split(",")]
+    assert set(sections) == set(RULE_OPTIONS)
+    assert all(RULE_OPTIONS[name].section in secs for name, secs in sections.items())

@@ -25,6 +25,7 @@ import bot.adapter.errors
 import bot.engine.errors
 import bot.engine.options
 import bot.i18n
+from bot.ai import Level
 from bot.engine.cards import (
     Colour,
     Face,
@@ -415,6 +416,7 @@ def _dynamic_keys() -> dict[str, set[str]]:
         "ev.timeout.": {f"ev.timeout.{outcome}" for outcome in TIMEOUT_OUTCOMES},
         "hand.timeout.": {f"hand.timeout.{outcome}" for outcome in TIMEOUT_OUTCOMES},
         "flex.": {f"flex.{kind.value}" for kind in FLEX_EFFECTS},
+        "ai.level.": {f"ai.level.{level.value}" for level in Level},  # issue 21
         # the rule options' texts, named after each row of the option table (issue 17 point 1)
         "opt.": {k for k in catalogue_keys() if k.startswith("opt.")},
         "choice.": {k for k in catalogue_keys() if k.startswith("choice.")},
