@@ -796,7 +796,7 @@ async def test_issue_20_6_interaction_webhooks_are_limited_per_token_and_callbac
     assert {h["X-RateLimit-Bucket"] for _, h, _ in answers} == {"interaction-webhook"}
     assert 0 < answers[-1][2]["retry_after"] <= 2.0
     # another interaction's token has its own bucket
-    other = list(emulator.interactions.values())[0].token
+    other = next(iter(emulator.interactions.values())).token
     assert (await _raw(emulator, "GET", f"webhooks/{emulator.application_id}/{other}/messages/@original"))[0] == 200
     emulator.advance_clock(2.0)
     assert (await _raw(emulator, "PATCH", f"{hook}/messages/@original", {"content": "edited"}))[0] == 200
