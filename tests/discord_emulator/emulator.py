@@ -76,6 +76,17 @@ _DEFAULT_ERRORS = {
 }
 
 
+def awaiting(task: asyncio.Task[Any]) -> str:
+    """Where ``task`` waits: the chain of ``file:line`` of its awaits, innermost last."""
+    places, coro = [], task.get_coro()
+    while coro is not None and len(places) < 12:
+        frame = getattr(coro, "cr_frame", None) or getattr(coro, "gi_frame", None)
+        if frame is not None:
+            places.append(f"{frame.f_code.co_filename.rsplit('/', 2)[-1]}:{frame.f_lineno}")
+        coro = getattr(coro, "cr_await", None) or getattr(coro, "gi_yieldfrom", None)
+    return " > ".join(places)
+
+
 @dataclass
 class Fault:
     """An injected failure: the next ``times`` requests whose ``"METHOD /path"`` matches the glob ``pattern``."""
@@ -958,9 +969,14 @@ class DiscordEmulator:
                 return
             if loop.time() > deadline:
                 pending = [self.interactions[i].describe() for i in loading]
+                waiting = [
+                    f"{t.get_name()} at {awaiting(t)}"
+                    for t in asyncio.all_tasks()
+                    if t is not me and not t.done() and t.get_name().startswith(self.settle_task_prefixes)
+                ]
                 raise AssertionError(
                     f"the bot did not settle within {timeout}s: tasks {busy_tasks}, {self._inflight} requests "
-                    f"in flight, deferred and never answered: {pending}, rate limited: {limited}"
+                    f"in flight, deferred and never answered: {pending}, rate limited: {limited}; waiting: {waiting}"
                 )
             await asyncio.sleep(quiet if self._inflight == 0 and not busy_tasks else 0.001)
 
