@@ -17,6 +17,9 @@ import it. Change a bound here and every layer follows.
   process takes them over (:mod:`bot.adapter.leases`); :data:`LEASE_SECONDS_DEFAULT` when nothing is set.
 - :data:`DISCORD_GLOBAL_RATE`: Discord's global limit, requests per second per bot; :data:`GLOBAL_REQUESTS_PER_SECOND`
   the share of it the bot allows itself (:class:`bot.pacing.GlobalLimit`, issue 20 point 4).
+- :data:`INTERACTION_TOKEN_SECONDS`: how long Discord accepts an interaction's token for followups and edits (15
+  minutes; interactions/receiving-and-responding); :data:`HAND_TOKEN_MARGIN`: how long before that the bot stops
+  editing an open hand through it (issue 20, point 5).
 """
 
 from __future__ import annotations
@@ -64,11 +67,16 @@ DISCORD_GLOBAL_RATE: Final[int] = 50
 #: What the bot sends in any second, at most: 90 % of the global limit, a margin for the network's jitter (requests
 #: sent a second apart may arrive closer together).
 GLOBAL_REQUESTS_PER_SECOND: Final[int] = DISCORD_GLOBAL_RATE * 9 // 10
+INTERACTION_TOKEN_SECONDS: Final[int] = 15 * 60
+#: An edit may wait seconds in a rate-limit bucket before it is sent: a minute of margin keeps it in the token's life.
+HAND_TOKEN_MARGIN: Final[int] = 60
 
 __all__ = [
     "DISCORD_GLOBAL_RATE",
     "FALSE_CATCH_PENALTY_MAX",
     "GLOBAL_REQUESTS_PER_SECOND",
+    "HAND_TOKEN_MARGIN",
+    "INTERACTION_TOKEN_SECONDS",
     "LANGUAGES",
     "LEASE_SECONDS_DEFAULT",
     "LEASE_SECONDS_MAX",

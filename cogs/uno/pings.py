@@ -63,6 +63,7 @@ class Wish:
     session: SessionView
     turn: Turn | None
     lang: str
+    reopen: bool = False
 
 
 Spawn = Callable[[Coroutine[Any, Any, Any], str], "asyncio.Task[Any]"]
@@ -118,11 +119,14 @@ class TurnPings:
         if channel_id not in self._standing and message_id not in self._deleted:
             self._standing[channel_id] = Ping(message_id, Turn(0, -1, -1))
 
-    def want(self, session: SessionView, turn: Turn | None, lang: str, *, enabled: bool = True) -> None:
+    def want(
+        self, session: SessionView, turn: Turn | None, lang: str, *, enabled: bool = True, reopen: bool = False
+    ) -> None:
         """Make the channel's ping match ``turn`` (None, or pings not ``enabled``: no ping), soon: the newest wish
-        replaces one not acted on yet."""
+        replaces one not acted on yet. With ``reopen`` (the player's open hand can no longer be updated: issue 20,
+        point 5) the ping tells them to press Show my hand."""
         channel_id = session.channel_id
-        self._wishes[channel_id] = Wish(session, turn if enabled else None, lang)
+        self._wishes[channel_id] = Wish(session, turn if enabled else None, lang, reopen)
         worker = self._workers.get(channel_id)
         if worker is None or worker.done():
             self._workers[channel_id] = self._spawn(self._work(channel_id), f"uno-adapter-ping-{channel_id}")
@@ -158,8 +162,9 @@ class TurnPings:
                 self.skipped += 1  # its turn passed while the channel's bucket was full: never sent
                 continue
             try:
+                key = "table.ping_reopen" if wish.reopen else "table.ping"
                 message = await channel.send(
-                    t("table.ping", wish.lang, player=f"<@{target.user}>"), allowed_mentions=ping_mentions(target.user)
+                    t(key, wish.lang, player=f"<@{target.user}>"), allowed_mentions=ping_mentions(target.user)
                 )
             except discord.HTTPException as exc:
                 log.warning("could not send the turn ping in channel %s: %s", channel_id, exc)

@@ -451,7 +451,8 @@ class Publisher:
             if seat is not None and user is not None:
                 turn = Turn(user, seat, public.round)
         settings = await self.bot.guild_settings(session.guild_id)
-        self.pings.want(session, turn, lang, enabled=settings.turn_pings)
+        reopen = turn is not None and self.hands.open.needs_reopen(session.channel_id, turn.user)
+        self.pings.want(session, turn, lang, enabled=settings.turn_pings, reopen=reopen)
 
     async def _keep_ping(self, session: SessionView, message_id: int | None) -> None:
         """Commit the id of the ping standing in the channel (None: none) with the session, right after the ping
