@@ -19,6 +19,7 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from discord.utils import utcnow
 
 from bot.adapter import ManualClock, SessionManager, SessionView
 from bot.adapter.manager import Limits
@@ -104,6 +105,7 @@ class FakeInteraction:
 
     def __init__(self, discord: FakeDiscord, user: int, shows: Any) -> None:
         self.discord, self.user, self.shows = discord, user, shows
+        self.created_at = utcnow()  # a fresh token (issue 20.5 drops old ones)
 
     async def edit_original_response(self, **kwargs: Any) -> None:
         await self.discord.request("hand", self.user, self.user, self.shows())
