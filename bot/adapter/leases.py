@@ -115,7 +115,7 @@ class Leases:
             except StorageUnavailable as exc:
                 # the others would fail the same way (each after a connection timeout): keep what is still valid
                 self.unreachable = True
-                log.warning("could not renew %d game lease(s): %s", len(pending) - i, exc)
+                log.debug("could not renew %d game lease(s): %s", len(pending) - i, exc)  # logged once by the store
                 for other in pending[i:]:
                     if not self.holds(other):
                         log.warning("the lease of the game in channel %s ran out (database unreachable)", other)

@@ -48,6 +48,7 @@ from ._models import (
     redact_database,
 )
 from ._open import open_store
+from ._outage import OutageLog, watch_outages
 from ._protocol import Store
 from ._sqlite import SqliteStore
 
@@ -76,6 +77,7 @@ __all__ = [
     "MatchResult",
     "Migration",
     "OptionsValidator",
+    "OutageLog",
     "PlayerStats",
     "RoundResult",
     "SchemaTooNewError",
@@ -89,4 +91,5 @@ __all__ = [
     "is_postgres_url",
     "open_store",
     "redact_database",
+    "watch_outages",
 ]
