@@ -89,6 +89,7 @@ class _Watched:
             outages.answered(name)
             return result
 
+        self.__dict__[name] = call  # looked up once: later calls find it on the instance
         return call
 
     async def __aenter__(self) -> _Watched:
