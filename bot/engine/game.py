@@ -7,7 +7,7 @@ Pure: no I/O, no clock, no asyncio; all randomness from the game's seeded :class
   :class:`~bot.engine.errors.RuleError` with the game untouched, or applies it and returns its events.
 - :meth:`Game.view` is what one player may see; :meth:`Game.to_dict` / :meth:`Game.from_dict` save and load losslessly.
 
-Section numbers refer to SPEC.md ("rules: SPEC F8").
+Section numbers are those of the rules reference, docs/rules/ ("rules: SPEC F8").
 """
 
 from __future__ import annotations
