@@ -18,21 +18,21 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from random import Random
 from typing import Any, TypeVar
 
+from bot.ai import DEFAULT_LEVEL, Level
 from bot.engine.actions import Action, NextRound
 from bot.engine.cards import Mode
 from bot.engine.events import Event
 from bot.engine.game import Game
-from bot.engine.options import OptionError, Options
+from bot.engine.options import OptionError, Options, preset
 from bot.engine.rules import RULESETS
 from bot.engine.view import Phase, PlayerView
 from bot.limits import LEASE_SECONDS_DEFAULT, TURN_TIMER_MAX, TURN_TIMER_MIN
 from bot.storage import LiveGame, MatchResult, Shards, StorageUnavailable, Store
 
-from . import ai
 from . import errors as E
 from .clock import Clock, SystemClock, TimerHandle
 from .fanout import CloseReason, FanOut, Subscriber, Update
@@ -41,6 +41,7 @@ from .leases import Leases
 from .results import abandon, settle
 from .session import LOG_LINES, Seat, Session, Status
 from .session_view import SessionView
+from .thinker import Thinker
 from .timers import Limits, Timers, default_action
 
 log = logging.getLogger(__name__)
@@ -76,6 +77,7 @@ class SessionManager:
         shards: Shards | None = None,
         lease_ttl: float = LEASE_SECONDS_DEFAULT,
         owner: str | None = None,
+        thinker: Thinker | None = None,
     ) -> None:
         self.store = store
         self.clock: Clock = clock or SystemClock()
@@ -89,6 +91,8 @@ class SessionManager:
         self._timers = Timers(self.clock, self.limits, on_timeout=self._on_timeout, on_ai=self._ai_move)
         self._fanout = FanOut()
         self._log_writer: LogWriter | None = None
+        #: Decides the AI seats' moves: the *Hard* searches in a worker process, off this event loop (issue 21 pt 4).
+        self.thinker = thinker or Thinker()
 
     # ------------------------------------------------------------------------------------------------------------
     # Life cycle
@@ -115,6 +119,7 @@ class SessionManager:
         released = await self.leases.release_all()
         log.info("released %d game lease(s)", released)
         await self._fanout.close()
+        self.thinker.close()
 
     def _resume(self, row: LiveGame) -> Session:
         session = Session.from_dict(row.snapshot)
@@ -280,7 +285,7 @@ class SessionManager:
             mode=mode,
             options=opts,
             host_id=host_id,
-            seats=[Seat(s.user_id, s.name) for s in seats]
+            seats=[Seat(s.user_id, s.name, level=s.level) for s in seats]
             if seats is not None
             else ([Seat(host_id, host_name)] if seat_host else []),
             turn_timer=float(turn_timer),
@@ -372,8 +377,15 @@ class SessionManager:
 
         return await self._lobby_change(channel_id, change, user_id)
 
-    async def add_ai(self, channel_id: int, user_id: int, *, is_admin: bool = False) -> Session:
-        """The host (or a server manager) adds an AI seat."""
+    async def add_ai(
+        self, channel_id: int, user_id: int, *, is_admin: bool = False, level: Level | str = DEFAULT_LEVEL
+    ) -> Session:
+        """The host (or a server manager) adds an AI seat of ``level`` (issue 21: easy, normal, hard; saved with the
+        seat). Raises :class:`~bot.adapter.errors.BadRequest` for an unknown level."""
+        try:
+            chosen = Level(level)
+        except ValueError as exc:
+            raise E.BadRequest(f"unknown AI level {level!r}") from exc
 
         def change(s: Session) -> K:
             self._require_lobby(s)
@@ -381,7 +393,31 @@ class SessionManager:
             if len(s.seats) >= s.max_players:
                 raise E.LobbyFull("the table is full")
             number = 1 + sum(1 for seat in s.seats if seat.ai)
-            s.seats.append(Seat(None, f"AI {number}"))
+            s.seats.append(Seat(None, f"AI {number}", level=chosen))
+            return K.LOBBY
+
+        return await self._lobby_change(channel_id, change, user_id)
+
+    async def set_options(
+        self, channel_id: int, user_id: int, changes: Mapping[str, Any], *, preset_name: str | None = None
+    ) -> Session:
+        """The host changes the lobby's rule options before the start (issue 18 point 3): preset ``preset_name``
+        first (:func:`bot.engine.options.preset`, e.g. ``"party"``), then ``changes`` (option name -> value), checked
+        as a whole (SPEC table O, and the house rules the game has, SPEC H). Committed like every lobby change, then
+        published (the lobby shows them). Raises :class:`~bot.adapter.errors.NotHost` for anyone else (a server
+        manager included: the table's rules are the host's), :class:`~bot.adapter.errors.AlreadyStarted` once the
+        match started and :class:`~bot.adapter.errors.BadRequest` for a value outside the table; nothing changes."""
+
+        def change(s: Session) -> K:
+            self._require_lobby(s)
+            self._require_host(s, user_id, False)
+            try:
+                base = preset(preset_name, s.mode, s.options) if preset_name is not None else s.options
+                options = Options.from_dict({**base.to_dict(), **changes})
+                RULESETS[s.mode].check_options(options)
+            except (OptionError, TypeError) as exc:
+                raise E.BadRequest(str(exc)) from exc
+            s.options = options
             return K.LOBBY
 
         return await self._lobby_change(channel_id, change, user_id)
@@ -535,6 +571,7 @@ class SessionManager:
             if session.committed is not None:
                 self._restore(session, session.committed)
             raise
+        self.thinker.observe(session, events)
         self._timers.arm(session)
         return self._publish(session, kind, events, actor)
 
@@ -588,6 +625,7 @@ class SessionManager:
         session.published = SessionView.of(session)
         update = self._publish(session, K.CLOSED, (), None, reason=reason)
         self.sessions.pop(session.channel_id, None)
+        self.thinker.forget(session.channel_id)
         return update
 
     async def _commit(self, session: Session) -> None:
@@ -622,6 +660,7 @@ class SessionManager:
         restored = Session.from_dict(before)
         for name in (
             "host_id",
+            "options",
             "seats",
             "status",
             "version",
@@ -637,6 +676,7 @@ class SessionManager:
 
     def _forget(self, session: Session) -> None:
         self._timers.disarm(session.channel_id)
+        self.thinker.forget(session.channel_id)
         self.sessions.pop(session.channel_id, None)
 
     # ------------------------------------------------------------------------------------------------------------
@@ -674,13 +714,24 @@ class SessionManager:
         return session.game
 
     async def _ai_move(self, session: Session, version: int, seat: int) -> None:
+        """AI ``seat`` moves (armed at ``version``). Its level decides from the seat's own view, the match options and
+        what the seat was shown (:class:`~bot.ai.memory.Memory`); a *Hard* search runs in the thinker's worker
+        process without the session's lock, and its move is applied only if the session has not moved on meanwhile
+        (else the timer armed by that change moves again)."""
         async with session.lock:
             game = self._still(session, version)
             if game is None:
                 return
             view = game.view(seat)
-            action = ai.choose(view, self._rng)
-            if action is None:
+            level = session.seats[seat].level or DEFAULT_LEVEL
+            memory = self.thinker.memory(session, seat)
+            seed = self._rng.getrandbits(63)
+        action = await self.thinker.decide(level, view, options=session.options, memory=memory, seed=seed)
+        if action is None:
+            return
+        async with session.lock:
+            game = self._still(session, version)
+            if game is None:
                 return
             try:
                 events = game.apply(action)

@@ -15,6 +15,7 @@ import discord
 
 from bot.adapter import AdapterError, SessionManager, SessionView, Status, Update
 from bot.adapter.errors import NoGame, NotMatchPlayer
+from bot.ai import Level
 from bot.engine.actions import Accept, Action, CallUno, Catch, Challenge, DeclareColour, Draw, Keep, NextRound, Play
 from bot.engine.cards import Colour
 from bot.engine.errors import RuleError
@@ -25,6 +26,7 @@ from . import house, ids, inputs, screens
 from .challenges import VERDICTS
 from .hands import Hands
 from .images import Images
+from .panel import RulesPanel
 from .replies import answered, bad_request, error_text, guild_of, not_seated, send_ephemeral
 from .screens import Screen
 from .threads import follow, no_game_text
@@ -79,7 +81,9 @@ LobbyOp = Callable[[SessionManager, int, Interaction], Awaitable[object]]
 LOBBY_ACTIONS: dict[str, LobbyOp] = {
     "join": lambda m, ch, i: m.join(ch, i.user.id, display_name(i.user)),
     "leave": lambda m, ch, i: m.leave(ch, i.user.id),
-    "ai": lambda m, ch, i: m.add_ai(ch, i.user.id, is_admin=is_admin(i)),
+    "ai": lambda m, ch, i: m.add_ai(ch, i.user.id, is_admin=is_admin(i), level=Level.NORMAL),
+    "ai_easy": lambda m, ch, i: m.add_ai(ch, i.user.id, is_admin=is_admin(i), level=Level.EASY),
+    "ai_hard": lambda m, ch, i: m.add_ai(ch, i.user.id, is_admin=is_admin(i), level=Level.HARD),
     "start": lambda m, ch, i: m.start_game(ch, i.user.id, is_admin=is_admin(i)),
     "cancel": lambda m, ch, i: m.end(ch, i.user.id, is_admin=is_admin(i)),
 }
@@ -200,6 +204,7 @@ class Clicks:
         self.bot = bot
         self.images = images
         self.hands = hands
+        self.panel = RulesPanel(bot)
         self.table_actions: dict[str, Callable[[Interaction, int, str], Awaitable[None]]] = {
             "hand": lambda i, ch, lang: self.open_hand(i, ch),
             "again": self.play_again,
@@ -259,6 +264,9 @@ class Clicks:
         lang = await self.lang(interaction)
         if channel != interaction.channel_id:
             await self.error(interaction, AdapterError(), lang)
+            return
+        if verb == "rules":  # the host's rule panel (issue 18 point 3): an ephemeral message of its own
+            await self.panel.open(interaction, channel, lang)
             return
         await self.ack(interaction)  # the lobby message itself shows the change: acknowledge before saving it
         try:

@@ -159,9 +159,9 @@ async def test_a_whole_match_in_another_language(
     table = LocalTable(emulator, bot, channel, [alice, bob])
     table.lang = lang
     lobby = table.public_message()
-    assert [b.label for b in lobby.buttons()] == [
-        t(k, lang) for k in ("btn.join", "btn.leave", "btn.add_ai", "btn.start", "btn.cancel")
-    ]
+    keys = ("btn.join", "btn.leave", "btn.start", "btn.cancel", "btn.rules")
+    keys += ("btn.add_ai_easy", "btn.add_ai", "btn.add_ai_hard")  # issue 21: an Add AI button per level, own row
+    assert [b.label for b in lobby.buttons()] == [t(k, lang) for k in keys]
     assert lobby.embeds[0]["title"] == t("lobby.title", lang, game=t(f"mode.{case.game}", lang))
     assert t("opt.line.single_round", lang) in lobby.text and t("lobby.options", lang) in lobby.text
     await emulator.click(bob, lobby, label=t("btn.join", lang))
