@@ -45,7 +45,7 @@ def turn_clock(timer: float, timeouts: int) -> float:
     return float(max(TURN_TIMER_MIN, int(timer) >> min(timeouts, 16)))
 
 
-LANGUAGES: Final[tuple[str, ...]] = ("en", "it", "es", "sk")
+LANGUAGES: Final[tuple[str, ...]] = ("en", "it", "es", "sk", "de", "fr", "pl", "pt_BR")
 
 TARGET_SCORE_MAX: Final[int] = 100_000
 TARGET_SCORE_DEFAULT: Final[int] = 500
