@@ -15,6 +15,9 @@ import it. Change a bound here and every layer follows.
 - :data:`LEASE_SECONDS_MIN` … :data:`LEASE_SECONDS_MAX`: how long a process's lease of a live game lasts without a
   renewal (``UNO_LEASE_SECONDS``; renewed every third of it): after a crash, how long its games wait before another
   process takes them over (:mod:`bot.adapter.leases`); :data:`LEASE_SECONDS_DEFAULT` when nothing is set.
+- :data:`INTERACTION_TOKEN_SECONDS`: how long Discord accepts an interaction's token for followups and edits (15
+  minutes; interactions/receiving-and-responding); :data:`HAND_TOKEN_MARGIN`: how long before that the bot stops
+  editing an open hand through it (issue 20, point 5).
 """
 
 from __future__ import annotations
@@ -56,8 +59,14 @@ LEASE_SECONDS_MIN: Final[int] = 2
 LEASE_SECONDS_MAX: Final[int] = 3600
 LEASE_SECONDS_DEFAULT: Final[int] = 30
 
+INTERACTION_TOKEN_SECONDS: Final[int] = 15 * 60
+#: An edit may wait seconds in a rate-limit bucket before it is sent: a minute of margin keeps it in the token's life.
+HAND_TOKEN_MARGIN: Final[int] = 60
+
 __all__ = [
     "FALSE_CATCH_PENALTY_MAX",
+    "HAND_TOKEN_MARGIN",
+    "INTERACTION_TOKEN_SECONDS",
     "LANGUAGES",
     "LEASE_SECONDS_DEFAULT",
     "LEASE_SECONDS_MAX",
