@@ -15,6 +15,7 @@ import it. Change a bound here and every layer follows.
 - :data:`LEASE_SECONDS_MIN` … :data:`LEASE_SECONDS_MAX`: how long a process's lease of a live game lasts without a
   renewal (``UNO_LEASE_SECONDS``; renewed every third of it): after a crash, how long its games wait before another
   process takes them over (:mod:`bot.adapter.leases`); :data:`LEASE_SECONDS_DEFAULT` when nothing is set.
+- :data:`PROCESS_SLOT_MAX`: the longest process slot name (``UNO_PROCESS_SLOT``, issue 16 point 8).
 """
 
 from __future__ import annotations
@@ -55,6 +56,7 @@ FALSE_CATCH_PENALTY_MAX: Final[int] = 10
 LEASE_SECONDS_MIN: Final[int] = 2
 LEASE_SECONDS_MAX: Final[int] = 3600
 LEASE_SECONDS_DEFAULT: Final[int] = 30
+PROCESS_SLOT_MAX: Final[int] = 80
 
 __all__ = [
     "FALSE_CATCH_PENALTY_MAX",
@@ -62,6 +64,7 @@ __all__ = [
     "LEASE_SECONDS_DEFAULT",
     "LEASE_SECONDS_MAX",
     "LEASE_SECONDS_MIN",
+    "PROCESS_SLOT_MAX",
     "MAX_PLAYERS",
     "MIN_PLAYERS",
     "MODES",
