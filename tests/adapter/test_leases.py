@@ -276,3 +276,62 @@ async def test_a_change_that_cannot_be_saved_is_refused_and_the_game_goes_on_fro
     await advance(clock, TTL / 3 + 1, m)
     assert await draw(m, 1) > version
     await m.close()
+
+
+async def test_point1_and_issue20_pt7_a_game_whose_lease_lapsed_in_an_outage_is_taken_back_and_repainted(
+    store: Store, clock: ManualClock
+) -> None:
+    """Issue 20 point 7 (lease part) and issue 16 point 1: an outage longer than the lease stops the game here; as
+    soon as the database is back this process takes it back (nobody else took it) and publishes a ``resumed`` update
+    of its last commit, so that its table is repainted; meanwhile its clicks say the database is unavailable."""
+    cut = Flaky(store)
+    m = manager(cut, clock)
+    updates: list[Any] = []
+
+    async def seen(update: Any) -> None:
+        updates.append(update)
+
+    m.subscribe(seen)
+    await m.start()
+    await two_player_game(m, 1, GUILD0)
+    version = await draw(m, 1)
+    cut.down = True
+    await advance(clock, TTL + 5, m)
+    assert m.sessions == {} and m.elsewhere == {1}
+    with pytest.raises(AE.StorageDown):
+        m.get(1)
+    await m.idle()
+    updates.clear()
+    cut.down = False
+    await advance(clock, TTL / 3 + 1, m)
+    assert set(m.sessions) == {1} and m.sessions[1].version == version
+    assert [(u.kind, u.view.channel_id, u.view.version) for u in updates] == [("resumed", 1, version)]
+    assert await store.lease_owner(1) == m.leases.owner
+    assert await draw(m, 1) == version + 1
+    await m.close()
+
+
+async def test_point2_a_click_on_a_game_waiting_for_another_process_says_it_is_moving() -> None:
+    """Issue 16 point 2: the click path reads the committed snapshot; for a game this process does not run yet it
+    answers the manager's reason (``error.not_owned``: moving after a restart), not "There is no game"."""
+    from cogs.uno.clicks import Clicks
+
+    class Manager:
+        elsewhere = frozenset({1})
+
+        def snapshot(self, channel: int) -> None:
+            return None
+
+        def get(self, channel: int) -> None:
+            if channel in self.elsewhere:
+                raise AE.NotOwned("another bot process runs this game right now")
+            raise AE.NoGame("no game in this channel")
+
+    class Owner:
+        manager = Manager()
+
+    with pytest.raises(AE.NotOwned) as moving:
+        Clicks.snapshot(Owner(), 1)  # type: ignore[arg-type]
+    assert moving.value.code == "not_owned"
+    with pytest.raises(AE.NoGame):
+        Clicks.snapshot(Owner(), 2)  # type: ignore[arg-type]
