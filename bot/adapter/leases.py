@@ -112,6 +112,9 @@ class Leases:
         self.owner = owner or make_owner(shards, slot)
         #: Whether the last renewal found the database unreachable (the games it stopped wait for it, not for a peer).
         self.unreachable = False
+        #: Channels whose lease ran out while the database was unreachable, until this process has them back (or finds
+        #: another process running them): their clicks wait for the database, not for another process.
+        self.lapsed: set[int] = set()
         self._until: dict[int, float] = {}
         #: Until when (on ``clock``) the locks of all of this process's shards are safely ours; -inf: not held.
         self._shards_until = float("-inf")
@@ -192,6 +195,7 @@ class Leases:
             for channel in lost:
                 log.warning("the lease of the game in channel %s ran out (database unreachable)", channel)
                 self._until.pop(channel, None)
+            self.lapsed.update(lost)
             return lost, []
         if self.unreachable:
             log.info("the database is reachable again: renewed %d game lease(s)", len(held.channels))
@@ -202,6 +206,7 @@ class Leases:
             log.warning("lost the lease of the game in channel %s: another process runs it now", channel)
             self._until.pop(channel, None)
         regained = [c for c in held.channels if c not in self._until]
+        self.lapsed &= renewed  # those another process took over meanwhile wait for it now
         for channel in held.channels:
             self._until[channel] = start + self.ttl
         if len(held.shards) == len(shard_keys(self.shards)):

@@ -191,6 +191,7 @@ class SessionManager:
                 await self.leases.release(channel)
                 continue
             session = self._resume(found)
+            self.leases.lapsed.discard(channel)
             if publish:
                 self._publish(session, K.RESUMED)
         return len(got)
@@ -290,7 +291,8 @@ class SessionManager:
         session = self.sessions.get(channel_id)
         if session is None:
             if channel_id in self.elsewhere:
-                if self.leases.unreachable:  # stopped because its lease could not be renewed: the database is away
+                # stopped because its lease could not be renewed: it waits for the database, not for another process
+                if self.leases.unreachable or channel_id in self.leases.lapsed:
                     raise E.StorageDown("the database is unavailable")
                 raise E.NotOwned("another bot process runs this game right now")
             raise E.NoGame("no game in this channel")

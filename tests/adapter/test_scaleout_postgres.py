@@ -4,16 +4,21 @@ tests/storage), two session managers standing for two bot processes, on real clo
 - point 4: a second process for a shard already run waits (one log line) and resumes nothing until the first stops;
 - point 6: a process whose clock runs 60 s ahead neither takes another's shard or games nor loses its own;
 - point 5: a process that believes it still holds a game after its lease ran out by the database's clock (paused past
-  it) has its change refused, and nothing of the new owner's is overwritten.
+  it) has its change refused, and nothing of the new owner's is overwritten — simulated in this process (its local
+  view of the lease kept, so that only the fenced write can refuse it), and with a real process paused by SIGSTOP.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import secrets
+import signal
+import sys
 import time
 from collections.abc import AsyncIterator
+from pathlib import Path
 from random import Random
 from typing import Any
 
@@ -163,3 +168,54 @@ async def test_point5_a_paused_process_s_change_is_refused_and_overwrites_nothin
         await new.close()
         await s1.close()
         await s2.close()
+
+
+async def test_point5_sigstop_a_real_process_past_its_lease_its_click_is_refused_and_overwrites_nothing(
+    backend: Backend,
+) -> None:
+    """A real bot process (tests/adapter/lease_worker.py) is paused with SIGSTOP past its lease while another
+    process takes its shard and game over and plays on; resumed with SIGCONT, its click is refused and the new
+    owner's commits stay as they are."""
+    worker = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "tests.adapter.lease_worker",
+        str(backend.target),
+        cwd=Path(__file__).resolve().parents[2],
+        stdin=asyncio.subprocess.PIPE,
+        stdout=asyncio.subprocess.PIPE,
+    )
+    assert worker.stdin is not None and worker.stdout is not None
+
+    async def ask(line: str | None) -> str:
+        assert worker.stdin is not None and worker.stdout is not None
+        if line is not None:
+            worker.stdin.write(f"{line}\n".encode())
+            await worker.stdin.drain()
+        return (await asyncio.wait_for(worker.stdout.readline(), 30)).decode().strip()
+
+    store, new = await process(backend)
+    try:
+        ready = await ask(None)
+        assert ready.startswith("READY ")
+        first = await ask("draw")
+        assert first.startswith("OK ")
+        worker.send_signal(signal.SIGSTOP)
+        await asyncio.sleep(TTL + 1.5)  # paused past its lease
+        await asyncio.wait_for(new.start(), 5 * TTL)  # the shard and the game are taken over
+        assert set(new.sessions) == {1} and new.sessions[1].version == int(first.split()[1])
+        await draw(new, 1)
+        version = await draw(new, 1)
+        worker.send_signal(signal.SIGCONT)
+        assert await ask("draw") == "REFUSED not_owned"
+        assert await backend.fetch("SELECT version FROM live_games WHERE channel_id = ?", 1) == [(version,)]
+        assert await ask("draw") == "REFUSED not_owned"  # it stopped running the game: it stays refused
+        assert await draw(new, 1) == version + 1
+        assert await store.lease_owner(1) == new.leases.owner
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            worker.send_signal(signal.SIGCONT)
+            worker.kill()
+        await worker.wait()
+        await new.close()
+        await store.close()
