@@ -18,7 +18,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from random import Random
 from typing import Any, TypeVar
 
@@ -26,7 +26,7 @@ from bot.engine.actions import Action, NextRound
 from bot.engine.cards import Mode
 from bot.engine.events import Event
 from bot.engine.game import Game
-from bot.engine.options import OptionError, Options
+from bot.engine.options import OptionError, Options, preset
 from bot.engine.rules import RULESETS
 from bot.engine.view import Phase, PlayerView
 from bot.limits import LEASE_SECONDS_DEFAULT, TURN_TIMER_MAX, TURN_TIMER_MIN
@@ -438,6 +438,30 @@ class SessionManager:
 
         return await self._lobby_change(channel_id, change, user_id)
 
+    async def set_options(
+        self, channel_id: int, user_id: int, changes: Mapping[str, Any], *, preset_name: str | None = None
+    ) -> Session:
+        """The host changes the lobby's rule options before the start (issue 18 point 3): preset ``preset_name``
+        first (:func:`bot.engine.options.preset`, e.g. ``"party"``), then ``changes`` (option name -> value), checked
+        as a whole (SPEC table O, and the house rules the game has, SPEC H). Committed like every lobby change, then
+        published (the lobby shows them). Raises :class:`~bot.adapter.errors.NotHost` for anyone else (a server
+        manager included: the table's rules are the host's), :class:`~bot.adapter.errors.AlreadyStarted` once the
+        match started and :class:`~bot.adapter.errors.BadRequest` for a value outside the table; nothing changes."""
+
+        def change(s: Session) -> K:
+            self._require_lobby(s)
+            self._require_host(s, user_id, False)
+            try:
+                base = preset(preset_name, s.mode, s.options) if preset_name is not None else s.options
+                options = Options.from_dict({**base.to_dict(), **changes})
+                RULESETS[s.mode].check_options(options)
+            except (OptionError, TypeError) as exc:
+                raise E.BadRequest(str(exc)) from exc
+            s.options = options
+            return K.LOBBY
+
+        return await self._lobby_change(channel_id, change, user_id)
+
     async def leave(self, channel_id: int, user_id: int) -> Update:
         """``user_id`` leaves: from the lobby (the host role passes on; an empty lobby closes) or from the match
         (their cards go under the draw pile and play goes on; with fewer than two players or no human left the match
@@ -700,6 +724,7 @@ class SessionManager:
         restored = Session.from_dict(before)
         for name in (
             "host_id",
+            "options",
             "seats",
             "status",
             "version",

@@ -243,6 +243,23 @@ class Card:
         return format_card(self)
 
 
+#: House rule ``seven_zero`` (SPEC H): the number that swaps hands with a chosen player, and the one that passes every
+#: hand on.
+SWAP_NUMBER = 7
+PASS_NUMBER = 0
+
+
+def swaps_hands(face: Face) -> bool:
+    """Under house rule ``seven_zero`` (SPEC H), does playing ``face`` swap hands with a player to be named (a 7)?
+    The one test the engine's legal plays, its effects and the hand's target picker share."""
+    return face.kind is Kind.NUMBER and face.number == SWAP_NUMBER
+
+
+def passes_hands(face: Face) -> bool:
+    """Under house rule ``seven_zero`` (SPEC H), does playing ``face`` pass every hand one seat on (a 0)?"""
+    return face.kind is Kind.NUMBER and face.number == PASS_NUMBER
+
+
 _COLOUR_ORDER = {c: i for i, c in enumerate(LIGHT_COLOURS + DARK_COLOURS)}
 _KIND_ORDER = {k: i for i, k in enumerate(Kind)}
 

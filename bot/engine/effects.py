@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
-from .cards import Face, Kind
+from .cards import Face, Kind, passes_hands, swaps_hands
 from .events import (
     DirectionChanged,
     Event,
@@ -68,9 +68,9 @@ def carry_out(game: Game, played: Played) -> int | None:
         if kind in rules.wild_draws:
             return _wild_draw(game, played)
         if kind is Kind.NUMBER and game.options.seven_zero and not played.went_out:
-            if played.face.number == 7:
+            if swaps_hands(played.face):
                 return _seven(game, played)
-            if played.face.number == 0:
+            if passes_hands(played.face):
                 return _zero(game, played)
     return played.next  # numbers, Wild, Wild Customizable, Wild All Flip, regular sides of the flex wilds
 

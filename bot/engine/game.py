@@ -7,7 +7,7 @@ Pure: no I/O, no clock, no asyncio; all randomness from the game's seeded :class
   :class:`~bot.engine.errors.RuleError` with the game untouched, or applies it and returns its events.
 - :meth:`Game.view` is what one player may see; :meth:`Game.to_dict` / :meth:`Game.from_dict` save and load losslessly.
 
-Section numbers refer to SPEC.md ("rules: SPEC F8").
+Section numbers are those of the rules reference, docs/rules/ ("rules: SPEC F8").
 """
 
 from __future__ import annotations
@@ -419,7 +419,7 @@ class Game:
         cards that stack on it (:func:`~bot.engine.rules.stacks_on`, regular sides); out of turn, with ``jump_in``,
         only a card identical to the top; with ``seven_zero`` a 7 names a target."""
         t = self.tables
-        wild, colour, key, flex_side, flex_colour = t.wild, t.colour, t.key, t.flex_side, t.flex_colour
+        wild, colour, key, flex_side, flex_colour, swaps = t.wild, t.colour, t.key, t.flex_side, t.flex_colour, t.swaps
         opts = self.options
         block = opts.block_illegal_wild_draw
         seven = opts.seven_zero
@@ -432,7 +432,7 @@ class Game:
                 faces = self.faces
                 for card in cards:
                     if not wild[card] and faces[card] == top_face:
-                        plays.append((card, False, False, seven and key[card] == 107))
+                        plays.append((card, False, False, seven and swaps[card]))
                 return plays
             top_kind = self.top.kind
             faces = self.faces
@@ -452,7 +452,7 @@ class Game:
             w = wild[card]
             matches = w or colour[card] == tc or key[card] == tk
             if matches and not (block and t.restricted[card] and self._guilty(player, card, False)):
-                plays.append((card, False, w, seven and key[card] == 107))
+                plays.append((card, False, w, seven and swaps[card]))
             if not green or not flex_side[card] or not (matches or flex_colour[card] == tc):
                 continue
             if not (block and t.restricted[card] and self._guilty(player, card, True)):
@@ -473,7 +473,7 @@ class Game:
         """A targeted Flex card's flex side (SPEC X5), or a 7 under house rule ``seven_zero`` (SPEC H)."""
         if flex:
             return self.faces[card].kind in self.rules.targeted
-        return self.options.seven_zero and self.tables.key[card] == 107
+        return self.options.seven_zero and self.tables.swaps[card]
 
     def _guilty(self, player: int, card: int, flex: bool) -> bool:
         """Whether playing ``card`` now would be an illegal (guilty) wild draw (SPEC G7, X7)."""

@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any, overload
 
 from .actions import Accept, Action, CallUno, Challenge, Draw, Keep, NextRound, Play
-from .cards import CHALLENGEABLE_KINDS, TARGETED_KINDS, Colour, Face, Kind
+from .cards import CHALLENGEABLE_KINDS, TARGETED_KINDS, Colour, Face, Kind, swaps_hands
 
 #: Colour ↔ small integer, for the tables.
 COLOUR_INDEX: dict[Colour, int] = {c: i for i, c in enumerate(Colour)}
@@ -22,10 +22,11 @@ _SYMBOL_CODE: dict[Kind, int] = {k: i for i, k in enumerate(Kind)}
 class SideTables:
     """Per card id, on one side: ``colour`` index (-1 for wilds), match ``key`` (numbers ``100 + n``, actions their
     symbol code, wilds -1), ``wild``, ``flex_side`` (has a flex side), ``flex_colour`` index (-1 if none),
-    ``targeted`` (flex side needs a target), ``restricted`` (a challengeable wild draw, SPEC G7); and the side's
+    ``targeted`` (flex side needs a target), ``restricted`` (a challengeable wild draw, SPEC G7), ``swaps`` (a 7 that
+    names a player to swap hands with under house rule ``seven_zero``, SPEC H); and the side's
     ``colours``, which a wild may declare."""
 
-    __slots__ = ("colour", "colours", "flex_colour", "flex_side", "key", "restricted", "targeted", "wild")
+    __slots__ = ("colour", "colours", "flex_colour", "flex_side", "key", "restricted", "swaps", "targeted", "wild")
 
     def __init__(self, faces: Sequence[Face], colours: tuple[Colour, ...]) -> None:
         self.colours = colours
@@ -39,6 +40,7 @@ class SideTables:
         self.flex_colour = tuple(COLOUR_INDEX[f.flex_colour] if f.flex_colour is not None else -1 for f in faces)
         self.targeted = tuple(f.kind in TARGETED_KINDS for f in faces)
         self.restricted = tuple(f.kind in CHALLENGEABLE_KINDS for f in faces)
+        self.swaps = tuple(swaps_hands(f) for f in faces)
 
 
 class _Shared(dict[Any, Any]):

@@ -21,7 +21,7 @@ from bot import limits
 
 from .cards import CHALLENGEABLE_KINDS, TARGETED_KINDS, Colour, Deck, Face, Kind, Mode, Side, colours_of
 from .decks import deck_for
-from .options import OptionError, Options
+from .options import HOUSE_RULES, RULE_OPTIONS, OptionError, Options
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,7 +69,7 @@ class Ruleset:
       SPEC C2/F4 — ``opening_returned`` kinds go back into the deck, the others take effect.
     - ``draw_cards``: cards that make the next player draw ``n`` and lose their turn (SPEC C3, F5, F6).
     - ``wilds_match``: a wild in hand counts as "the colour in play" for the wild draw restriction (SPEC G7, X7).
-    - ``house_rules``: the house rules of SPEC H this game allows.
+    - ``house_rules``: the house rules of SPEC H this game allows (from the option table, :data:`RULE_OPTIONS`).
     - ``two_sided``: cards have a dark face and a Flip turns the game over (SPEC F1, F8); ``opening_flip`` applies.
     - ``power_cards``: each player has a Power Card (SPEC X3); ``targeted``: cards whose flex side names a target.
     """
@@ -81,11 +81,14 @@ class Ruleset:
     opening_returned: frozenset[Kind]
     draw_cards: Mapping[Kind, int]
     wilds_match: bool
-    house_rules: frozenset[str]
     two_sided: bool = False
     power_cards: bool = False
     targeted: frozenset[Kind] = frozenset()
     wild_draws: Mapping[Kind, WildDraw] = field(default_factory=lambda: WILD_DRAWS)
+
+    @property
+    def house_rules(self) -> frozenset[str]:
+        return frozenset(name for name in HOUSE_RULES if RULE_OPTIONS[name].applies_to(self.mode))
 
     def points_of(self, face: Face) -> int:
         """Points ``face`` is worth when left in a hand at the end of a round (SPEC C6, F9, X8)."""
@@ -116,8 +119,6 @@ class Ruleset:
         return False
 
 
-_ALL_HOUSE_RULES = frozenset({"stacking", "draw_to_match", "force_play", "jump_in"})
-
 RULESETS: Mapping[Mode, Ruleset] = MappingProxyType(
     {
         Mode.CLASSIC: Ruleset(
@@ -138,7 +139,6 @@ RULESETS: Mapping[Mode, Ruleset] = MappingProxyType(
             opening_returned=frozenset({Kind.WILD_DRAW_FOUR}),
             draw_cards=MappingProxyType({Kind.DRAW_TWO: 2}),
             wilds_match=False,
-            house_rules=_ALL_HOUSE_RULES | {"seven_zero"},
         ),
         Mode.FLIP: Ruleset(
             mode=Mode.FLIP,
@@ -161,7 +161,6 @@ RULESETS: Mapping[Mode, Ruleset] = MappingProxyType(
             opening_returned=frozenset({Kind.WILD_DRAW_TWO, Kind.WILD_DRAW_COLOUR}),
             draw_cards=MappingProxyType({Kind.DRAW_ONE: 1, Kind.DRAW_FIVE: 5}),
             wilds_match=False,
-            house_rules=_ALL_HOUSE_RULES,
             two_sided=True,
         ),
         Mode.FLEX: Ruleset(
@@ -185,7 +184,6 @@ RULESETS: Mapping[Mode, Ruleset] = MappingProxyType(
             opening_returned=frozenset(),
             draw_cards=MappingProxyType({Kind.DRAW_TWO: 2, Kind.FLEX_DRAW_TWO: 2}),
             wilds_match=True,
-            house_rules=_ALL_HOUSE_RULES,
             power_cards=True,
             targeted=TARGETED_KINDS,
         ),

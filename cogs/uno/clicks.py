@@ -25,6 +25,7 @@ from . import house, ids, inputs, screens
 from .challenges import VERDICTS
 from .hands import Hands
 from .images import Images
+from .panel import RulesPanel
 from .replies import answered, bad_request, error_text, guild_of, not_seated, send_ephemeral
 from .screens import Screen
 from .threads import follow, no_game_text
@@ -193,6 +194,7 @@ class Clicks:
         self.bot = bot
         self.images = images
         self.hands = hands
+        self.panel = RulesPanel(bot)
         self.table_actions: dict[str, Callable[[Interaction, int, str], Awaitable[None]]] = {
             "hand": lambda i, ch, lang: self.open_hand(i, ch),
             "again": self.play_again,
@@ -256,6 +258,9 @@ class Clicks:
         lang = await self.lang(interaction)
         if channel != interaction.channel_id:
             await self.error(interaction, AdapterError(), lang)
+            return
+        if verb == "rules":  # the host's rule panel (issue 18 point 3): an ephemeral message of its own
+            await self.panel.open(interaction, channel, lang)
             return
         await self.ack(interaction)  # the lobby message itself shows the change: acknowledge before saving it
         try:

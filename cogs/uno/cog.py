@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import contextlib
 import logging
-from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -22,10 +21,9 @@ from discord.ext import commands
 from bot.adapter import AdapterError, SessionManager
 from bot.engine.cards import Mode
 from bot.engine.errors import RuleError
-from bot.engine.options import HOUSE_RULES, OptionError, Options
-from bot.engine.rules import ruleset
+from bot.engine.options import OptionError, Options
 from bot.i18n import LANGUAGE_NAMES, LANGUAGES, t
-from bot.limits import FALSE_CATCH_PENALTY_MAX, MAX_PLAYERS, TARGET_SCORE_MAX, TURN_TIMER_MAX, TURN_TIMER_MIN
+from bot.limits import MAX_PLAYERS, TARGET_SCORE_MAX, TURN_TIMER_MAX, TURN_TIMER_MIN
 from bot.storage import InvalidInputError
 
 from . import house, inputs, screens
@@ -34,6 +32,7 @@ from .clicks import Clicks, display_name, is_admin
 from .hands import HAND_REFRESH_WINDOW, Hands
 from .images import DRAWING_CONCURRENCY, DRAWING_DRAIN, Images
 from .inputs import BadInput
+from .options import HOUSE_NAMES, for_game, given, rule_parameters
 from .publisher import Publisher
 from .replies import answered, channel_of, guild_of, send_ephemeral
 from .rules import rules_embed
@@ -63,109 +62,6 @@ SCOPE_CHOICES = [
     Choice(name=_l("This server", "choice.server"), value="server"),
     Choice(name=_l("All servers", "choice.global"), value="global"),
 ]
-
-
-#: The rule options (SPEC table O) that ``/uno new`` takes and ``/uno settings`` saves as the server's defaults.
-RULE_OPTIONS = (
-    "scoring",
-    "block_illegal_wild_draw",
-    "false_catch_penalty",
-    "classic_deck",
-    "flip_pairing",
-    "opening_flip",
-    "exposed_wild_chooser",
-    "flip_invert_piles",
-    "flex_reset_power",
-    "flex_target_can_challenge",
-    *HOUSE_RULES,
-)
-#: The house rules' option names in each language (SPEC H; the other options keep their English names).
-HOUSE_NAMES: dict[str, locale_str] = {
-    "stacking": _l("stacking", "opt.stacking.name"),
-    "draw_to_match": _l("draw_to_match", "opt.draw_to_match.name"),
-    "force_play": _l("force_play", "opt.force_play.name"),
-    "seven_zero": _l("seven_zero", "opt.seven_zero.name"),
-    "jump_in": _l("jump_in", "opt.jump_in.name"),
-}
-RULE_DESCRIPTIONS: dict[str, locale_str] = {
-    "scoring": _l("Who scores", "opt.scoring"),
-    "block_illegal_wild_draw": _l("Forbid illegal wild draws instead of allowing the bluff", "opt.block"),
-    "false_catch_penalty": _l("Cards a false UNO catch costs", "opt.false_catch"),
-    "classic_deck": _l("Classic deck edition", "opt.classic_deck"),
-    "flip_pairing": _l("UNO FLIP: which dark face backs which light face", "opt.flip_pairing"),
-    "opening_flip": _l("UNO FLIP: a Flip as the first card", "opt.opening_flip"),
-    "exposed_wild_chooser": _l("UNO FLIP: who declares a wild exposed by a Flip", "opt.exposed_wild"),
-    "flip_invert_piles": _l("UNO FLIP: turn the piles over on a Flip", "opt.invert"),
-    "flex_reset_power": _l("UNO Flex!: Power Cards back to green each round", "opt.reset_power"),
-    "flex_target_can_challenge": _l(
-        "UNO Flex!: the target of a flex Wild Draw Four may challenge", "opt.target_challenge"
-    ),
-    "stacking": _l("House rule: pass a draw card's total on with another draw card", "opt.stacking"),
-    "draw_to_match": _l("House rule: keep drawing until a playable card arrives", "opt.draw_to_match"),
-    "force_play": _l("House rule: holding a playable card, you must play", "opt.force_play"),
-    "seven_zero": _l("House rule (classic): a 7 swaps hands, a 0 passes every hand on", "opt.seven_zero"),
-    "jump_in": _l("House rule: play a card identical to the top out of turn", "opt.jump_in"),
-}
-RULE_CHOICES: dict[str, list[Choice[str]]] = {
-    "scoring": [
-        Choice(name=_l("The round winner scores", "choice.winner"), value="winner"),
-        Choice(name=_l("Lowest total wins", "choice.lowest"), value="lowest"),
-    ],
-    "classic_deck": [Choice(name="108", value="108"), Choice(name="112", value="112")],
-    "flip_pairing": [
-        Choice(name=_l("As printed", "choice.physical"), value="physical"),
-        Choice(name=_l("Random", "choice.random"), value="random"),
-    ],
-    "opening_flip": [
-        Choice(name=_l("Turn another card", "choice.redraw"), value="redraw"),
-        Choice(name=_l("Flip at once", "choice.apply"), value="apply"),
-    ],
-    "exposed_wild_chooser": [
-        Choice(name=_l("The next player", "choice.next"), value="next"),
-        Choice(name=_l("The player who flipped", "choice.flipper"), value="flipper"),
-    ],
-    "stacking": [
-        Choice(name=_l("Off", "choice.stacking_off"), value="off"),
-        Choice(name=_l("On a draw card of the same kind", "choice.same_kind"), value="same_kind"),
-        Choice(name=_l("Any draw card on any", "choice.any_draw"), value="any_draw"),
-    ],
-}
-_RULE_FLAGS = (
-    "block_illegal_wild_draw",
-    "flip_invert_piles",
-    "flex_reset_power",
-    "flex_target_can_challenge",
-    "draw_to_match",
-    "force_play",
-    "seven_zero",
-    "jump_in",
-)
-
-
-def rule_options(given: Mapping[str, Any]) -> dict[str, Any]:
-    """The rule options (:data:`RULE_OPTIONS`) a user gave, read from ``given`` (a command's arguments, e.g. its
-    ``locals()``; ``None`` or absent = not given), each checked where it enters (:mod:`cogs.uno.inputs`):
-    booleans are booleans, choices one of their values, the false catch penalty within its bounds. The engine's
-    :class:`~bot.engine.options.Options` checks them again as a whole. Raises :class:`~cogs.uno.inputs.BadInput`."""
-    out: dict[str, Any] = {}
-    for name in RULE_OPTIONS:
-        value = given.get(name)
-        if value is None:
-            continue
-        if name in _RULE_FLAGS:
-            out[name] = inputs.flag(value)
-        elif name == "false_catch_penalty":
-            out[name] = inputs.false_catch_penalty(value)
-        else:
-            out[name] = inputs.choice(value, [c.value for c in RULE_CHOICES[name]])
-    return out
-
-
-def saved_defaults(defaults: dict[str, Any], mode: str) -> dict[str, Any]:
-    """A server's saved rule options for a table of ``mode``: a saved house rule that game does not have (SPEC H:
-    ``seven_zero`` is classic only) is left out instead of refusing the table; one given to ``/uno new`` is not."""
-    allowed = ruleset(mode).house_rules
-    return {name: value for name, value in defaults.items() if name not in HOUSE_RULES or name in allowed}
 
 
 def _game(value: object) -> str:
@@ -235,31 +131,16 @@ class UnoCog(
         game=_l("Which game", "opt.game"),
         target=_l("Points that win the match (0: a single round)", "opt.target"),
         timer=_l("Seconds per turn", "opt.timer"),
-        **RULE_DESCRIPTIONS,
     )
-    @app_commands.rename(**HOUSE_NAMES)
-    @app_commands.choices(game=GAME_CHOICES, **RULE_CHOICES)
+    @app_commands.choices(game=GAME_CHOICES)
+    @rule_parameters
     async def new(
         self,
         interaction: Interaction,
         game: str | None = None,
         target: app_commands.Range[int, 0, TARGET_SCORE_MAX] | None = None,
         timer: app_commands.Range[int, TURN_TIMER_MIN, TURN_TIMER_MAX] | None = None,
-        scoring: str | None = None,
-        block_illegal_wild_draw: bool | None = None,
-        false_catch_penalty: app_commands.Range[int, 0, FALSE_CATCH_PENALTY_MAX] | None = None,
-        classic_deck: str | None = None,
-        flip_pairing: str | None = None,
-        opening_flip: str | None = None,
-        exposed_wild_chooser: str | None = None,
-        flip_invert_piles: bool | None = None,
-        flex_reset_power: bool | None = None,
-        flex_target_can_challenge: bool | None = None,
-        stacking: str | None = None,
-        draw_to_match: bool | None = None,
-        force_play: bool | None = None,
-        seven_zero: bool | None = None,
-        jump_in: bool | None = None,
+        **rules: Any,
     ) -> None:
         """Open a lobby (SPEC O options as choices, the house rules of SPEC H among them) from the server's defaults
         (``/uno settings``): its game, target score, turn timer and rule options, each overridden by what is given.
@@ -269,12 +150,12 @@ class UnoCog(
         lang = await self.lang(interaction)
         settings = await self.bot.guild_settings(interaction.guild_id)
         try:
-            given = rule_options(locals())
+            typed = given(rules)
             mode = _game(game) if game is not None else settings.default_mode
             options = {
-                **saved_defaults(settings.default_options, mode),
+                **for_game(settings.default_options, mode),
                 "target_score": inputs.target_score(target) if target is not None else settings.default_target_score,
-                **given,
+                **typed,
             }
             turn_timer = inputs.turn_timer(timer) if timer is not None else settings.turn_timer
             guild_id, channel_id = guild_of(interaction), channel_of(interaction)
@@ -522,15 +403,13 @@ class UnoCog(
         turn_pings=_l("Mention the player whose turn it is in a short message", "opt.turn_pings"),
         game_threads=_l("Play each game in a thread of its own", "opt.game_threads"),
         reset_rules=_l("Forget the saved rule options (back to the standard rules)", "opt.reset_rules"),
-        **RULE_DESCRIPTIONS,
     )
     @app_commands.choices(
         default_game=GAME_CHOICES,
         language=[Choice(name=_l("Each user's Discord language", "choice.auto"), value="auto")]
         + [Choice(name=LANGUAGE_NAMES[code], value=code) for code in LANGUAGES],
-        **RULE_CHOICES,
     )
-    @app_commands.rename(**HOUSE_NAMES)
+    @rule_parameters
     async def settings(
         self,
         interaction: Interaction,
@@ -542,21 +421,7 @@ class UnoCog(
         turn_pings: bool | None = None,
         game_threads: bool | None = None,
         reset_rules: bool | None = None,
-        scoring: str | None = None,
-        block_illegal_wild_draw: bool | None = None,
-        false_catch_penalty: app_commands.Range[int, 0, FALSE_CATCH_PENALTY_MAX] | None = None,
-        classic_deck: str | None = None,
-        flip_pairing: str | None = None,
-        opening_flip: str | None = None,
-        exposed_wild_chooser: str | None = None,
-        flip_invert_piles: bool | None = None,
-        flex_reset_power: bool | None = None,
-        flex_target_can_challenge: bool | None = None,
-        stacking: str | None = None,
-        draw_to_match: bool | None = None,
-        force_play: bool | None = None,
-        seven_zero: bool | None = None,
-        jump_in: bool | None = None,
+        **rules: Any,
     ) -> None:
         """Show or change the server's settings (Manage Server): the defaults of ``/uno new`` (game, target score,
         turn timer, rule options), language, card images, turn pings and a thread per game. Every value is checked
@@ -585,12 +450,12 @@ class UnoCog(
             if game_threads is not None:
                 changes["game_threads"] = inputs.flag(game_threads)
             reset = inputs.flag(reset_rules) if reset_rules is not None else False
-            given = rule_options(locals())
-            if reset or given:
-                rules = {} if reset else dict(current.default_options)
-                rules.update(given)
+            typed = given(rules)
+            if reset or typed:
+                saved = {} if reset else dict(current.default_options)
+                saved.update(typed)
                 try:  # kept as the engine writes them: only what differs from SPEC's defaults
-                    changes["default_options"] = Options.from_dict(rules).to_dict()
+                    changes["default_options"] = Options.from_dict(saved).to_dict()
                 except OptionError as exc:
                     raise BadInput("bad_option") from exc
             current = await self.bot.store.update_settings(guild_id, **changes) if changes else current
@@ -609,14 +474,14 @@ class UnoCog(
         )
         target = current.default_target_score
         saved_options = Options.from_dict(current.default_options)
-        saved = screens.option_lines(saved_options, None, lang) + house.option_lines(saved_options, lang)
+        lines = screens.option_lines(saved_options, None, lang) + house.option_lines(saved_options, lang)
         text += "\n" + t(
             "settings.defaults",
             lang,
             target=target if target else t("settings.single_round", lang),
             pings=t("settings.enabled" if current.turn_pings else "settings.disabled", lang),
             threads=t("settings.enabled" if current.game_threads else "settings.disabled", lang),
-            rules=("\n" + "\n".join(f"• {line}" for line in saved)) if saved else t("settings.standard_rules", lang),
+            rules=("\n" + "\n".join(f"• {line}" for line in lines)) if lines else t("settings.standard_rules", lang),
         )
         title = t("settings.saved", lang) if changes else t("settings.title", lang)
         await interaction.response.send_message(embed=discord.Embed(title=title, description=text), ephemeral=True)
@@ -686,4 +551,4 @@ class UnoCog(
                 await interaction.response.send_message(t(key, await self.lang(interaction)), ephemeral=True)
 
 
-__all__ = ["DRAWING_CONCURRENCY", "DRAWING_DRAIN", "HAND_REFRESH_WINDOW", "UnoCog"]
+__all__ = ["DRAWING_CONCURRENCY", "DRAWING_DRAIN", "HAND_REFRESH_WINDOW", "HOUSE_NAMES", "UnoCog"]

@@ -2,7 +2,7 @@
 the private notes a hand shows after a draw to match or a hand swap.
 
 - :func:`option_lines` / :func:`rules_lines`: the house rules in force, one line each (lobby) or explained
-  (``/uno rules`` for the table's own options).
+  (``/uno rules`` for the table's own options), from the option table (:mod:`cogs.uno.options`).
 - :func:`jump_fingerprint` / :func:`jump_cards`: a jump-in button names a card by its place in the hand and carries
   a fingerprint of the hand and the top of the discard pile only, so a click made on the same top is still that card
   when it arrives, and a click that lost the race (the top changed) is answered "too late" (SPEC H ``jump_in``).
@@ -17,59 +17,18 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable, Iterable, Sequence
 
-from bot.engine.cards import Kind, Mode
+from bot.engine.cards import swaps_hands
 from bot.engine.events import CardsDrawn, CardsReceived, Event, HandReceived
 from bot.engine.options import Options
-from bot.engine.rules import STACKS_ON
 from bot.engine.view import HandCard, PlayerView
 from bot.i18n import t, tn
 
-#: The lobby line of each house rule (SPEC H), by option name (``stacking`` by its setting).
-_OPTION_LINES = {
-    "same_kind": "lobby.house.stacking_same_kind",
-    "any_draw": "lobby.house.stacking_any_draw",
-    "draw_to_match": "lobby.house.draw_to_match",
-    "force_play": "lobby.house.force_play",
-    "seven_zero": "lobby.house.seven_zero",
-    "jump_in": "lobby.house.jump_in",
-}
-#: The ``/uno rules`` field of each house rule (SPEC H): (title, explanation).
-_RULES_TEXTS = {
-    "same_kind": ("rules.house.stacking.title", "rules.house.stacking_same_kind"),
-    "any_draw": ("rules.house.stacking.title", "rules.house.stacking_any_draw"),
-    "draw_to_match": ("rules.house.draw_to_match.title", "rules.house.draw_to_match"),
-    "force_play": ("rules.house.force_play.title", "rules.house.force_play"),
-    "seven_zero": ("rules.house.seven_zero.title", "rules.house.seven_zero"),
-    "jump_in": ("rules.house.jump_in.title", "rules.house.jump_in"),
-}
+from .options import house_explanations, house_lines, stack_kinds
 
-
-def _in_force(options: Options) -> list[str]:
-    """The house rules in force, by the keys of :data:`_OPTION_LINES` (``stacking`` as its setting)."""
-    out = []
-    if options.stacking != "off":
-        out.append(options.stacking)
-    out += [name for name in ("draw_to_match", "force_play", "seven_zero", "jump_in") if getattr(options, name)]
-    return out
-
-
-def option_lines(options: Options, lang: str) -> list[str]:
-    """One lobby line per house rule in force (SPEC H), in the order of SPEC table O."""
-    return [t(_OPTION_LINES[name], lang) for name in _in_force(options)]
-
-
-def stack_kinds(mode: Mode, lang: str) -> str:
-    """The cards of ``mode`` that start or join a stack (SPEC H ``stacking``), by name (``"Draw Two, Wild Draw
-    Four"``)."""
-    return ", ".join(t(f"kind.{kind.value}", lang) for kind in STACKS_ON[mode])
-
-
-def rules_lines(mode: Mode, options: Options, lang: str) -> list[tuple[str, str]]:
-    """The house rules in force at a table of ``mode`` with ``options`` (SPEC H), as ``(title, explanation)``."""
-    kinds = stack_kinds(mode, lang)
-    return [
-        (t(title, lang), t(text, lang, kinds=kinds)) for title, text in (_RULES_TEXTS[n] for n in _in_force(options))
-    ]
+#: The house rules in force, one line each (lobby), and explained (``/uno rules``): derived from the option table
+#: (:mod:`cogs.uno.options`).
+option_lines = house_lines
+rules_lines = house_explanations
 
 
 # --------------------------------------------------------------------------------------------------------------------
@@ -95,7 +54,7 @@ def jump_cards(view: PlayerView) -> list[tuple[int, HandCard]]:
 
 def needs_target(view: PlayerView, card: HandCard) -> bool:
     """A 7 under house rule ``seven_zero`` names the player to swap hands with (SPEC H)."""
-    return "seven_zero" in view.house_rules and card.face.kind is Kind.NUMBER and card.face.number == 7
+    return "seven_zero" in view.house_rules and swaps_hands(card.face)
 
 
 class JumpWatch:

@@ -4,7 +4,9 @@ All ids start with ``uno:`` and stay far below Discord's 100 characters. They ca
 names a *play option* by its index in the player's current list of plays, checked against a fingerprint of what the
 player saw, so a click on an out-of-date message is refused instead of doing something else (DESIGN "Discord layer").
 
-- Lobby: ``uno:l:<verb>:<channel>`` (join, leave, ai, start, cancel).
+- Lobby: ``uno:l:<verb>:<channel>`` (join, leave, ai, start, cancel, rules).
+- The lobby's rule panel (issue 18 point 3): ``uno:r:<verb>:<channel>:<arg>`` (selects: preset, flags, pick, set;
+  ``arg``: the option a ``set`` select changes).
 - Table: ``uno:t:<verb>:<channel>`` (hand, uno, catch, next, again).
 - Table decisions for one player: ``uno:d:<verb>:<channel>:<fp>:<arg>`` (challenge, accept, colour).
 - Hand buttons: ``uno:h:<verb>:<channel>:<fp>:<arg>`` (draw, keep, uno, refresh, page, colour, back, challenge,
@@ -22,7 +24,8 @@ from bot.engine.actions import Play
 from bot.engine.cards import Face, hand_sort_key
 from bot.engine.view import HandCard, PlayerView
 
-LOBBY_VERBS = ("join", "leave", "ai", "start", "cancel")
+LOBBY_VERBS = ("join", "leave", "ai", "start", "cancel", "rules")
+RULES_VERBS = ("preset", "flags", "pick", "set")
 TABLE_VERBS = ("hand", "uno", "catch", "next", "again")
 DECISION_VERBS = ("challenge", "accept", "colour")
 HAND_VERBS = ("draw", "keep", "uno", "refresh", "page", "colour", "back", "challenge", "accept", "declare", "jump")
@@ -35,11 +38,16 @@ TABLE_RE = rf"uno:t:(?P<verb>{'|'.join(TABLE_VERBS)}):{_CH}"
 DECISION_RE = rf"uno:d:(?P<verb>{'|'.join(DECISION_VERBS)}):{_CH}:{_TAIL}"
 HAND_RE = rf"uno:h:(?P<verb>{'|'.join(HAND_VERBS)}):{_CH}:{_TAIL}"
 HAND_SELECT_RE = rf"uno:hs:(?P<verb>{'|'.join(HAND_SELECT_VERBS)}):{_CH}:{_TAIL}"
+RULES_RE = rf"uno:r:(?P<verb>{'|'.join(RULES_VERBS)}):{_CH}:(?P<arg>[a-z_]{{0,40}})"
 LEADERBOARD_RE = r"uno:lb:(?P<guild>[0-9]{1,20}):(?P<mode>all|classic|flip|flex):(?P<page>[0-9]{1,4}):(?P<dir>[pn])"
 
 
 def lobby_id(verb: str, channel: int) -> str:
     return f"uno:l:{verb}:{channel}"
+
+
+def rules_id(verb: str, channel: int, arg: str = "") -> str:
+    return f"uno:r:{verb}:{channel}:{arg}"
 
 
 def table_id(verb: str, channel: int) -> str:

@@ -8,7 +8,7 @@ from bot.engine.cards import Mode
 from bot.engine.options import Options
 from bot.i18n import t, tn
 
-from .house import rules_lines
+from .options import house_explanations
 
 #: Sections of each game's summary, in order: (title key, text key).
 SECTIONS: dict[Mode, tuple[str, ...]] = {
@@ -30,7 +30,7 @@ def rules_embed(mode: Mode, lang: str, target: int, options: Options | None = No
             value=t(f"rules.{mode.value}.{section}", lang, **({"target": goal} if section == "goal" else {}))[:1024],
             inline=False,
         )
-    for title, text in rules_lines(mode, options, lang) if options is not None else []:
+    for title, text in house_explanations(mode, options, lang) if options is not None else []:
         embed.add_field(name=title, value=text[:1024], inline=False)
     embed.set_footer(text=t("rules.footer", lang))
     return embed

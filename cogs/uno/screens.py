@@ -25,6 +25,7 @@ from bot.render import SeatView, TableScene, colour_emoji
 
 from . import house, ids
 from .challenges import verdict_for
+from .options import option_lines as rule_option_lines
 from .text import card_name, cards_line, colour_name, short_card
 from .views import DecisionButton, HandButton, HandSelect, LobbyButton, TableButton, release
 
@@ -184,6 +185,7 @@ def lobby_screen(session: SessionView, lang: str) -> Screen:
         LobbyButton("ai", ch, t("btn.add_ai", lang), discord.ButtonStyle.secondary, disabled=full),
         LobbyButton("start", ch, t("btn.start", lang), discord.ButtonStyle.primary),
         LobbyButton("cancel", ch, t("btn.cancel", lang), discord.ButtonStyle.danger),
+        LobbyButton("rules", ch, t("btn.rules", lang), discord.ButtonStyle.secondary),  # the host's rule panel
     )
     return Screen(embed=embed, view=view)
 
@@ -216,32 +218,10 @@ def options_text(session: SessionView, lang: str) -> str:
 
 
 def option_lines(o: Options, mode: Mode | None, lang: str) -> list[str]:
-    """One line per rule option that differs from SPEC's default (the target score aside), for ``mode``'s game only,
-    or for every game when ``mode`` is None (a server's saved defaults)."""
-    lines = []
-    if o.scoring == "lowest":
-        lines.append(t("opt.line.lowest", lang))
-    if o.block_illegal_wild_draw:
-        lines.append(t("opt.line.block", lang))
-    if o.false_catch_penalty:
-        lines.append(t("opt.line.false_catch", lang, n=o.false_catch_penalty))
-    if mode in (Mode.CLASSIC, None) and o.classic_deck == "112":
-        lines.append(t("opt.line.deck112", lang))
-    if mode in (Mode.FLIP, None):
-        if o.flip_pairing == "random":
-            lines.append(t("opt.line.random_pairing", lang))
-        if o.opening_flip == "apply":
-            lines.append(t("opt.line.opening_flip", lang))
-        if o.exposed_wild_chooser == "flipper":
-            lines.append(t("opt.line.flipper", lang))
-        if not o.flip_invert_piles:
-            lines.append(t("opt.line.no_invert", lang))
-    if mode in (Mode.FLEX, None):
-        if not o.flex_reset_power:
-            lines.append(t("opt.line.keep_power", lang))
-        if not o.flex_target_can_challenge:
-            lines.append(t("opt.line.no_target_challenge", lang))
-    return lines
+    """One line per rule option that differs from SPEC's default (the target score and house rules aside), for
+    ``mode``'s game only, or for every game when ``mode`` is None (a server's saved defaults):
+    :func:`cogs.uno.options.option_lines`."""
+    return rule_option_lines(o, mode, lang)
 
 
 # --------------------------------------------------------------------------------------------------------------------

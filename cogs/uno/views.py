@@ -215,6 +215,43 @@ class HandSelect(UnoItem[discord.ui.Select[Any]], template=ids.HAND_SELECT_RE):
         await cog.clicks.on_hand(interaction, self.verb, self.channel, self.fp, self.arg, values)
 
 
+class RuleSelect(UnoItem[discord.ui.Select[Any]], template=ids.RULES_RE):
+    """A select of the lobby's rule panel (:mod:`cogs.uno.panel`)."""
+
+    def __init__(
+        self,
+        verb: str,
+        channel: int,
+        arg: str = "",
+        placeholder: str = "",
+        options: list[discord.SelectOption] | None = None,
+        *,
+        row: int | None = None,
+        min_values: int = 1,
+        max_values: int = 1,
+    ) -> None:
+        super().__init__(
+            discord.ui.Select(
+                custom_id=ids.rules_id(verb, channel, arg),
+                placeholder=placeholder[:150],
+                options=options or [discord.SelectOption(label="-", value="-")],
+                row=row,
+                min_values=min_values,
+                max_values=max_values,
+            )
+        )
+        self.verb, self.channel, self.arg = verb, channel, arg
+
+    @classmethod
+    def from_match(cls, match: re.Match[str]) -> Self:
+        return cls(match["verb"], int(match["channel"]), match["arg"])
+
+    async def handle(self, cog: UnoCog, interaction: discord.Interaction[UnoBot]) -> None:
+        data: Any = interaction.data or {}
+        values = [str(v) for v in data.get("values", [])]
+        await cog.clicks.panel.on_select(interaction, self.verb, self.channel, self.arg, values)
+
+
 class LeaderboardButton(UnoItem[discord.ui.Button[Any]], template=ids.LEADERBOARD_RE):
     def __init__(
         self,
@@ -252,5 +289,6 @@ DYNAMIC_ITEMS: tuple[type[UnoItem[Any]], ...] = (
     DecisionButton,
     HandButton,
     HandSelect,
+    RuleSelect,
     LeaderboardButton,
 )

@@ -13,6 +13,7 @@ from bot.engine.actions import Challenge, Play
 from bot.engine.cards import Colour, Kind
 from bot.engine.events import CardsDrawn, ChallengeResolved
 from bot.engine.game import Game
+from bot.engine.options import RULE_OPTIONS
 from cogs.uno import inputs
 from cogs.uno.text import event_lines
 
@@ -55,7 +56,9 @@ def test_the_command_bounds_come_from_bot_limits() -> None:
         for node in ast.walk(tree)
         if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Attribute) and node.value.attr == "Range"
     ]
-    assert len(ranges) >= 6
+    assert len(ranges) >= 4  # the rule options' ranges are built from the option table (checked below)
+    assert RULE_OPTIONS["false_catch_penalty"].bounds == (0, limits.FALSE_CATCH_PENALTY_MAX)
+    assert RULE_OPTIONS["target_score"].bounds == (0, limits.TARGET_SCORE_MAX)
     for node in ranges:
         assert isinstance(node.slice, ast.Tuple)
         _, low, high = node.slice.elts

@@ -160,7 +160,7 @@ async def test_a_whole_match_in_another_language(
     table.lang = lang
     lobby = table.public_message()
     assert [b.label for b in lobby.buttons()] == [
-        t(k, lang) for k in ("btn.join", "btn.leave", "btn.add_ai", "btn.start", "btn.cancel")
+        t(k, lang) for k in ("btn.join", "btn.leave", "btn.add_ai", "btn.start", "btn.cancel", "btn.rules")
     ]
     assert lobby.embeds[0]["title"] == t("lobby.title", lang, game=t(f"mode.{case.game}", lang))
     assert t("opt.line.single_round", lang) in lobby.text and t("lobby.options", lang) in lobby.text

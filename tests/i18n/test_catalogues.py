@@ -36,6 +36,7 @@ from bot.engine.cards import (
 )
 from bot.i18n import _translations, language_for, t, tn
 from bot.i18n.translator import UnoTranslator
+from cogs.uno.options import catalogue_keys
 from cogs.uno.rules import SECTIONS
 from cogs.uno.screens import FLEX_EFFECTS
 from cogs.uno.text import TIMEOUT_OUTCOMES, card_name, colour_name
@@ -353,6 +354,12 @@ def _dynamic_keys() -> dict[str, set[str]]:
         "ev.timeout.": {f"ev.timeout.{outcome}" for outcome in TIMEOUT_OUTCOMES},
         "hand.timeout.": {f"hand.timeout.{outcome}" for outcome in TIMEOUT_OUTCOMES},
         "flex.": {f"flex.{kind.value}" for kind in FLEX_EFFECTS},
+        # the rule options' texts, named after each row of the option table (issue 17 point 1)
+        "opt.": {k for k in catalogue_keys() if k.startswith("opt.")},
+        "choice.": {k for k in catalogue_keys() if k.startswith("choice.")},
+        "lobby.house.": {k for k in catalogue_keys() if k.startswith("lobby.house.")},
+        "rules.house.": {k for k in catalogue_keys() if k.startswith("rules.house.")},
+        "panel.": {k for k in catalogue_keys() if k.startswith("panel.")},
     }
 
 
@@ -374,7 +381,7 @@ def test_every_key_the_code_uses_is_in_en_po() -> None:
     called, loose, _ = _code_keys()
     assert sorted((called | loose) - set(KEYS)) == []
     # the scan works: it sees keys passed directly and keys chosen before the call
-    assert len(called) > 150 and {"btn.hand", "cmd.new.name", "opt.block", "choice.auto"} <= called
+    assert len(called) > 150 and {"btn.hand", "cmd.new.name", "opt.game", "choice.auto"} <= called
     assert {"ev.challenge_guilty", "ev.direction_ccw"} <= loose
 
 

@@ -1,4 +1,4 @@
-"""bot/render stays a leaf: no discord, asyncio or storage; only bot.engine.cards from the engine (DESIGN)."""
+"""bot/render stays a leaf: no discord, asyncio or storage; only bot.engine.cards from the engine (DESIGN "Layers")."""
 
 import ast
 import subprocess

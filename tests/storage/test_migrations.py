@@ -59,8 +59,9 @@ def test_both_stores_have_the_same_schema_versions():
 
 
 async def test_a_database_of_every_older_version_is_upgraded_and_keeps_its_data(tmp_path: Path):
-    """DESIGN: a schema change needs an upgrade step from every older version. Each older database is built by the
-    released (never edited) migration files up to its version, with data in it, then opened by this code."""
+    """DESIGN "Saved formats and upgrades": a schema change needs an upgrade step from every older version. Each older
+    database is built by the released (never edited) migration files up to its version, with data in it, then opened
+    by this code."""
     migs = available_migrations()
     for version in range(1, len(migs)):
         path = tmp_path / f"v{version}.sqlite3"
@@ -169,7 +170,7 @@ async def test_a_file_that_is_not_sqlite_gives_a_storage_error(tmp_path: Path):
 
 
 def test_storage_imports_nothing_from_discord_engine_or_adapter():
-    """DESIGN, layers: bot/storage stores the adapter's snapshots as opaque dicts and depends on none of them."""
+    """DESIGN "Layers": bot/storage stores the adapter's snapshots as opaque dicts and depends on none of them."""
     root = Path(bot.storage.__file__).parent
     forbidden = ("discord", "bot.engine", "bot.adapter", "bot.render", "bot.i18n", "cogs")
     for file in root.rglob("*.py"):
