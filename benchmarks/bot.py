@@ -18,7 +18,8 @@ and ``SHARD_IDS=i`` each, all on the same database (N = 1: one process without s
 
 Environment: ``BENCH_KINDS=1`` splits the figures by kind of click, ``BENCH_ROUTES=1`` counts the REST routes called,
 ``BENCH_DUMP=file.json`` writes every interaction's name and times, ``BENCH_PROFILE=file`` runs the bot under cProfile,
-``BENCH_DB=path`` puts the database there.
+``BENCH_DB=path`` puts the database there, ``BENCH_WITHOUT_RATE_LIMITS=1`` switches the emulator's Discord rate limits
+off (on by default, as on Discord: ``tests/discord_emulator/ratelimits.py``) to measure what they cost.
 """
 
 from __future__ import annotations
@@ -96,7 +97,7 @@ async def run(
     games: int, turns: int, text_only: bool, think: float, *, shards: int = 1, database: str | None = None
 ) -> dict[str, float]:
     """One benchmark run with ``shards`` bot processes; returns its figures (see :func:`bench`)."""
-    emu = DiscordEmulator()
+    emu = DiscordEmulator(benchmark_without_rate_limits=os.environ.get("BENCH_WITHOUT_RATE_LIMITS") == "1")
     await emu.start()
     pg_name = f"uno_bench_{os.getpid()}_{shards}" if database else None
     with tempfile.TemporaryDirectory() as tmp:

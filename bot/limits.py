@@ -16,6 +16,9 @@ import it. Change a bound here and every layer follows.
   renewal (``UNO_LEASE_SECONDS``; renewed every third of it): after a crash, how long its games wait before another
   process takes them over (:mod:`bot.adapter.leases`); :data:`LEASE_SECONDS_DEFAULT` when nothing is set.
 - :data:`PROCESS_SLOT_MAX`: the longest process slot name (``UNO_PROCESS_SLOT``, issue 16 point 8).
+- :data:`INTERACTION_TOKEN_SECONDS`: how long Discord accepts an interaction's token for followups and edits (15
+  minutes; interactions/receiving-and-responding); :data:`HAND_TOKEN_MARGIN`: how long before that the bot stops
+  editing an open hand through it (issue 20, point 5).
 """
 
 from __future__ import annotations
@@ -46,7 +49,7 @@ def turn_clock(timer: float, timeouts: int) -> float:
     return float(max(TURN_TIMER_MIN, int(timer) >> min(timeouts, 16)))
 
 
-LANGUAGES: Final[tuple[str, ...]] = ("en", "it", "es", "sk")
+LANGUAGES: Final[tuple[str, ...]] = ("en", "it", "es", "sk", "de", "fr", "pl", "pt_BR")
 
 TARGET_SCORE_MAX: Final[int] = 100_000
 TARGET_SCORE_DEFAULT: Final[int] = 500
@@ -58,8 +61,14 @@ LEASE_SECONDS_MAX: Final[int] = 3600
 LEASE_SECONDS_DEFAULT: Final[int] = 30
 PROCESS_SLOT_MAX: Final[int] = 80
 
+INTERACTION_TOKEN_SECONDS: Final[int] = 15 * 60
+#: An edit may wait seconds in a rate-limit bucket before it is sent: a minute of margin keeps it in the token's life.
+HAND_TOKEN_MARGIN: Final[int] = 60
+
 __all__ = [
     "FALSE_CATCH_PENALTY_MAX",
+    "HAND_TOKEN_MARGIN",
+    "INTERACTION_TOKEN_SECONDS",
     "LANGUAGES",
     "LEASE_SECONDS_DEFAULT",
     "LEASE_SECONDS_MAX",

@@ -22,6 +22,7 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from random import Random
 from typing import Any, TypeVar
 
+from bot.ai import DEFAULT_LEVEL, Level
 from bot.engine.actions import Action, NextRound
 from bot.engine.cards import Mode
 from bot.engine.events import Event
@@ -32,7 +33,6 @@ from bot.engine.view import Phase, PlayerView
 from bot.limits import LEASE_SECONDS_DEFAULT, TURN_TIMER_MAX, TURN_TIMER_MIN
 from bot.storage import LiveGame, MatchResult, Shards, StorageUnavailable, Store, WriteRefused
 
-from . import ai
 from . import errors as E
 from .clock import Clock, SystemClock, TimerHandle
 from .fanout import CloseReason, FanOut, Subscriber, Update
@@ -41,6 +41,7 @@ from .leases import Leases
 from .results import abandon, settle
 from .session import LOG_LINES, Seat, Session, Status
 from .session_view import SessionView
+from .thinker import Thinker
 from .timers import Limits, Timers, default_action
 
 log = logging.getLogger(__name__)
@@ -78,6 +79,7 @@ class SessionManager:
         lease_ttl: float = LEASE_SECONDS_DEFAULT,
         owner: str | None = None,
         slot: str | None = None,
+        thinker: Thinker | None = None,
     ) -> None:
         self.store = store
         self.clock: Clock = clock or SystemClock()
@@ -91,6 +93,8 @@ class SessionManager:
         self._timers = Timers(self.clock, self.limits, on_timeout=self._on_timeout, on_ai=self._ai_move)
         self._fanout = FanOut()
         self._log_writer: LogWriter | None = None
+        #: Decides the AI seats' moves: the *Hard* searches in a worker process, off this event loop (issue 21 pt 4).
+        self.thinker = thinker or Thinker()
 
     # ------------------------------------------------------------------------------------------------------------
     # Life cycle
@@ -120,6 +124,7 @@ class SessionManager:
         released = await self.leases.release_all()
         log.info("released %d game lease(s)", released)
         await self._fanout.close()
+        self.thinker.close()
 
     async def _lock_shards(self) -> None:
         """Take the locks of this process's shards, waiting (polling every third of the lease time) while another
@@ -332,7 +337,7 @@ class SessionManager:
             mode=mode,
             options=opts,
             host_id=host_id,
-            seats=[Seat(s.user_id, s.name) for s in seats]
+            seats=[Seat(s.user_id, s.name, level=s.level) for s in seats]
             if seats is not None
             else ([Seat(host_id, host_name)] if seat_host else []),
             turn_timer=float(turn_timer),
@@ -424,8 +429,15 @@ class SessionManager:
 
         return await self._lobby_change(channel_id, change, user_id)
 
-    async def add_ai(self, channel_id: int, user_id: int, *, is_admin: bool = False) -> Session:
-        """The host (or a server manager) adds an AI seat."""
+    async def add_ai(
+        self, channel_id: int, user_id: int, *, is_admin: bool = False, level: Level | str = DEFAULT_LEVEL
+    ) -> Session:
+        """The host (or a server manager) adds an AI seat of ``level`` (issue 21: easy, normal, hard; saved with the
+        seat). Raises :class:`~bot.adapter.errors.BadRequest` for an unknown level."""
+        try:
+            chosen = Level(level)
+        except ValueError as exc:
+            raise E.BadRequest(f"unknown AI level {level!r}") from exc
 
         def change(s: Session) -> K:
             self._require_lobby(s)
@@ -433,7 +445,7 @@ class SessionManager:
             if len(s.seats) >= s.max_players:
                 raise E.LobbyFull("the table is full")
             number = 1 + sum(1 for seat in s.seats if seat.ai)
-            s.seats.append(Seat(None, f"AI {number}"))
+            s.seats.append(Seat(None, f"AI {number}", level=chosen))
             return K.LOBBY
 
         return await self._lobby_change(channel_id, change, user_id)
@@ -616,6 +628,7 @@ class SessionManager:
             if session.committed is not None:
                 self._restore(session, session.committed)
             raise
+        self.thinker.observe(session, events)
         self._timers.arm(session)
         return self._publish(session, kind, events, actor)
 
@@ -676,6 +689,7 @@ class SessionManager:
         session.published = SessionView.of(session)
         update = self._publish(session, K.CLOSED, (), None, reason=reason)
         self.sessions.pop(session.channel_id, None)
+        self.thinker.forget(session.channel_id)
         return update
 
     async def _commit(self, session: Session) -> None:
@@ -740,6 +754,7 @@ class SessionManager:
 
     def _forget(self, session: Session) -> None:
         self._timers.disarm(session.channel_id)
+        self.thinker.forget(session.channel_id)
         self.sessions.pop(session.channel_id, None)
 
     # ------------------------------------------------------------------------------------------------------------
@@ -777,13 +792,24 @@ class SessionManager:
         return session.game
 
     async def _ai_move(self, session: Session, version: int, seat: int) -> None:
+        """AI ``seat`` moves (armed at ``version``). Its level decides from the seat's own view, the match options and
+        what the seat was shown (:class:`~bot.ai.memory.Memory`); a *Hard* search runs in the thinker's worker
+        process without the session's lock, and its move is applied only if the session has not moved on meanwhile
+        (else the timer armed by that change moves again)."""
         async with session.lock:
             game = self._still(session, version)
             if game is None:
                 return
             view = game.view(seat)
-            action = ai.choose(view, self._rng)
-            if action is None:
+            level = session.seats[seat].level or DEFAULT_LEVEL
+            memory = self.thinker.memory(session, seat)
+            seed = self._rng.getrandbits(63)
+        action = await self.thinker.decide(level, view, options=session.options, memory=memory, seed=seed)
+        if action is None:
+            return
+        async with session.lock:
+            game = self._still(session, version)
+            if game is None:
                 return
             try:
                 events = game.apply(action)

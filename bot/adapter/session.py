@@ -13,6 +13,7 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
 from bot import limits
+from bot.ai import DEFAULT_LEVEL, Level
 from bot.engine.cards import Mode
 from bot.engine.errors import SnapshotError, SnapshotTooNew
 from bot.engine.game import Game
@@ -23,7 +24,7 @@ if TYPE_CHECKING:
     from .session_view import SessionView
 
 #: Session snapshot format written by :meth:`Session.to_dict`; older ones are upgraded by :func:`upgrade`.
-SESSION_VERSION = 3
+SESSION_VERSION = 4
 #: How many lines of the last-moves log a session keeps (:attr:`Session.log`).
 LOG_LINES = 8
 
@@ -47,9 +48,16 @@ def _v2_to_v3(d: dict[str, Any]) -> dict[str, Any]:
     return dict(d, v=3, log=list(d.get("log") or []))
 
 
+def _v3_to_v4(d: dict[str, Any]) -> dict[str, Any]:
+    """v4: each seat carries its AI level (issue 21: ``"easy"``, ``"normal"``, ``"hard"``; None for a human) as a
+    fifth entry; the AI seats of an older session played the one heuristic there was, so they become *Normal*."""
+    seats = [[*seat[:4], DEFAULT_LEVEL.value if seat[0] is None else None] for seat in d["seats"]]
+    return dict(d, v=4, seats=seats)
+
+
 #: ``STEPS[n]`` upgrades a version-``n`` session snapshot to version ``n + 1`` (pure; like SQL migrations). The
 #: engine game inside is upgraded by :func:`bot.engine.snapshot.upgrade` when it is loaded.
-STEPS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {1: _v1_to_v2, 2: _v2_to_v3}
+STEPS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {1: _v1_to_v2, 2: _v2_to_v3, 3: _v3_to_v4}
 
 
 def upgrade(d: dict[str, Any]) -> dict[str, Any]:
@@ -117,13 +125,21 @@ class MatchOutcome:
 
 @dataclass
 class Seat:
-    """A seat: a Discord user (``user_id``) or an AI (``user_id is None``). ``timeouts`` counts consecutive turn-timer
-    expiries; ``left`` is set when the player left or was removed during the match."""
+    """A seat: a Discord user (``user_id``) or an AI (``user_id is None``) of ``level`` (issue 21; None for a human,
+    :data:`~bot.ai.DEFAULT_LEVEL` for an AI given none). ``timeouts`` counts consecutive turn-timer expiries; ``left``
+    is set when the player left or was removed during the match."""
 
     user_id: int | None
     name: str
     timeouts: int = 0
     left: bool = False
+    level: Level | None = None
+
+    def __post_init__(self) -> None:
+        if self.user_id is None and self.level is None:
+            self.level = DEFAULT_LEVEL
+        elif self.user_id is not None:
+            self.level = None
 
     @property
     def ai(self) -> bool:
@@ -201,7 +217,10 @@ class Session:
             "mode": self.mode.value,
             "options": self.options.to_dict(),
             "host": self.host_id,
-            "seats": [[s.user_id, s.name, s.timeouts, int(s.left)] for s in self.seats],
+            "seats": [
+                [s.user_id, s.name, s.timeouts, int(s.left), None if s.level is None else s.level.value]
+                for s in self.seats
+            ],
             "timer": self.turn_timer,
             "created": self.created_at,
             "seed": self.seed,
@@ -223,7 +242,10 @@ class Session:
         :class:`~bot.engine.errors.SnapshotTooNew` when it was written by a newer release."""
         try:
             d = upgrade(d)
-            seats = [Seat(None if u is None else int(u), str(n), int(t), bool(left)) for u, n, t, left in d["seats"]]
+            seats = [
+                Seat(None if u is None else int(u), str(n), int(t), bool(left), None if lv is None else Level(lv))
+                for u, n, t, left, lv in d["seats"]
+            ]
             game = Game.from_dict(d["game"]) if d["game"] is not None else None
             session = cls(
                 channel_id=int(d["channel"]),

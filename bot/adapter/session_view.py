@@ -26,13 +26,15 @@ from .session import MatchOutcome, Session, Status
 class SeatView:
     """A seat as committed: a Discord user (``user_id``) or an AI (``user_id is None``, ``ai_number`` 1, 2… in seat
     order among the AI seats); ``left``: removed during the match; ``timeouts``: the turn timer ran out on this many
-    of the seat's decisions in a row (0 once its player acts)."""
+    of the seat's decisions in a row (0 once its player acts); ``level``: an AI seat's level (issue 21: ``"easy"``,
+    ``"normal"``, ``"hard"``; None for a human)."""
 
     user_id: int | None
     name: str
     left: bool
     ai_number: int | None
     timeouts: int = 0
+    level: str | None = None
 
     @property
     def ai(self) -> bool:
@@ -80,7 +82,11 @@ class SessionView:
         for s in session.seats:
             if s.ai:
                 ai += 1
-            seats.append(SeatView(s.user_id, s.name, s.left, ai if s.ai else None, s.timeouts))
+            seats.append(
+                SeatView(
+                    s.user_id, s.name, s.left, ai if s.ai else None, s.timeouts, s.level.value if s.level else None
+                )
+            )
         return cls(
             channel_id=session.channel_id,
             guild_id=session.guild_id,

@@ -1,4 +1,5 @@
-"""Message catalogues: every user-facing text of the bot, in English, Italian, Spanish and Slovak.
+"""Message catalogues: every user-facing text of the bot, in English, Italian, Spanish, Slovak, German, French, Polish
+and Brazilian Portuguese (issue 18.4).
 
 Catalogues are gettext ``.po`` files in ``locales/`` (one per language), read with Babel and used through the standard
 library's :mod:`gettext` (plural forms included). Message ids are stable keys such as ``"lobby.title"``; texts use
@@ -23,10 +24,29 @@ from babel.messages.pofile import read_po
 
 from bot.limits import LANGUAGES
 
-#: The bot's languages, English first (the fallback).
-LANGUAGE_NAMES = {"en": "English", "it": "Italiano", "es": "Español", "sk": "Slovenčina"}
+#: The bot's languages, English first (the fallback), each named in itself (as ``/uno settings language`` lists them).
+LANGUAGE_NAMES = {
+    "en": "English",
+    "it": "Italiano",
+    "es": "Español",
+    "sk": "Slovenčina",
+    "de": "Deutsch",
+    "fr": "Français",
+    "pl": "Polski",
+    "pt_BR": "Português (Brasil)",
+}
 #: Discord client locales that map to one of our languages (Slovak is not a Discord locale: servers choose it).
-DISCORD_LOCALES = {"en-US": "en", "en-GB": "en", "it": "it", "es-ES": "es", "es-419": "es"}
+DISCORD_LOCALES = {
+    "en-US": "en",
+    "en-GB": "en",
+    "it": "it",
+    "es-ES": "es",
+    "es-419": "es",
+    "de": "de",
+    "fr": "fr",
+    "pl": "pl",
+    "pt-BR": "pt_BR",
+}
 
 
 @cache

@@ -1,4 +1,5 @@
-"""Slash-command names and descriptions in the Discord client locales we speak (Italian, Spanish ×2).
+"""Slash-command names and descriptions in the Discord client locales we speak (Italian, Spanish ×2, German, French,
+Polish, Brazilian Portuguese).
 
 Slovak is not a Discord client locale, so Slovak servers see English command names; their messages follow the
 server's ``language`` setting.
@@ -15,6 +16,10 @@ _LOCALES = {
     discord.Locale.italian: "it",
     discord.Locale.spain_spanish: "es",
     discord.Locale.latin_american_spanish: "es",
+    discord.Locale.german: "de",
+    discord.Locale.french: "fr",
+    discord.Locale.polish: "pl",
+    discord.Locale.brazil_portuguese: "pt_BR",
 }
 
 

@@ -15,6 +15,7 @@ import discord
 
 from bot.adapter import AdapterError, SessionManager, SessionView, Status, Update
 from bot.adapter.errors import NoGame
+from bot.ai import Level
 from bot.engine.actions import Accept, Action, CallUno, Catch, Challenge, DeclareColour, Draw, Keep, NextRound, Play
 from bot.engine.cards import Colour
 from bot.engine.errors import RuleError
@@ -73,7 +74,9 @@ LobbyOp = Callable[[SessionManager, int, Interaction], Awaitable[object]]
 LOBBY_ACTIONS: dict[str, LobbyOp] = {
     "join": lambda m, ch, i: m.join(ch, i.user.id, display_name(i.user)),
     "leave": lambda m, ch, i: m.leave(ch, i.user.id),
-    "ai": lambda m, ch, i: m.add_ai(ch, i.user.id, is_admin=is_admin(i)),
+    "ai": lambda m, ch, i: m.add_ai(ch, i.user.id, is_admin=is_admin(i), level=Level.NORMAL),
+    "ai_easy": lambda m, ch, i: m.add_ai(ch, i.user.id, is_admin=is_admin(i), level=Level.EASY),
+    "ai_hard": lambda m, ch, i: m.add_ai(ch, i.user.id, is_admin=is_admin(i), level=Level.HARD),
     "start": lambda m, ch, i: m.start_game(ch, i.user.id, is_admin=is_admin(i)),
     "cancel": lambda m, ch, i: m.end(ch, i.user.id, is_admin=is_admin(i)),
 }

@@ -1,11 +1,18 @@
 """The ephemeral hands: answering with a hand, updating it in place, and remembering each player's open hand so the
 publisher can bring it up to date while its interaction token lives (DESIGN "Discord layer": 15 minutes).
+
+Issue 20, point 5: a hand is edited only through a token younger than :data:`HAND_REFRESH_WINDOW` (Discord's 15
+minutes less :data:`~bot.limits.HAND_TOKEN_MARGIN`), measured from the interaction's creation; an older one, or one
+Discord refused (401, 50027 Invalid Webhook Token, or the message gone), is dropped and never used again, and its
+player is marked as having to reopen their hand (:meth:`HandRegistry.needs_reopen`): the turn ping tells them to press
+**Show my hand** when their decision comes.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -14,6 +21,7 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.engine.view import Phase, PlayerView
+from bot.limits import HAND_TOKEN_MARGIN, INTERACTION_TOKEN_SECONDS
 
 from . import ids, screens
 from .images import Images
@@ -23,8 +31,13 @@ if TYPE_CHECKING:
     from bot.adapter import SessionView
     from bot.client import UnoBot
 
-#: How long an open hand may be edited through its interaction (s): tokens last 15 minutes.
-HAND_REFRESH_WINDOW = 14 * 60
+#: How long an open hand may be edited through its interaction (s), from the interaction's creation: tokens last 15
+#: minutes, less a margin for an edit waiting in a rate-limit bucket.
+HAND_REFRESH_WINDOW = INTERACTION_TOKEN_SECONDS - HAND_TOKEN_MARGIN
+#: 50027 Invalid Webhook Token: Discord's answer to a followup or edit through an expired interaction token.
+INVALID_WEBHOOK_TOKEN = 50027
+
+log = logging.getLogger(__name__)
 
 
 def seen_key(view: PlayerView) -> tuple[object, ...]:
@@ -58,13 +71,21 @@ class OpenHand:
     mine: bool = False
 
 
+def token_age(interaction: discord.Interaction[UnoBot]) -> float:
+    """Seconds since ``interaction`` was created (its snowflake's time), 0 when the clocks disagree."""
+    return max(0.0, (discord.utils.utcnow() - interaction.created_at).total_seconds())
+
+
 class HandRegistry:
-    """The open hand of each (channel, user), forgotten once its token is too old to edit it."""
+    """The open hand of each (channel, user), dropped once its token is too old to edit it (``window`` s after the
+    interaction was created, on the clock ``now``) or Discord refused an edit through it; the players whose hand was
+    dropped so, until they open one again (:meth:`needs_reopen`)."""
 
     def __init__(self, *, window: float = HAND_REFRESH_WINDOW, now: Callable[[], float] = time.monotonic) -> None:
         self.window = window
-        self._now = now
+        self.now = now
         self._open: dict[tuple[int, int], OpenHand] = {}
+        self._stale: set[tuple[int, int]] = set()
 
     def remember(
         self,
@@ -77,18 +98,34 @@ class HandRegistry:
     ) -> None:
         seen = seen_key(view) if view is not None else ()
         mine = view is not None and view.me is not None and view.pending == view.me
-        self._open[(channel_id, user_id)] = OpenHand(interaction, fp, self._now(), lang, seen, mine)
+        opened = self.now() - min(token_age(interaction), self.window)
+        self._open[(channel_id, user_id)] = OpenHand(interaction, fp, opened, lang, seen, mine)
+        self._stale.discard((channel_id, user_id))
 
     def get(self, channel_id: int, user_id: int) -> OpenHand | None:
-        """The user's open hand in the channel, if its interaction can still edit it."""
+        """The user's open hand in the channel, if its interaction can still edit it (an older one is dropped)."""
         hand = self._open.get((channel_id, user_id))
-        if hand is not None and self._now() - hand.opened > self.window:
-            self.forget(channel_id, user_id)
+        if hand is not None and self.now() - hand.opened > self.window:
+            self.drop(channel_id, user_id)
             return None
         return hand
 
+    def drop(self, channel_id: int, user_id: int) -> None:
+        """The user's hand can no longer be edited (its token is too old, or Discord refused it): never use it
+        again; the user must open their hand anew to follow the game."""
+        if self._open.pop((channel_id, user_id), None) is not None:
+            self._stale.add((channel_id, user_id))
+
+    def needs_reopen(self, channel_id: int, user_id: int) -> bool:
+        """Whether the user had a hand open in the channel that can no longer be brought up to date (and has not
+        opened one since)."""
+        self.get(channel_id, user_id)
+        return (channel_id, user_id) in self._stale
+
     def forget(self, channel_id: int, user_id: int) -> None:
+        """Forget the user's hand in the channel (the game is over or closed): nothing to reopen."""
         self._open.pop((channel_id, user_id), None)
+        self._stale.discard((channel_id, user_id))
 
     def users(self, channel_id: int) -> list[int]:
         """The users with an open hand in the channel (tokens not checked)."""
@@ -185,8 +222,8 @@ class Hands:
         """Bring ``user_id``'s open hand (if any, within its token's life) up to ``view`` when what they see
         changed: always once it is, or stops being, their decision; otherwise when :func:`seen_key` changed, when
         ``force`` (its controls changed, e.g. a jump-in became possible) or when ``note(lang)`` gives a text to show
-        on it (what the turn timer did, whose hand they received). A hand that cannot be edited any more is
-        forgotten."""
+        on it (what the turn timer did, whose hand they received). A hand that cannot be edited any more (its token
+        too old, or the edit refused) is dropped: no request is spent on it, and its player must reopen it."""
         async with self._lock(session.channel_id, user_id):
             hand = self.open.get(session.channel_id, user_id)
             if hand is None:
@@ -207,8 +244,10 @@ class Hands:
                 ) as screen:
                     await hand.interaction.edit_original_response(**screen.edit_kwargs())
                 hand.fingerprint, hand.seen, hand.mine = fp, seen, mine
-            except discord.HTTPException:
-                self.open.forget(session.channel_id, user_id)
+            except discord.HTTPException as exc:
+                if exc.code == INVALID_WEBHOOK_TOKEN:
+                    log.info("the hand of %s in channel %s expired before its time", user_id, session.channel_id)
+                self.open.drop(session.channel_id, user_id)
 
     async def close(self, channel_id: int, text: Callable[[str], str]) -> None:
         """Turn every open hand of the channel into ``text(lang)`` without controls (the game was ended or closed),
@@ -229,4 +268,4 @@ class Hands:
         self.open.remember(session.channel_id, interaction.user.id, interaction, ids.hand_fingerprint(view), lang, view)
 
 
-__all__ = ["HAND_REFRESH_WINDOW", "HandRegistry", "Hands", "OpenHand", "seen_key"]
+__all__ = ["HAND_REFRESH_WINDOW", "INVALID_WEBHOOK_TOKEN", "HandRegistry", "Hands", "OpenHand", "seen_key", "token_age"]

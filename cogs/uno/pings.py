@@ -61,10 +61,18 @@ class TurnPings:
             self._standing[channel_id] = Ping(message_id, Turn(0, -1, -1))
 
     async def show(
-        self, channel_id: int, guild_id: int, turn: Turn | None, lang: str, *, enabled: bool = True
+        self,
+        channel_id: int,
+        guild_id: int,
+        turn: Turn | None,
+        lang: str,
+        *,
+        enabled: bool = True,
+        reopen: bool = False,
     ) -> Ping | None:
         """Make the channel's ping match ``turn``: nothing when it is for that turn already; otherwise delete the
-        standing one and, when ``turn`` is a human's and pings are ``enabled``, send a new one. Returns the ping
+        standing one and, when ``turn`` is a human's and pings are ``enabled``, send a new one; with ``reopen`` (their
+        open hand can no longer be updated: issue 20, point 5) it tells them to press Show my hand. Returns the ping
         standing afterwards."""
         current = self._standing.get(channel_id)
         if current is not None and turn is not None and current.turn == turn and enabled:
@@ -75,9 +83,8 @@ class TurnPings:
             await self._delete(channel, current.message_id)
         if turn is None or not enabled:
             return None
-        message = await channel.send(
-            t("table.ping", lang, player=f"<@{turn.user}>"), allowed_mentions=ping_mentions(turn.user)
-        )
+        key = "table.ping_reopen" if reopen else "table.ping"
+        message = await channel.send(t(key, lang, player=f"<@{turn.user}>"), allowed_mentions=ping_mentions(turn.user))
         ping = self._standing[channel_id] = Ping(message.id, turn)
         return ping
 

@@ -320,7 +320,8 @@ class Publisher:
         settings = await self.bot.guild_settings(session.guild_id)
         enabled = settings.turn_pings
         before = self.pings.standing(session.channel_id)
-        ping = await self.pings.show(session.channel_id, session.guild_id, turn, lang, enabled=enabled)
+        reopen = turn is not None and self.hands.open.needs_reopen(session.channel_id, turn.user)
+        ping = await self.pings.show(session.channel_id, session.guild_id, turn, lang, enabled=enabled, reopen=reopen)
         if ping != before:
             await self._note(session, commit=False, ping=ping.message_id if ping is not None else None)
 

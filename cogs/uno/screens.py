@@ -15,6 +15,8 @@ from typing import Any
 import discord
 
 from bot.adapter import SessionView, Status
+from bot.adapter.session_view import SeatView as SessionSeat
+from bot.ai import Level
 from bot.engine.actions import Accept, CallUno, Challenge, DeclareColour, Draw, Keep
 from bot.engine.cards import Face, Kind, Mode, Side, colours_of
 from bot.engine.events import RoundEnded
@@ -168,7 +170,8 @@ def lobby_screen(session: SessionView, lang: str) -> Screen:
     host = next((s for s in session.seats if s.user_id == session.host_id), None)
     embed.description = t("lobby.host", lang, host=f"<@{session.host_id}>" if host else "—")
     players = "\n".join(
-        f"{i + 1}. {'🤖 ' if s.ai else ''}{player_name(session, i, lang)}" for i, s in enumerate(session.seats)
+        f"{i + 1}. {'🤖 ' if s.ai else ''}{player_name(session, i, lang)}{ai_level_suffix(s, lang)}"
+        for i, s in enumerate(session.seats)
     )
     embed.add_field(
         name=t("lobby.players", lang, n=len(session.seats), max=session.max_players), value=players or "—", inline=False
@@ -180,14 +183,30 @@ def lobby_screen(session: SessionView, lang: str) -> Screen:
     embed.set_footer(text=t("lobby.footer", lang, min=session.min_players, max=session.max_players))
     full = len(session.seats) >= session.max_players
     view = _view(
-        LobbyButton("join", ch, t("btn.join", lang), discord.ButtonStyle.success, disabled=full),
-        LobbyButton("leave", ch, t("btn.leave", lang), discord.ButtonStyle.secondary),
-        LobbyButton("ai", ch, t("btn.add_ai", lang), discord.ButtonStyle.secondary, disabled=full),
-        LobbyButton("start", ch, t("btn.start", lang), discord.ButtonStyle.primary),
-        LobbyButton("cancel", ch, t("btn.cancel", lang), discord.ButtonStyle.danger),
-        LobbyButton("rules", ch, t("btn.rules", lang), discord.ButtonStyle.secondary),  # the host's rule panel
+        LobbyButton("join", ch, t("btn.join", lang), discord.ButtonStyle.success, disabled=full, row=0),
+        LobbyButton("leave", ch, t("btn.leave", lang), discord.ButtonStyle.secondary, row=0),
+        LobbyButton("start", ch, t("btn.start", lang), discord.ButtonStyle.primary, row=0),
+        LobbyButton("cancel", ch, t("btn.cancel", lang), discord.ButtonStyle.danger, row=0),
+        LobbyButton("rules", ch, t("btn.rules", lang), discord.ButtonStyle.secondary, row=0),  # the host's rule panel
+        *(  # issue 21: one Add AI button per level
+            LobbyButton(verb, ch, t(label, lang), disabled=full, row=1) for verb, label in AI_BUTTONS.values()
+        ),
     )
     return Screen(embed=embed, view=view)
+
+
+#: The lobby's Add AI buttons (issue 21), easiest first: level -> (verb, label). ``ai`` (Normal) keeps its old verb and
+#: label, so lobby messages posted before AI levels keep working.
+AI_BUTTONS: dict[Level, tuple[str, str]] = {
+    Level.EASY: ("ai_easy", "btn.add_ai_easy"),
+    Level.NORMAL: ("ai", "btn.add_ai"),
+    Level.HARD: ("ai_hard", "btn.add_ai_hard"),
+}
+
+
+def ai_level_suffix(seat: SessionSeat, lang: str) -> str:
+    """`` · Hard`` after an AI seat's name (its level, localised); empty for a human."""
+    return f" · {t(f'ai.level.{seat.level}', lang)}" if seat.ai and seat.level else ""
 
 
 def message_url(session: SessionView) -> str | None:

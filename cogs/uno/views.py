@@ -78,9 +78,12 @@ class LobbyButton(UnoItem[discord.ui.Button[Any]], template=ids.LOBBY_RE):
         style: discord.ButtonStyle = discord.ButtonStyle.secondary,
         *,
         disabled: bool = False,
+        row: int | None = None,
     ) -> None:
         super().__init__(
-            discord.ui.Button(label=label, style=style, custom_id=ids.lobby_id(verb, channel), disabled=disabled)
+            discord.ui.Button(
+                label=label, style=style, custom_id=ids.lobby_id(verb, channel), disabled=disabled, row=row
+            )
         )
         self.verb = verb
         self.channel = channel

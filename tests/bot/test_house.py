@@ -9,11 +9,11 @@ import pytest
 from bot.engine.builder import build
 from bot.engine.cards import Mode
 from bot.engine.options import Options
-from bot.i18n import t
+from bot.i18n import LANGUAGES, t
 from cogs.uno import house
 from cogs.uno.cog import HOUSE_NAMES
 
-ALL = ("en", "it", "es", "sk")
+ALL = LANGUAGES
 EVERY_RULE = Options(stacking="any_draw", draw_to_match=True, force_play=True, seven_zero=True, jump_in=True)
 
 

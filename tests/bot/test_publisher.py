@@ -10,6 +10,7 @@ from bot.adapter import SessionView
 from bot.engine.cards import Colour, Side
 from bot.engine.events import CardKept, CardsDrawn, ColourDeclared, PenaltyAccepted, PlayerRemoved, Reshuffled
 from bot.engine.view import Phase
+from bot.i18n import LANGUAGES
 from cogs.uno import screens
 from cogs.uno.hands import seen_key
 from cogs.uno.publisher import Pacer
@@ -77,7 +78,7 @@ def test_without_a_timeout_the_lines_are_the_events_lines() -> None:
     assert event_lines(events, names, "en") == ["Alice drew 1 card", "Alice kept the drawn card"]
 
 
-@pytest.mark.parametrize("lang", ["en", "it", "es", "sk"])
+@pytest.mark.parametrize("lang", LANGUAGES)
 def test_the_timeout_texts_exist_in_every_language(lang: str) -> None:
     for events in ([CardsDrawn(0, 1, "draw")], [CardKept(0)], [PenaltyAccepted(0)], [ColourDeclared(0, Colour.RED)]):
         (line,) = event_lines(events, names, lang, timed_out=0)

@@ -20,6 +20,7 @@ from bot.engine.cards import Colour, parse_face
 from bot.engine.events import CardKept, CardPlayed, CardsDrawn, ColourDeclared, Event, PenaltyAccepted
 from bot.engine.options import Options
 from bot.engine.view import Phase
+from bot.i18n import LANGUAGES
 from bot.storage import Store, open_store
 from cogs.uno.publisher import log_lines, timeout_note
 from cogs.uno.screens import DECISIONS
@@ -271,7 +272,7 @@ async def test_issue_10_4_the_third_timeout_in_a_row_removes_the_player_and_name
     await table.m.close()
 
 
-@pytest.mark.parametrize("lang", ["en", "it", "es", "sk"])
+@pytest.mark.parametrize("lang", LANGUAGES)
 def test_issue_10_4_every_timeout_text_and_the_next_clock_exist_in_every_language(lang: str) -> None:
     cases: dict[str, list[Event]] = {
         "drew": [CardsDrawn(0, 1, "draw")],

@@ -2,7 +2,8 @@
 
 Facts it follows: ``shared/docs/discord-emulator.md``. Entry points: ``DiscordEmulator`` (server, state, acting as
 users, assertions), ``running_bot`` / ``start_bot`` / ``stop_bot`` (run a ``commands.Bot`` against it), and the
-pytest fixtures in ``tests.discord_emulator.fixtures``.
+pytest fixtures in ``tests.discord_emulator.fixtures``. Discord's rate limits and token lifetime are imposed by
+default; each limit and its source: ``tests.discord_emulator.ratelimits``.
 """
 
 from .emulator import DiscordEmulator, Fault
@@ -17,6 +18,7 @@ from .model import (
     InteractionRecord,
     Member,
     Message,
+    RateLimited,
     Revision,
     Role,
     Select,
@@ -24,6 +26,7 @@ from .model import (
     User,
     shard_of,
 )
+from .ratelimits import RateLimits
 from .runner import running_bot, start_bot, stop_bot
 
 __all__ = [
@@ -39,6 +42,8 @@ __all__ = [
     "InteractionRecord",
     "Member",
     "Message",
+    "RateLimited",
+    "RateLimits",
     "Revision",
     "Role",
     "Select",

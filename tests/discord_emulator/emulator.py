@@ -47,11 +47,13 @@ from .model import (
     InteractionRecord,
     Member,
     Message,
+    RateLimited,
     Role,
     Select,
     Snowflakes,
     User,
 )
+from .ratelimits import INVALID_REQUEST_WINDOW, RateLimits
 from .rest import RestApi, constant_payload, json_response
 
 #: Names of the asyncio tasks in which discord.py runs interaction handlers; ``settle`` waits for them.
@@ -63,6 +65,8 @@ HANDLER_TASK_PREFIXES = (
     "discord.py: on_interaction",
     "discord.py: on_app_command",
 )
+#: How long after an exhausted rate-limit bucket resets ``settle`` still waits for the request it held back (s).
+SETTLE_AFTER_RESET = 0.02
 _DEFAULT_ERRORS = {
     400: (50035, "Invalid Form Body"),
     401: (0, "401: Unauthorized"),
@@ -70,6 +74,17 @@ _DEFAULT_ERRORS = {
     404: (10008, "Unknown Message"),
     429: (0, "You are being rate limited."),
 }
+
+
+def awaiting(task: asyncio.Task[Any]) -> str:
+    """Where ``task`` waits: the chain of ``file:line`` of its awaits, innermost last."""
+    places, coro = [], task.get_coro()
+    while coro is not None and len(places) < 12:
+        frame = getattr(coro, "cr_frame", None) or getattr(coro, "gi_frame", None)
+        if frame is not None:
+            places.append(f"{frame.f_code.co_filename.rsplit('/', 2)[-1]}:{frame.f_lineno}")
+        coro = getattr(coro, "cr_await", None) or getattr(coro, "gi_yieldfrom", None)
+    return " > ".join(places)
 
 
 @dataclass
@@ -127,13 +142,32 @@ class DiscordEmulator:
     ``clock`` (default ``time.monotonic``) is read through ``now()``; ``advance_clock(s)`` moves it forward, to
     expire interaction tokens (15 min) without waiting. ``ack_deadline`` (3 s, None = off) is how late a
     callback may come before Discord answers 10062 Unknown interaction.
+
+    Rate limits (``ratelimits``: per-route buckets per channel or interaction token, the global 50/s, Discord's
+    headers, 429 with ``retry_after`` and ``Via``) are always on: ``rate_limit_scale`` (or
+    ``rate_limits.scale``) shrinks every window for a test that would otherwise wait on them;
+    ``benchmark_without_rate_limits`` is for a benchmark measuring the difference, nothing else. Recorded:
+    ``rate_limited`` (each 429), ``invalid_requests`` (each 401/403/429; ``invalid_request_count()``),
+    ``expired_token_requests()`` (each request refused 50027 because its token had expired).
     """
 
     def __init__(
-        self, *, token: str = "emulator-token", bot_name: str = "Test Bot", clock: Callable[[], float] = time.monotonic
+        self,
+        *,
+        token: str = "emulator-token",
+        bot_name: str = "Test Bot",
+        clock: Callable[[], float] = time.monotonic,
+        rate_limit_scale: float = 1.0,
+        benchmark_without_rate_limits: bool = False,
     ) -> None:
         self.token = token
         self.clock = clock
+        #: Discord's rate limits (``ratelimits``), on unless a benchmark measures the difference.
+        self.rate_limits = RateLimits(self.now, scale=rate_limit_scale, enabled=not benchmark_without_rate_limits)
+        #: The 429s the rate limits answered.
+        self.rate_limited: list[RateLimited] = []
+        #: Every 401, 403 and 429 answered, ``(at, method, path, status)``: Discord's "invalid requests".
+        self.invalid_requests: list[tuple[float, str, str, int]] = []
         self.ack_deadline: float | None = 3.0
         self.recommended_shards = 1
         self.max_guilds_per_shard = 2500
@@ -263,6 +297,16 @@ class DiscordEmulator:
 
     def advance_clock(self, seconds: float) -> None:
         self._offset += seconds
+
+    def invalid_request_count(self, within: float = INVALID_REQUEST_WINDOW) -> int:
+        """The 401, 403 and 429 answers of the last ``within`` s (emulator clock): Discord bans an IP for a while at
+        10,000 in 10 minutes (``ratelimits.INVALID_REQUEST_BAN``)."""
+        since = self.now() - within
+        return sum(1 for at, *_ in self.invalid_requests if at >= since)
+
+    def expired_token_requests(self) -> list[ErrorResponse]:
+        """The followups and edits refused because their interaction token had expired (401, 50027)."""
+        return [e for e in self.error_responses if e.code == 50027]
 
     def iso_now(self) -> str:
         return model.iso_now(self._offset)
@@ -901,8 +945,10 @@ class DiscordEmulator:
 
     async def settle(self, *, quiet: float = 0.002, timeout: float = WAIT_TIMEOUT, wait_deferred: bool = True) -> None:
         """Wait until the bot has gone quiet: no REST call in flight or made in the last ``quiet`` s, no
-        discord.py interaction-handler task running (``settle_task_prefixes``; add your own task names there)
-        and, with ``wait_deferred``, no deferred response still loading. ``AssertionError`` after ``timeout`` s.
+        discord.py interaction-handler task running (``settle_task_prefixes``; add your own task names there),
+        no rate-limit bucket exhausted that resets within the next ``SETTLE_AFTER_RESET`` s (discord.py holds the
+        next request of such a bucket until its reset) and, with ``wait_deferred``, no deferred response still
+        loading. ``AssertionError`` after ``timeout`` s (a frozen ``clock`` never resets an exhausted bucket).
         """
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
@@ -916,13 +962,21 @@ class DiscordEmulator:
             loading = sorted(self._deferred) if wait_deferred else []
             quiet_for = time.monotonic() - self._last_activity
             busy_tasks += [t.get_name() for t in self._background]
-            if not busy_tasks and not loading and self._inflight == 0 and quiet_for >= quiet:
+            # a client may be sleeping until an exhausted bucket resets (discord.py does): wait for that, and a
+            # little after, before calling it quiet
+            limited = self.now() < self.rate_limits.busy_until() + SETTLE_AFTER_RESET
+            if not busy_tasks and not loading and self._inflight == 0 and quiet_for >= quiet and not limited:
                 return
             if loop.time() > deadline:
                 pending = [self.interactions[i].describe() for i in loading]
+                waiting = [
+                    f"{t.get_name()} at {awaiting(t)}"
+                    for t in asyncio.all_tasks()
+                    if t is not me and not t.done() and t.get_name().startswith(self.settle_task_prefixes)
+                ]
                 raise AssertionError(
                     f"the bot did not settle within {timeout}s: tasks {busy_tasks}, {self._inflight} requests "
-                    f"in flight, deferred and never answered: {pending}"
+                    f"in flight, deferred and never answered: {pending}, rate limited: {limited}; waiting: {waiting}"
                 )
             await asyncio.sleep(quiet if self._inflight == 0 and not busy_tasks else 0.001)
 

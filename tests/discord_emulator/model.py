@@ -625,6 +625,19 @@ class ErrorResponse:
 
 
 @dataclass(frozen=True)
+class RateLimited:
+    """A 429 the emulator's rate limits answered (``ratelimits``): when, the request, the bucket that refused
+    (``"global"`` for the global limit), the ``retry_after`` it gave (s)."""
+
+    at: float
+    method: str
+    path: str
+    bucket: str
+    retry_after: float
+    global_: bool
+
+
+@dataclass(frozen=True)
 class Ack:
     """One callback attempt: its time, callback type and the status answered (200 or an error)."""
 

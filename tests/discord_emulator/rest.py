@@ -12,6 +12,7 @@ A path no route matches is answered ``404`` and recorded in ``emu.unknown_routes
 from __future__ import annotations
 
 import json
+import math
 import mimetypes
 import re
 from collections.abc import Awaitable, Callable
@@ -21,7 +22,19 @@ from typing import TYPE_CHECKING, Any
 from aiohttp import web
 
 from . import model
-from .model import EPHEMERAL, LOADING, Ack, Attachment, Channel, ErrorResponse, InteractionRecord, Message, User
+from .model import (
+    EPHEMERAL,
+    LOADING,
+    Ack,
+    Attachment,
+    Channel,
+    ErrorResponse,
+    InteractionRecord,
+    Message,
+    RateLimited,
+    User,
+)
+from .ratelimits import Verdict as RateLimitVerdict
 from .validation import Problems, check_commands, check_message
 
 if TYPE_CHECKING:
@@ -29,6 +42,8 @@ if TYPE_CHECKING:
 
 #: Interaction tokens are valid this long (seconds) for followups and edits.
 TOKEN_LIFETIME = 15 * 60
+#: Answers Discord counts as invalid requests (10,000 in 10 minutes get an IP banned: ``ratelimits``).
+INVALID_STATUSES = frozenset({401, 403, 429})
 #: Callback types Discord accepts per interaction type (2 command, 3 component, 4 autocomplete, 5 modal submit).
 ALLOWED_CALLBACKS = {2: {4, 5, 9}, 3: {4, 5, 6, 7, 9}, 4: {8}, 5: {4, 5, 6, 7}}
 
@@ -181,6 +196,8 @@ class RestApi:
             emu._inflight -= 1
             emu._touch()
             emu.requests.append((emu.now(), method, path, status))
+            if status in INVALID_STATUSES:
+                emu.invalid_requests.append((emu.now(), method, path, status))
 
     async def _route(self, request: web.Request, method: str, path: str) -> web.Response:
         emu = self.emu
@@ -192,6 +209,18 @@ class RestApi:
         fault = emu._take_fault(method, path)
         if fault is not None:
             return fault.response(emu.now(), f"{method} /{path}")
+        verdict = emu.rate_limits.take(method, path)
+        if verdict is not None and not verdict.allowed:
+            return rate_limited(emu, method, path, verdict)
+        response = await self._answer(request, method, path, match, handler, auth)
+        if verdict is not None:
+            response.headers.update(verdict.headers)
+        return response
+
+    async def _answer(
+        self, request: web.Request, method: str, path: str, match: re.Match[str], handler: Handler, auth: bool
+    ) -> web.Response:
+        emu = self.emu
         if auth and request.headers.get("Authorization") != f"Bot {emu.token}":
             return json_response(401, {"message": "401: Unauthorized", "code": 0})
         body, files = await read_body(request)
@@ -685,6 +714,20 @@ class RestApi:
         if member is None:
             raise ApiError(404, 10007, "Unknown Member")
         return json_response(200, member.payload())
+
+
+def rate_limited(emu: DiscordEmulator, method: str, path: str, verdict: RateLimitVerdict) -> web.Response:
+    """Discord's 429 (``ratelimits`` module): ``{"message", "retry_after", "global"}`` with ``Retry-After`` (whole
+    seconds, at least 1), ``Via`` (without it discord.py takes the 429 for a Cloudflare ban) and the bucket's
+    ``X-RateLimit-*`` headers; recorded in ``emu.rate_limited``."""
+    emu.rate_limited.append(RateLimited(emu.now(), method, path, verdict.bucket, verdict.retry_after, verdict.global_))
+    body = {
+        "message": "You are being rate limited.",
+        "retry_after": round(verdict.retry_after, 3),
+        "global": verdict.global_,
+    }
+    headers = {"Via": "1.1 google", "Retry-After": str(max(1, math.ceil(verdict.retry_after))), **verdict.headers}
+    return json_response(429, body, headers)
 
 
 def constant_payload(data: dict[str, Any]) -> Callable[[Any], dict[str, Any]]:

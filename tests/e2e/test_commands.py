@@ -462,7 +462,7 @@ async def test_forged_settings_and_prefs_are_refused_and_change_nothing(
         {"turn_timer": 14},
         {"turn_timer": 0},
         {"default_target": -5},
-        {"language": "fr"},
+        {"language": "nl"},
         {"default_game": "poker"},
         {"card_images": False, "false_catch_penalty": 99},  # one bad value spoils the whole change
     ):

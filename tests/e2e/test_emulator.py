@@ -15,6 +15,7 @@ import pytest
 
 from tests.discord_emulator import DiscordEmulator, Guild, User, running_bot, shard_of
 from tests.discord_emulator.model import Channel
+from tests.discord_emulator.ratelimits import EDIT_MESSAGE, classify
 
 from .demo_bot import PNG, DemoBot, ShardedDemoBot
 
@@ -726,3 +727,137 @@ async def test_two_clients_claiming_one_shard_both_get_its_interactions_and_the_
     assert statuses[0] == 200 and set(statuses[1:]) == {400} and {e.code for e in res.errors} == {40060}
     with pytest.raises(AssertionError, match="callback attempts"):
         emulator.assert_all_interactions_answered_once()
+
+
+# ------------------------------------------------------------------ Discord's rate limits (issue 20, point 6)
+
+
+async def _raw(
+    emu: DiscordEmulator, method: str, path: str, body: dict[str, Any] | None = None
+) -> tuple[int, dict[str, Any], Any]:
+    """One request to the emulator outside discord.py (which would wait on the headers instead of exceeding them)."""
+    async with aiohttp.ClientSession() as http:
+        headers = {"Authorization": f"Bot {emu.token}"}
+        async with http.request(method, f"{emu.api_base}/{path}", json=body, headers=headers) as response:
+            data = await response.json() if response.status != 204 else None
+            return response.status, dict(response.headers), data
+
+
+def freeze_clock(emu: DiscordEmulator) -> None:
+    """Stop the emulator's clock (``advance_clock`` still moves it): a loaded machine cannot stretch a window."""
+    frozen = emu.clock()
+    emu.clock = lambda: frozen
+
+
+async def test_issue_20_6_messages_sent_per_channel_are_limited_to_5_per_5_seconds_with_discords_headers(
+    emulator: DiscordEmulator, world: World
+) -> None:
+    freeze_clock(emulator)
+    games = world.guild.channel("games")
+    path = f"channels/{world.general.id}/messages"
+    answers = [await _raw(emulator, "POST", path, {"content": str(i)}) for i in range(6)]
+    assert [status for status, _, _ in answers] == [200] * 5 + [429]
+    assert [h["X-RateLimit-Remaining"] for _, h, _ in answers] == ["4", "3", "2", "1", "0", "0"]
+    assert {h["X-RateLimit-Limit"] for _, h, _ in answers} == {"5"}
+    assert {h["X-RateLimit-Bucket"] for _, h, _ in answers} == {"channel-message-create"}
+    assert all(0 < float(h["X-RateLimit-Reset-After"]) <= 5.0 for _, h, _ in answers)
+    _, headers, body = answers[-1]
+    assert body["global"] is False and 0 < body["retry_after"] <= 5.0 and body["message"]
+    assert headers["Via"] and headers["X-RateLimit-Scope"] == "user" and int(headers["Retry-After"]) >= 1
+    assert [m.content for m in emulator.public_messages(world.general)] == ["0", "1", "2", "3", "4"]
+    # another channel has its own bucket; edits and deletes have theirs
+    status, _, sent = await _raw(emulator, "POST", f"channels/{games.id}/messages", {"content": "x"})
+    assert status == 200
+    edit = f"channels/{games.id}/messages/{sent['id']}"
+    edit = f"channels/{games.id}/messages/{sent['id']}"
+    status, headers, _ = await _raw(emulator, "PATCH", edit, {"content": "y"})
+    assert (status, headers["X-RateLimit-Bucket"], headers["X-RateLimit-Remaining"]) == (200, EDIT_MESSAGE, "4")
+    # the window is fixed: once it has passed (the emulator's clock moved on), the channel may send again
+    emulator.advance_clock(5.0)
+    assert (await _raw(emulator, "POST", path, {"content": "again"}))[0] == 200
+    assert [(r.bucket, r.global_) for r in emulator.rate_limited] == [("channel-message-create", False)]
+    assert emulator.invalid_request_count() == 1
+
+
+async def test_issue_20_6_interaction_webhooks_are_limited_per_token_and_callbacks_are_not(
+    emulator: DiscordEmulator, world: World, bot: DemoBot
+) -> None:
+    # callbacks are answered without a bucket: ten in a row, none limited
+    for _ in range(10):
+        assert (await emulator.slash(world.alice, world.general, "demo counter")).acknowledged
+    assert classify("POST", "interactions/1/token/callback") is None
+    await emulator.slash(world.alice, world.general, "demo later")
+    freeze_clock(emulator)
+    token = list(emulator.interactions.values())[-1].token
+    hook = f"webhooks/{emulator.application_id}/{token}"
+    answers = [await _raw(emulator, "POST", f"{hook}?wait=1", {"content": str(i), "flags": 64}) for i in range(5)]
+    answers.append(await _raw(emulator, "PATCH", f"{hook}/messages/@original", {"content": "edited"}))
+    assert [status for status, _, _ in answers] == [200] * 5 + [429]
+    assert {h["X-RateLimit-Bucket"] for _, h, _ in answers} == {"interaction-webhook"}
+    assert 0 < answers[-1][2]["retry_after"] <= 2.0
+    # another interaction's token has its own bucket
+    other = next(iter(emulator.interactions.values())).token
+    assert (await _raw(emulator, "GET", f"webhooks/{emulator.application_id}/{other}/messages/@original"))[0] == 200
+    emulator.advance_clock(2.0)
+    assert (await _raw(emulator, "PATCH", f"{hook}/messages/@original", {"content": "edited"}))[0] == 200
+    assert len(emulator.rate_limited) == 1
+
+
+async def test_issue_20_6_the_global_limit_is_50_requests_a_second_without_interaction_endpoints(
+    emulator: DiscordEmulator, world: World
+) -> None:
+    channels = [emulator.add_channel(world.guild, f"c{i}") for i in range(51)]
+    freeze_clock(emulator)
+    for channel in channels[:50]:
+        assert (await _raw(emulator, "GET", f"channels/{channel.id}"))[0] == 200
+    status, headers, body = await _raw(emulator, "GET", f"channels/{channels[50].id}")
+    assert status == 429 and body["global"] is True
+    assert headers["X-RateLimit-Global"] == "true" and headers["X-RateLimit-Scope"] == "global" and headers["Via"]
+    assert [r.bucket for r in emulator.rate_limited] == ["global"]
+    emulator.advance_clock(1.0)
+    assert (await _raw(emulator, "GET", f"channels/{channels[50].id}"))[0] == 200
+
+
+async def test_issue_20_6_discord_py_waits_on_the_headers_and_never_meets_a_429(
+    emulator: DiscordEmulator, world: World, bot: DemoBot
+) -> None:
+    # shrunk windows (5 per 0.25 s): the same buckets, so that 12 sends, 12 edits and 12 deletes take ~2 s, not 36 s
+    emulator.rate_limits.scale = 0.05
+    channel = bot.get_partial_messageable(world.general.id)
+    sent = await asyncio.gather(*(channel.send(f"m{i}") for i in range(12)))
+    await asyncio.gather(*(m.edit(content=f"e{i}") for i, m in enumerate(sent)))
+    await asyncio.gather(*(m.delete() for m in sent))
+    await emulator.settle()
+    assert emulator.rate_limited == [] and emulator.invalid_requests == []
+    assert emulator.rate_limits.taken["channel-message-create"] == 12
+    assert emulator.rate_limits.taken["channel-message-edit"] == 12
+    assert emulator.public_messages(world.general) == []
+
+
+async def test_issue_20_6_invalid_requests_are_counted_and_expired_tokens_listed(
+    emulator: DiscordEmulator, world: World, bot: DemoBot
+) -> None:
+    emulator.fail_next("POST /channels/*/messages", 403)
+    await emulator.slash(world.alice, world.general, "demo post")
+    await emulator.slash(world.alice, world.general, "demo later")
+    kept = bot.seen.kept
+    assert kept is not None
+    emulator.advance_clock(15 * 60 + 1)
+    with pytest.raises(discord.HTTPException):
+        await kept.edit_original_response(content="too late")
+    assert [status for *_, status in emulator.invalid_requests] == [403, 401]
+    # Discord counts them over 10 minutes: the 403 came 15 minutes before the 401
+    assert emulator.invalid_request_count() == 1 and emulator.invalid_request_count(within=3600) == 2
+    assert [(e.status, e.code) for e in emulator.expired_token_requests()] == [(401, 50027)]
+
+
+async def test_issue_20_6_only_a_benchmark_switches_the_limits_off() -> None:
+    emu = DiscordEmulator(benchmark_without_rate_limits=True)
+    guild = emu.add_guild()
+    await emu.start()
+    try:
+        answers = [await _raw(emu, "POST", f"channels/{guild.channel('general').id}/messages") for _ in range(8)]
+        assert [status for status, _, _ in answers] == [400] * 8  # empty messages: refused, but never 429
+        assert "X-RateLimit-Limit" not in answers[0][1] and emu.rate_limited == []
+    finally:
+        await emu.stop()

@@ -23,6 +23,10 @@ from tests.discord_emulator import DiscordEmulator, Message, User
 
 from .uno_driver import Table, make_bot, uno_world
 
+#: Discord's rate limits are on in these tests, on windows 50x shorter (5 edits per 0.1 s): each plays many
+#: moves, which on Discord's own windows (3 channel requests a move, 5 per 5 s each) would take minutes.
+pytestmark = pytest.mark.rate_limit_scale(0.02, reason="matches played through the hands")
+
 
 @pytest.fixture
 def world(emulator: DiscordEmulator) -> dict[str, Any]:

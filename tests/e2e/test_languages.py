@@ -1,6 +1,7 @@
-"""A whole match in Italian, Spanish and Slovak: the real bot against the loopback Discord, driven through buttons and
-selects only. The lobby, the public table, the round and match summaries, every ephemeral hand and ``/uno rules``
-must be in the chosen language, with no English catalogue text left (bot.i18n, cogs.uno)."""
+"""A whole match in Italian, Spanish, Slovak, Polish and Brazilian Portuguese: the real bot against the loopback
+Discord, driven through buttons and selects only. The lobby, the public table, the round and match summaries, every
+ephemeral hand and ``/uno rules`` must be in the chosen language, with no English catalogue text left (bot.i18n,
+cogs.uno; issue 18.4 for Polish and Portuguese)."""
 
 from __future__ import annotations
 
@@ -21,6 +22,10 @@ from tests.discord_emulator import DiscordEmulator, Message, User
 from tests.discord_emulator.model import Revision
 
 from .uno_driver import Table, make_bot
+
+#: Discord's rate limits are on in these tests, on windows 50x shorter (5 edits per 0.1 s): each plays many
+#: moves, which on Discord's own windows (3 channel requests a move, 5 per 5 s each) would take minutes.
+pytestmark = pytest.mark.rate_limit_scale(0.02, reason="a match played in every language")
 
 LOCALES = Path(__file__).resolve().parents[2] / "bot" / "i18n" / "locales"
 #: English texts of these families must not appear anywhere once a language is chosen.
@@ -46,6 +51,10 @@ CASES = [
     pytest.param(Case("es", "locale", "classic", "es-ES", ("es-419", "es-ES")), id="es-locale-classic"),
     # Slovak only exists as a setting; a Czech client (common in Slovakia) still gets Slovak
     pytest.param(Case("sk", "setting", "flex", "en-US", ("cs", "en-GB"), images=False), id="sk-setting-flex"),
+    # issue 18.4: Polish clients on a Polish server, with no setting (three plural forms, the hands and the log)
+    pytest.param(Case("pl", "locale", "flip", "pl", ("pl", "pl"), images=False), id="pl-locale-flip"),
+    # Brazilian Portuguese chosen by the server for French and German clients, with images
+    pytest.param(Case("pt_BR", "setting", "classic", "en-US", ("fr", "de")), id="pt_BR-setting-classic"),
 ]
 
 
@@ -140,7 +149,15 @@ async def test_a_whole_match_in_another_language(
     # the slash commands reached Discord with their Italian and Spanish names (and Discord accepted them)
     (uno,) = [c for c in emulator.commands(guild) if c["name"] == "uno"]
     new = next(o for o in uno["options"] if o["name"] == "new")
-    assert new["name_localizations"] == {"it": "nuova", "es-ES": "nueva", "es-419": "nueva"}
+    assert new["name_localizations"] == {
+        "it": "nuova",
+        "es-ES": "nueva",
+        "es-419": "nueva",
+        "de": "neu",
+        "fr": "nouvelle",
+        "pl": "nowa",
+        "pt-BR": "nova",
+    }
     assert "sk" not in new["name_localizations"]
 
     seen: list[str] = []  # every text a player could read, to check for English at the end
@@ -159,9 +176,9 @@ async def test_a_whole_match_in_another_language(
     table = LocalTable(emulator, bot, channel, [alice, bob])
     table.lang = lang
     lobby = table.public_message()
-    assert [b.label for b in lobby.buttons()] == [
-        t(k, lang) for k in ("btn.join", "btn.leave", "btn.add_ai", "btn.start", "btn.cancel", "btn.rules")
-    ]
+    keys = ("btn.join", "btn.leave", "btn.start", "btn.cancel", "btn.rules")
+    keys += ("btn.add_ai_easy", "btn.add_ai", "btn.add_ai_hard")  # issue 21: an Add AI button per level, own row
+    assert [b.label for b in lobby.buttons()] == [t(k, lang) for k in keys]
     assert lobby.embeds[0]["title"] == t("lobby.title", lang, game=t(f"mode.{case.game}", lang))
     assert t("opt.line.single_round", lang) in lobby.text and t("lobby.options", lang) in lobby.text
     await emulator.click(bob, lobby, label=t("btn.join", lang))

@@ -33,6 +33,10 @@ from tests.storage.conftest import Backend, drop_pg_backend, pg_backend, pg_data
 
 from .uno_driver import Table
 
+#: Discord's rate limits are on in these tests, on windows 50x shorter (5 edits per 0.1 s): each plays many
+#: moves, which on Discord's own windows (3 channel requests a move, 5 per 5 s each) would take minutes.
+pytestmark = pytest.mark.rate_limit_scale(0.02, reason="matches played on two shards")
+
 #: Most decisions a one-round match of two players may take here before the test gives up on it.
 MAX_DECISIONS = 400
 READING = asyncio.Lock()

@@ -28,6 +28,10 @@ from .test_commands import find, give, play_select
 from .test_live_channel import mentioned, pings
 from .uno_driver import Table, make_bot, uno_world
 
+#: Discord's rate limits are on in these tests, on windows 50x shorter (5 edits per 0.1 s): each plays many
+#: moves, which on Discord's own windows (3 channel requests a move, 5 per 5 s each) would take minutes.
+pytestmark = pytest.mark.rate_limit_scale(0.02, reason="games played in threads move by move")
+
 
 @pytest.fixture
 def world(emulator: DiscordEmulator) -> dict[str, Any]:

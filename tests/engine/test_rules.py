@@ -7,7 +7,7 @@ from __future__ import annotations
 from random import Random
 
 from bot import limits
-from bot.adapter import ai
+from bot.ai import normal as ai
 from bot.engine.actions import Accept, Challenge
 from bot.engine.builder import build
 from bot.engine.cards import TARGETED_KINDS, Kind, Mode, Side, parse_faces

@@ -1,6 +1,7 @@
-"""The message catalogues are complete and correct: every key of ``en.po`` is translated into Italian, Spanish and
-Slovak with the same placeholders, markdown and emoji; every key the code uses exists; texts fit Discord's limits;
-command names are valid; plural forms and language selection work (bot.i18n, bot.i18n.translator)."""
+"""The message catalogues are complete and correct: every key of ``en.po`` is translated into Italian, Spanish,
+Slovak, German, French, Polish and Brazilian Portuguese (issue 18.4) with the same placeholders, markdown and emoji;
+every key the code uses exists; texts fit Discord's limits; command names are valid; plural forms and language
+selection work (bot.i18n, bot.i18n.translator)."""
 
 from __future__ import annotations
 
@@ -23,6 +24,8 @@ from discord import app_commands
 import bot.adapter.errors
 import bot.engine.errors
 import bot.engine.options
+import bot.i18n
+from bot.ai import Level
 from bot.engine.cards import (
     Colour,
     Face,
@@ -34,8 +37,8 @@ from bot.engine.cards import (
     flip_dark_faces,
     flip_light_faces,
 )
-from bot.i18n import _translations, language_for, t, tn
-from bot.i18n.translator import UnoTranslator
+from bot.i18n import LANGUAGES, _translations, language_for, t, tn
+from bot.i18n.translator import _LOCALES, UnoTranslator
 from cogs.uno.options import catalogue_keys
 from cogs.uno.rules import SECTIONS
 from cogs.uno.screens import FLEX_EFFECTS
@@ -43,9 +46,11 @@ from cogs.uno.text import TIMEOUT_OUTCOMES, card_name, colour_name
 
 ROOT = Path(__file__).resolve().parents[2]
 LOCALES = ROOT / "bot" / "i18n" / "locales"
-OTHERS = ("it", "es", "sk")
+OTHERS = tuple(lang for lang in LANGUAGES if lang != "en")
 ALL = ("en", *OTHERS)
-NPLURALS = {"en": 2, "it": 2, "es": 2, "sk": 3}
+#: CLDR's integer plural categories as Babel writes them for gettext: Slovak and Polish one/few/many; French and
+#: Portuguese one (0 and 1)/many (a million and its multiples)/other.
+NPLURALS = {"en": 2, "it": 2, "es": 2, "sk": 3, "de": 2, "fr": 3, "pl": 3, "pt_BR": 3}
 
 
 def _catalogue(lang: str) -> Catalog:
@@ -141,11 +146,60 @@ def test_the_loaded_translation_answers_every_key_in_its_own_language(lang: str)
 
 
 def test_plural_rules() -> None:
+    assert sorted(NPLURALS) == sorted(ALL)
     assert CATALOGUES["sk"].plural_forms == "nplurals=3; plural=((n==1) ? 0 : (n>=2 && n<=4) ? 1 : 2);"
-    for lang in ("en", "it", "es"):
+    for lang in ("en", "it", "es", "de"):
         assert CATALOGUES[lang].plural_forms == "nplurals=2; plural=(n != 1);"
     sk = _translations("sk").plural  # type: ignore[attr-defined]
     assert [sk(n) for n in (0, 1, 2, 3, 4, 5, 11, 21, 22, 100)] == [2, 0, 1, 1, 1, 2, 2, 2, 2, 2]
+
+
+@pytest.mark.parametrize("lang", ["de", "fr", "pl", "pt_BR"])
+def test_issue_18_4_the_new_languages_plural_rules_are_cldrs_through_babel(lang: str) -> None:
+    """Each file declares the rule Babel derives from CLDR for its locale, and the loaded translation applies it."""
+    assert CATALOGUES[lang].plural_forms == Catalog(locale=lang).plural_forms
+    rule = _translations(lang).plural  # type: ignore[attr-defined]
+    ns = (0, 1, 2, 4, 5, 12, 14, 21, 22, 24, 25, 101, 102, 112, 1_000_000)
+    expected = {
+        "de": [1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1],
+        # Polish: one (1), few (2–4, 22–24, 102… but not 12–14), many (the rest, 0 included)
+        "pl": [2, 0, 1, 1, 2, 2, 2, 2, 1, 1, 2, 2, 1, 2, 2],
+        # French and Portuguese: 0 and 1 are "one"; a million takes the "many" form ("1 000 000 de cartes")
+        "fr": [0, 0, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 1],
+        "pt_BR": [0, 0, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 1],
+    }[lang]
+    assert [rule(n) for n in ns] == expected
+
+
+def test_issue_18_4_polish_plural_forms() -> None:
+    assert [tn("table.cards", n, "pl") for n in (1, 2, 4, 5, 0, 12, 22, 25, 108)] == [
+        "1 karta",
+        "2 karty",
+        "4 karty",
+        "5 kart",
+        "0 kart",
+        "12 kart",
+        "22 karty",
+        "25 kart",
+        "108 kart",
+    ]
+    assert [tn("table.points", n, "pl") for n in (1, 3, 500)] == ["1 punkt", "3 punkty", "500 punktów"]
+    assert tn("ev.drew", 1, "pl", player="Ola") == "Ola dobiera 1 kartę"
+    assert tn("ev.drew", 2, "pl", player="Ola") == "Ola dobiera 2 karty"
+    assert tn("ev.drew", 6, "pl", player="Ola") == "Ola dobiera 6 kart"
+
+
+@pytest.mark.parametrize(
+    ("lang", "zero", "one", "two"),
+    [
+        ("de", "0 Karten", "1 Karte", "2 Karten"),
+        ("fr", "0 carte", "1 carte", "2 cartes"),
+        ("pt_BR", "0 carta", "1 carta", "2 cartas"),
+    ],
+)
+def test_issue_18_4_german_french_and_portuguese_plural_forms(lang: str, zero: str, one: str, two: str) -> None:
+    assert [tn("table.cards", n, lang) for n in (0, 1, 2)] == [zero, one, two]
+    assert tn("table.cards", 1_000_000, lang).endswith({"de": "Karten", "fr": "de cartes", "pt_BR": "de cartas"}[lang])
 
 
 def test_slovak_plural_forms() -> None:
@@ -216,11 +270,16 @@ def test_emoji_and_markdown_are_kept(lang: str) -> None:
 #: The only keys whose translation may equal the English text, and why.
 SAME_AS_ENGLISH = {
     "kind.flip": "the FLIP card is called Flip in every edition of UNO FLIP",
+    "colour.orange": "Orange is the German and French word too",
+    "colour.pink": "German UNO FLIP calls its dark colour Pink",
+    "table.points": "French says 1 point too",
 }
 #: Product names and the call, kept in English everywhere (a text made only of these and placeholders may be equal).
 PRODUCT_NAMES = re.compile(r"UNO Flex!|UNO FLIP|UNO|\buno\b")
 #: English words that have no place in an Italian, Spanish or Slovak text (word match, any case).
 ENGLISH_WORDS = {"the", "and", "your", "you", "with", "cards", "player", "players", "wins", "draws", "points", "colour"}
+#: Words of that list that are also words of the language ("10 points" is French).
+OWN_WORDS = {"fr": {"points"}}
 
 
 def _only_placeholders_and_names(text: str) -> bool:
@@ -244,8 +303,9 @@ def test_no_english_words_in_translations(lang: str) -> None:
     for key in KEYS:
         for form in _forms(lang, key):
             words = {w.lower() for w in re.findall(r"[A-Za-z]+", re.sub(r"\{[^{}]*\}", "", form))}
-            if words & ENGLISH_WORDS:
-                found.append((key, form, sorted(words & ENGLISH_WORDS)))
+            english = words & (ENGLISH_WORDS - OWN_WORDS.get(lang, set()))
+            if english:
+                found.append((key, form, sorted(english)))
     assert found == []
 
 
@@ -253,7 +313,9 @@ def test_the_allow_list_is_used_and_short() -> None:
     """Each allow-listed key really is equal to English somewhere (else it should leave the list)."""
     assert len(SAME_AS_ENGLISH) <= 5
     for key in SAME_AS_ENGLISH:
-        assert any(ENTRIES[lang][key] == EN[key] for lang in OTHERS), key
+        assert any(
+            form == english for lang in OTHERS for english, form in zip(EN[key], ENTRIES[lang][key], strict=False)
+        ), key
 
 
 # --------------------------------------------------------------------------------------------------------------------
@@ -354,6 +416,7 @@ def _dynamic_keys() -> dict[str, set[str]]:
         "ev.timeout.": {f"ev.timeout.{outcome}" for outcome in TIMEOUT_OUTCOMES},
         "hand.timeout.": {f"hand.timeout.{outcome}" for outcome in TIMEOUT_OUTCOMES},
         "flex.": {f"flex.{kind.value}" for kind in FLEX_EFFECTS},
+        "ai.level.": {f"ai.level.{level.value}" for level in Level},  # issue 21
         # the rule options' texts, named after each row of the option table (issue 17 point 1)
         "opt.": {k for k in catalogue_keys() if k.startswith("opt.")},
         "choice.": {k for k in catalogue_keys() if k.startswith("choice.")},
@@ -529,21 +592,38 @@ def test_the_server_setting_wins() -> None:
 
 @pytest.mark.parametrize(
     ("locale", "lang"),
-    [("it", "it"), ("es-ES", "es"), ("es-419", "es"), ("en-US", "en"), ("en-GB", "en")],
+    [
+        ("it", "it"),
+        ("es-ES", "es"),
+        ("es-419", "es"),
+        ("en-US", "en"),
+        ("en-GB", "en"),
+        ("de", "de"),
+        ("fr", "fr"),
+        ("pl", "pl"),
+        ("pt-BR", "pt_BR"),
+    ],
 )
 def test_discord_locales_without_a_setting(locale: str, lang: str) -> None:
     assert language_for(None, locale) == lang
     assert language_for(None, discord.Locale(locale)) == lang  # type: ignore[arg-type]
 
 
-@pytest.mark.parametrize("locale", ["fr", "de", "pt-BR", "cs", "ja", "", None])
+@pytest.mark.parametrize("locale", ["cs", "ja", "nl", "sv-SE", "pt", "", None])
 def test_unknown_locales_fall_back_to_english(locale: str | None) -> None:
     assert language_for(None, locale) == "en"
 
 
 def test_an_unknown_setting_is_ignored() -> None:
-    assert language_for("fr", "it") == "it"
+    assert language_for("xx", "it") == "it"
+    assert language_for("pt-BR", "pl") == "pl"  # the setting's code is pt_BR (the catalogue's), not Discord's pt-BR
     assert language_for("xx", None) == "en"
+
+
+def test_issue_18_4_a_server_setting_can_be_each_new_language() -> None:
+    for lang in ("de", "fr", "pl", "pt_BR"):
+        assert language_for(lang, "en-US") == lang
+        assert language_for(lang, None) == lang
 
 
 def test_slovak_only_through_the_server_setting() -> None:
@@ -567,6 +647,10 @@ COMMAND_KEYS = [k for k in KEYS if k.startswith(("cmd.", "choice.")) or (k.start
         (discord.Locale.italian, "it"),
         (discord.Locale.spain_spanish, "es"),
         (discord.Locale.latin_american_spanish, "es"),
+        (discord.Locale.german, "de"),
+        (discord.Locale.french, "fr"),
+        (discord.Locale.polish, "pl"),
+        (discord.Locale.brazil_portuguese, "pt_BR"),
     ],
 )
 async def test_the_translator_gives_the_catalogue_text(locale: discord.Locale, lang: str) -> None:
@@ -575,18 +659,22 @@ async def test_the_translator_gives_the_catalogue_text(locale: discord.Locale, l
     for key in COMMAND_KEYS:
         text = await translator.translate(app_commands.locale_str(EN[key][0], key=key), locale, _context())
         assert text == ENTRIES[lang][key][0], key
-    assert await translator.translate(app_commands.locale_str("new", key="cmd.new.name"), locale, _context()) in (
-        "nuova",
-        "nueva",
-    )
+    new = {"it": "nuova", "es": "nueva", "de": "neu", "fr": "nouvelle", "pl": "nowa", "pt_BR": "nova"}[lang]
+    assert await translator.translate(app_commands.locale_str("new", key="cmd.new.name"), locale, _context()) == new
     assert await translator.translate(app_commands.locale_str("no key"), locale, _context()) is None
     missing = app_commands.locale_str("x", key="cmd.nothing.name")
     assert await translator.translate(missing, locale, _context()) is None
 
 
-@pytest.mark.parametrize(
-    "locale", [loc for loc in discord.Locale if loc.value not in ("it", "es-ES", "es-419")], ids=str
-)
+def test_issue_18_4_every_discord_locale_of_a_language_is_translated() -> None:
+    """The command translator and the message language agree: a client locale gets its language's command names."""
+    assert {loc.value: lang for loc, lang in _LOCALES.items()} == {
+        code: lang for code, lang in bot.i18n.DISCORD_LOCALES.items() if lang != "en"
+    }
+    assert sorted(set(_LOCALES.values())) == sorted(lang for lang in OTHERS if lang != "sk")
+
+
+@pytest.mark.parametrize("locale", [loc for loc in discord.Locale if loc not in _LOCALES], ids=str)
 async def test_the_translator_leaves_other_locales_alone(locale: discord.Locale) -> None:
     string_ = app_commands.locale_str("new", key="cmd.new.name")
     assert await UnoTranslator().translate(string_, locale, _context()) is None

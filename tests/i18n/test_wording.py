@@ -175,3 +175,96 @@ async def test_uno_rules_names_the_target_of_this_channels_table(
     assert title == t("rules.flip.title", "en") and text.endswith(tn("rules.target", 150, "en"))
     title, text = goal(await emulator.slash(alice, world["guild"].channel("general"), "uno rules", game="flip"))
     assert text.endswith(tn("rules.target", 500, "en"))  # no table there: the server's default target
+
+
+# --------------------------------------------------------------------------------------------------------------------
+# Issue 18.5: Slovak and Italian texts that read awkwardly
+
+
+def test_issue_18_5_slovak_puts_no_comma_before_alebo_in_a_simple_alternative() -> None:
+    assert [s for s in texts("sk") if ", alebo" in s] == []
+    assert t("table.round_over", "sk", seconds=45) == (
+        "Kolo sa skončilo. Ďalšie začne o 45 s alebo hneď po stlačení tlačidla Ďalšie kolo."
+    )
+    assert t("hand.challenge", "sk", player="Hana", card="Žolík ber štyri").endswith("spochybníš alebo prijmeš?")
+
+
+def test_issue_18_5_slovak_draw_to_match_and_the_received_hand_read_naturally() -> None:
+    assert [s for s in texts("sk") if re.search(r"do zhody|Ruka, ktorú", s, re.IGNORECASE)] == []
+    assert t("rules.house.draw_to_match.title", "sk") == "Domáce pravidlo: brať až do hrateľnej karty"
+    assert tn("hand.drew_to_match", 3, "sk") == "Brať až do hrateľnej karty: berieš 3 karty."
+    # the name stays a subject in the nominative, with a verb that tells no gender
+    assert tn("hand.received", 5, "sk", player="Hana") == "Hana ti odovzdáva svoje karty (5 kariet)."
+
+
+def test_issue_18_5_italian_flex_all_draw_is_a_card_name() -> None:
+    assert t("kind.flex_wild_all_draw", "it") == "Jolly Pesca per Tutti Flex"
+    assert [s for s in texts("it") if "Pescano Tutti" in s] == []
+
+
+# --------------------------------------------------------------------------------------------------------------------
+# Issue 18.4: each new language uses its players' established UNO terms, the same everywhere
+
+#: language → (term, as a pattern of its declined forms; texts that must use it); and the synonyms that must not appear
+#: anywhere in that catalogue.
+TERMS: dict[str, list[tuple[str, tuple[str, ...]]]] = {
+    "de": [
+        ("Ziehstapel", ("table.draw_pile", "hand.draw_top", "ev.reshuffled", "rules.flip.flip")),
+        ("Ablagestapel", ("error.card_not_playable", "ev.reshuffled", "rules.classic.turn", "rules.flip.flip")),
+        ("UNO", ("ev.uno", "rules.classic.uno", "error.uno_not_allowed")),
+    ],
+    "fr": [
+        ("pioche", ("table.draw_pile", "hand.draw_top", "ev.reshuffled", "rules.flip.flip")),
+        ("défausse", ("error.card_not_playable", "ev.reshuffled", "rules.classic.turn", "rules.flip.flip")),
+    ],
+    "pl": [
+        (
+            r"sto(?:s|su|sem|sie) do dobierania",
+            ("table.draw_pile", "hand.draw_top", "ev.reshuffled", "rules.flip.flip"),
+        ),
+        (
+            r"sto(?:s|su|sem|sie) kart odrzuconych",
+            ("error.card_not_playable", "ev.reshuffled", "rules.classic.turn", "rules.flip.flip"),
+        ),
+    ],
+    "pt_BR": [
+        ("monte de compra", ("table.draw_pile", "hand.draw_top", "ev.reshuffled", "rules.flip.flip")),
+        ("pilha de descarte", ("error.card_not_playable", "ev.reshuffled", "rules.classic.turn", "rules.flip.flip")),
+    ],
+}
+SYNONYMS = {
+    "de": r"Nachziehstapel|Abwurfstapel|Kartenstapel|Abstapel|UNO sagen|sagt UNO",
+    "fr": r"\btalon\b|pile de défausse|\bdéfausser\b",
+    "pl": r"talia do dobierania|stos odrzuconych|stos kart do dobierania|kupka",
+    "pt_BR": r"baralho de compra|monte de descarte|pilha de compra|\bcuringa\b",
+}
+
+
+@pytest.mark.parametrize("lang", sorted(TERMS))
+def test_issue_18_4_the_draw_and_discard_piles_have_one_name_each(lang: str) -> None:
+    for term, keys in TERMS[lang]:
+        for key in keys:
+            text = tn(key, 3, lang) if key == "ev.reshuffled" else t(key, lang, player="X", target="", card="C")
+            assert re.search(term, text, re.IGNORECASE), (key, term, text)
+    assert [s for s in texts(lang) if re.search(SYNONYMS[lang], s, re.IGNORECASE)] == []
+
+
+def test_issue_18_4_german_calls_uno_with_rufen() -> None:
+    assert t("ev.uno", "de", player="Anna") == "Anna ruft UNO!"
+    assert t("rules.classic.uno", "de").startswith("Ruf UNO mit deiner vorletzten Karte.")
+
+
+#: A Polish past tense right after a player's name ("{player} zagrał") or addressed to the reader ("dobrałeś") tells a
+#: gender the bot does not know.
+POLISH_GENDERED = re.compile(
+    r"\{(?:player|target|catcher|challenger|penalised|host|winner)\}\s+(?:nie\s+|się\s+)?\w+ł[ao]?\b"
+    r"|\b\w+(?:łeś|łaś|łem|łam)\b|\(a\)"
+)
+
+
+def test_issue_18_4_polish_verbs_about_players_and_the_reader_do_not_tell_a_gender() -> None:
+    for seen in ("{player} zagrał {card}", "Dobrałeś 2 karty", "Masz karty, które trzymał(a) {player}"):
+        assert POLISH_GENDERED.search(seen), seen
+    assert [s for s in texts("pl") if POLISH_GENDERED.search(s)] == []
+    assert t("ev.played", "pl", player="Ola", card="Czerwony 5") == "Ola zagrywa Czerwony 5"
+    assert tn("hand.received", 2, "pl", player="Ola") == "Ola oddaje ci swoje karty (2 karty)."

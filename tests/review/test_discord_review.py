@@ -5,12 +5,18 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from bot.adapter import SessionView
 from cogs.uno import screens
 from cogs.uno.text import card_name, short_card
 from tests.bot.sessions import flip_session
 from tests.discord_emulator import DiscordEmulator
 from tests.e2e.uno_driver import Table, make_bot
+
+#: Discord's rate limits are on in these tests, on windows 50x shorter (5 edits per 0.1 s): each plays many
+#: moves, which on Discord's own windows (3 channel requests a move, 5 per 5 s each) would take minutes.
+pytestmark = pytest.mark.rate_limit_scale(0.02, reason="a match played move by move")
 
 
 def test_f10_a_ten_player_flip_hand_shows_every_opponents_other_faces() -> None:

@@ -12,6 +12,10 @@ import pytest
 from tests.discord_emulator import DiscordEmulator
 from tests.e2e.uno_driver import make_bot, start_two_player_game, uno_world
 
+#: Discord's rate limits are on in these tests, on windows 50x shorter (5 edits per 0.1 s): each plays many
+#: moves, which on Discord's own windows (3 channel requests a move, 5 per 5 s each) would take minutes.
+pytestmark = pytest.mark.rate_limit_scale(0.02, reason="games played move by move")
+
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
 

@@ -48,7 +48,8 @@ async def test_update_changes_only_what_is_given_and_persists(store: Store, back
         {"turn_timer": 601},
         {"turn_timer": 30.0},
         {"turn_timer": True},
-        {"language": "fr"},
+        {"language": "nl"},
+        {"language": "pt-BR"},  # Discord's locale, not the catalogue's code (pt_BR)
         {"language": "EN"},
         {"language": ""},
         {"text_only": 1},
@@ -77,9 +78,9 @@ async def test_damaged_values_fall_back_to_their_defaults_with_a_log_line(store:
     await store.update_settings(9, default_mode="flex", turn_timer=45, language="es", text_only=True)
     cols = "guild_id, default_mode, turn_timer, language, text_only"
     if backend.name == "sqlite":  # untyped columns: a value of the wrong type too
-        await backend.execute(f"INSERT INTO guild_settings ({cols}) VALUES (8, 'poker', 'soon', 'fr', 'maybe')")
+        await backend.execute(f"INSERT INTO guild_settings ({cols}) VALUES (8, 'poker', 'soon', 'nl', 'maybe')")
     else:
-        await backend.execute(f"INSERT INTO guild_settings ({cols}) VALUES (8, 'poker', 4, 'fr', 2)")
+        await backend.execute(f"INSERT INTO guild_settings ({cols}) VALUES (8, 'poker', 4, 'nl', 2)")
     await backend.execute("UPDATE guild_settings SET turn_timer = -3 WHERE guild_id = 9")
     caplog.set_level(logging.WARNING, logger="bot.storage")
 

@@ -1,0 +1,222 @@
+"""The AI levels' published strength (issue 21 point 3) and time per decision (point 4).
+
+For each game (classic, FLIP, Flex) and house rules off/on, it plays seeded single rounds: heads-up, each level
+(easy, normal, hard) against each opponent (random, easy, normal, hard), the seats rotated; and at 4 players one seat
+of the level against three of the opponent. A cell prints the subject's round win rate and its 95 % Wilson interval,
+and the rounds played. Every seat decides only from its own view and what it was shown (:mod:`bot.ai`). *Random*
+plays a uniformly random legal move but always calls UNO and catches (the issue's baseline). The time per decision
+is CPU time of this process (``time.process_time``, one core), p50/p95/p99, per level.
+
+Run (one core, reproducible: everything is seeded)::
+
+    .venv/bin/python -m benchmarks.ai --rounds 10000 --hard-rounds 10000        # the full run (days of CPU)
+    .venv/bin/python -m benchmarks.ai --rounds 400 --hard-rounds 40             # a quick look
+
+``--hard-rounds`` caps the rounds of the cells with a *Hard* seat (a search per decision); ``--games``, ``--house``,
+``--players`` and ``--levels`` pick the cells; ``--iterations`` sets *Hard*'s budget (default
+:data:`bot.ai.hard.ITERATIONS`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import time
+from collections import defaultdict
+from collections.abc import Sequence
+from random import Random
+
+from bot.ai import Level, Memory, decide
+from bot.ai import hard as hard_level
+from bot.engine.actions import Action, CallUno, Catch, Play
+from bot.engine.events import visible_to
+from bot.engine.game import Game
+from bot.engine.options import Options
+from bot.engine.view import Phase, PlayerView
+
+OPPONENTS = ("random", "easy", "normal", "hard")
+SUBJECTS = ("easy", "normal", "hard")
+HOUSE_ON = {"classic": {"stacking": "any_draw", "draw_to_match": True, "seven_zero": True, "jump_in": True}}
+HOUSE_ON_OTHER = {"stacking": "any_draw", "draw_to_match": True, "jump_in": True}
+MAX_STEPS = 3000
+
+
+def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95 % Wilson score interval of ``wins`` out of ``n`` (0..1)."""
+    if n == 0:
+        return 0.0, 1.0
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def random_move(view: PlayerView, rnd: Random) -> Action | None:
+    """Uniformly random legal play, but UNO is always called and a catch always made (the issue's baseline)."""
+    legal = list(view.legal)
+    if not legal:
+        return None
+    for a in legal:
+        if isinstance(a, CallUno | Catch):
+            return a
+    if view.me != view.pending:
+        return None  # no jump-ins
+    moves = [a for a in legal if not isinstance(a, CallUno | Catch)]
+    if any(isinstance(a, Play) and a.uno for a in moves):  # UNO is called with the next-to-last card
+        moves = [a for a in moves if not isinstance(a, Play) or a.uno]
+    return rnd.choice(moves) if moves else None
+
+
+class Timer:
+    """CPU time per decision, by level."""
+
+    def __init__(self) -> None:
+        self.samples: dict[str, list[float]] = defaultdict(list)
+
+    def report(self) -> list[str]:
+        lines = []
+        for level in (*OPPONENTS,):
+            xs = sorted(self.samples.get(level, []))
+            if not xs:
+                continue
+
+            def q(f: float, xs: list[float] = xs) -> float:
+                return xs[min(len(xs) - 1, int(f * len(xs)))] * 1000
+
+            lines.append(
+                f"  {level:<7} decisions {len(xs):>8}   p50 {q(0.5):8.2f} ms   p95 {q(0.95):8.2f} ms   "
+                f"p99 {q(0.99):8.2f} ms   max {xs[-1] * 1000:8.2f} ms"
+            )
+        return lines
+
+
+def play_round(
+    mode: str, levels: Sequence[str], seed: int, options: Options, timer: Timer, iterations: int | None
+) -> int:
+    """One seeded round with ``levels[s]`` at seat ``s``; returns the winner's seat (-1: the round was not over after
+    :data:`MAX_STEPS` actions, which counts as a loss for the row's level)."""
+    players = len(levels)
+    game, events = Game.new(mode, players, seed=seed, options=options)
+    memories = [Memory(s) for s in range(players)]
+    for s in range(players):
+        memories[s].observe(visible_to(events, s))
+    rnd = Random(seed ^ 0x5EED)
+    for _ in range(MAX_STEPS):
+        if game.phase in (Phase.ROUND_OVER, Phase.MATCH_OVER):
+            return game.history[-1].winner
+        action = None
+        # out-of-turn moves first: a catch, then a jump-in (each seat that has one, in seat order)
+        if game.catchable is not None or options.jump_in:
+            for s in range(players):
+                if s == game.pending or not game.active[s]:
+                    continue
+                view = game.view(s)
+                if not view.legal:
+                    continue
+                move = _decide(levels[s], view, options, memories[s], rnd, timer, iterations)
+                if move is not None:
+                    action = move
+                    break
+        if action is None:
+            seat = game.pending
+            assert seat is not None
+            action = _decide(levels[seat], game.view(seat), options, memories[seat], rnd, timer, iterations)
+            if action is None:
+                action = game.default_action(seat)
+                assert action is not None
+        events = game.apply(action)
+        for s in range(players):
+            memories[s].observe(visible_to(events, s))
+    return -1  # not over after MAX_STEPS actions (e.g. both piles empty and nobody can play): nobody's win
+
+
+def _decide(
+    level: str, view: PlayerView, options: Options, memory: Memory, rnd: Random, timer: Timer, iterations: int | None
+) -> Action | None:
+    seed = rnd.getrandbits(32)
+    start = time.process_time()
+    if level == "random":
+        move = random_move(view, Random(seed))
+    else:
+        move = decide(level, view, options=options, memory=memory, seed=seed, iterations=iterations)
+    if view.pending == view.me:
+        timer.samples[level].append(time.process_time() - start)
+    return move
+
+
+def cell(
+    mode: str,
+    subject: str,
+    opponent: str,
+    players: int,
+    rounds: int,
+    options: Options,
+    timer: Timer,
+    iterations: int | None,
+    seed: int,
+) -> tuple[int, int]:
+    """Rounds won by the one ``subject`` seat among ``players - 1`` ``opponent`` seats (its seat rotated)."""
+    wins = 0
+    for r in range(rounds):
+        seat = r % players
+        levels = [opponent] * players
+        levels[seat] = subject
+        wins += play_round(mode, levels, seed + r, options, timer, iterations) == seat
+    return wins, rounds
+
+
+def options_for(mode: str, house: bool) -> Options:
+    extra = (HOUSE_ON.get(mode, HOUSE_ON_OTHER)) if house else {}
+    return Options(target_score=0, **extra)  # type: ignore[arg-type]
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--rounds", type=int, default=400, help="rounds per cell without a Hard seat")
+    p.add_argument("--hard-rounds", type=int, default=40, help="rounds per cell with a Hard seat")
+    p.add_argument("--games", nargs="+", default=["classic", "flip", "flex"])
+    p.add_argument("--house", nargs="+", default=["off", "on"], choices=["off", "on"])
+    p.add_argument("--players", nargs="+", type=int, default=[2, 4])
+    p.add_argument("--levels", nargs="+", default=list(SUBJECTS), choices=SUBJECTS)
+    p.add_argument("--opponents", nargs="+", default=list(OPPONENTS), choices=OPPONENTS)
+    p.add_argument("--iterations", type=int, default=None, help=f"Hard's budget (default {hard_level.ITERATIONS})")
+    p.add_argument("--seed", type=int, default=1)
+    args = p.parse_args(argv)
+    timer = Timer()
+    budget = args.iterations if args.iterations is not None else hard_level.ITERATIONS
+    print(f"benchmarks/ai.py: seed {args.seed}, Hard budget {budget} simulations per decision")
+    for mode in args.games:
+        for house in args.house:
+            options = options_for(mode, house == "on")
+            for players in args.players:
+                print(
+                    f"\n{mode}, house rules {house}, {players} players (one seat of the row's level; parity "
+                    f"{100 / players:.0f} %): win % [95 % Wilson interval] (rounds)"
+                )
+                print("  " + f"{'':<8}" + "".join(f"{o:>30}" for o in args.opponents))
+                for subject in args.levels:
+                    row = f"  {subject:<8}"
+                    for opponent in args.opponents:
+                        hard = Level.HARD.value in (subject, opponent)
+                        rounds = args.hard_rounds if hard else args.rounds
+                        wins, n = cell(
+                            mode,
+                            subject,
+                            opponent,
+                            players,
+                            rounds,
+                            options,
+                            timer,
+                            args.iterations,
+                            args.seed * 1_000_003,
+                        )
+                        lo, hi = wilson(wins, n)
+                        row += f"{f'{100 * wins / max(n, 1):5.1f} [{100 * lo:4.1f}, {100 * hi:4.1f}] ({n})':>30}"
+                    print(row, flush=True)
+    print("\nCPU time per own-turn decision (one core):")
+    for line in timer.report():
+        print(line)
+
+
+if __name__ == "__main__":
+    main()

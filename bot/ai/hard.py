@@ -1,0 +1,335 @@
+"""The *Hard* AI level (issue 21 point 1): a search over determinisations of what the seat cannot see.
+
+For a decision of its own turn (play a card or draw, play or keep a drawn card) it samples complete games consistent
+with everything the seat may know — its :class:`~bot.engine.view.PlayerView` (own hand, every hand's count, the
+pile sizes, FLIP's other faces of the opponents' hands and of the draw-pile top, Power Cards) and its
+:class:`~bot.ai.memory.Memory` (the cards played since the last reshuffle are in no hand, the colours each opponent
+failed to follow, a challenged hand it was shown) — and plays each candidate move on in them to the end of the round
+with every seat following a fast form of the *Normal* heuristic (:func:`quick`). Every candidate is played in the
+same sampled worlds, so candidates are compared pair by pair; the move that wins most rounds more than the *Normal*
+move is chosen only if its gain is above :data:`MARGIN` and :data:`CONFIDENCE` standard errors (else the heuristic's
+move is kept: a few dozen rollouts cannot tell close moves apart).
+Every other decision (UNO calls, catches, colours owed, challenges, stacks, jump-ins) is the *Normal* one.
+
+The budget is a number of simulations (:data:`ITERATIONS`), not a time: the same view, memory and seed give the same
+move. The search never sees the real game: it is given only the view, the match options (public) and the memory.
+With ``flip_pairing = "random"`` (SPEC F2) the seat cannot know which faces share a card, so *Hard* plays *Normal*.
+"""
+
+from __future__ import annotations
+
+import copy
+import math
+from collections.abc import Sequence
+from random import Random
+
+from bot.engine.actions import Accept, Action, DeclareColour, Draw, Keep, Play
+from bot.engine.cards import Colour, Face, Mode, Side
+from bot.engine.decks import deck_for, tables_for
+from bot.engine.game import Game
+from bot.engine.legal import COLOUR_INDEX
+from bot.engine.options import Options
+from bot.engine.rng import Rng
+from bot.engine.view import Phase, PlayerView
+
+from . import normal
+from .memory import Memory
+
+#: Simulations per decision (the budget: deterministic, unlike a time limit).
+ITERATIONS = 80
+#: A rollout stops after this many actions (a round that long is scored by hand sizes).
+ROLLOUT_STEPS = 400
+#: The searched move replaces the *Normal* one only if its share of rounds won is higher by this much...
+MARGIN = 0.05
+#: ... and by this many standard errors of the paired differences.
+CONFIDENCE = 1.0
+
+_SEARCHED = (Phase.PLAY, Phase.PLAY_DRAWN)
+_DECLARE = Phase.DECLARE_COLOUR
+_CHALLENGE = Phase.CHALLENGE
+
+
+def choose(
+    view: PlayerView, rnd: Random, *, options: Options, memory: Memory | None = None, iterations: int = ITERATIONS
+) -> Action | None:
+    """The *Hard* action for ``view`` (None when it has nothing to do). ``options``: the match options (public);
+    ``memory``: what the seat was shown this round (None: nothing beyond the view); ``rnd`` seeds the search."""
+    base = normal.choose(view, rnd)
+    me = view.me
+    if base is None or me is None or view.pending != me or view.phase not in _SEARCHED or iterations <= 0:
+        return base
+    if isinstance(base, Play) and base.uno and _cards_left(view, base) == 0:
+        return base  # going out: nothing to search
+    if view.mode is Mode.FLIP and options.flip_pairing != "physical":
+        return base
+    candidates = _candidates(view, base)
+    if len(candidates) < 2:
+        return base
+    seed = rnd.getrandbits(64)
+    sampler = Sampler(view, options, memory or Memory(me))
+    worlds = max(1, iterations // len(candidates))
+    # Every candidate is played in the same sampled worlds (common random numbers): the rollouts are deterministic
+    # given the world, so the candidates are compared pair by pair, without the noise of the worlds.
+    results = [[_rollout(sampler.sample(seed + w), a, me) for w in range(worlds)] for a in candidates]
+    base_results = results[0]
+    best, best_gain = 0, 0.0
+    for i in range(1, len(candidates)):
+        diffs = [x - y for x, y in zip(results[i], base_results, strict=True)]
+        gain = sum(diffs) / worlds
+        var = sum((d - gain) ** 2 for d in diffs) / max(worlds - 1, 1)
+        if gain > max(MARGIN, CONFIDENCE * math.sqrt(var / worlds)) and gain > best_gain:
+            best, best_gain = i, gain
+    return candidates[best] if best else base
+
+
+def searched(view: PlayerView) -> bool:
+    """Whether :func:`choose` may search for ``view`` (its own turn's play-or-draw decisions)."""
+    return view.phase in _SEARCHED
+
+
+def _cards_left(view: PlayerView, play: Play) -> int:
+    return len(view.hand) - 1
+
+
+def _candidates(view: PlayerView, base: Action) -> list[Action]:
+    """The moves worth searching, the *Normal* move first: every play (UNO called whenever it can be; a wild with the
+    colour the hand holds most), plus drawing or keeping."""
+    legal = list(view.legal)
+    favourite = normal.favourite_colour(view)
+    plays = [a for a in legal if isinstance(a, Play) and (a.colour is None or a.colour is favourite)]
+    uno_cards = {a.card for a in plays if a.uno}
+    out: list[Action] = [base]
+    seen = {base}
+    for a in plays:
+        if a.card in uno_cards and not a.uno:
+            continue
+        if a not in seen:
+            seen.add(a)
+            out.append(a)
+    for other in legal:
+        if isinstance(other, Draw | Keep) and other not in seen:
+            seen.add(other)
+            out.append(other)
+    return out
+
+
+def _rollout(game: Game, first: Action, me: int) -> float:
+    """Play ``first`` then every seat's :func:`quick` move to the round's end: 1 if ``me`` won the round, else 0 (a
+    round cut short by :data:`ROLLOUT_STEPS` scores by hand sizes)."""
+    game.apply(first)
+    for _ in range(ROLLOUT_STEPS):
+        seat = game.pending
+        if seat is None:
+            return 1.0 if game.history and game.history[-1].winner == me else 0.0
+        action = quick(game, seat)
+        if action is None:
+            return 0.0
+        game.apply(action)
+    counts = [len(h) if game.active[s] else 999 for s, h in enumerate(game.hands)]
+    return 1.0 if counts[me] == min(counts) else 0.0
+
+
+def quick(game: Game, seat: int) -> Action | None:
+    """A fast version of the *Normal* heuristic for the rollouts, reading the sampled game directly (it is a sample,
+    not the real game): UNO called with the next-to-last card, wilds kept unless an opponent is close to going out,
+    the colour held most, action cards against a short hand, high numbers first, the Power Card saved; a pending
+    challenge accepted; a stack taken when nothing stacks. Never a jump-in or a catch."""
+    legal = game.legal_actions(seat)
+    phase = game.phase
+    hand = game.hands[seat]
+    t = game.tables
+    counts = [0] * 8
+    for c in hand:
+        k = t.colour[c]
+        if k >= 0:
+            counts[k] += 1
+    if phase is _DECLARE:
+        best_colour = max(t.colours, key=lambda col: counts[COLOUR_INDEX[col]])
+        return DeclareColour(seat, best_colour)
+    n = legal.plays
+    if phase is _CHALLENGE or not n:
+        for a in legal[n:]:
+            if isinstance(a, Draw | Keep | Accept):
+                return a
+        return legal[0] if len(legal) else None
+    danger = any(game.active[s] and s != seat and len(h) <= 2 for s, h in enumerate(game.hands))
+    two = len(hand) == 2
+    best: Action | None = None
+    best_score = -1e9
+    for a in legal[:n]:
+        assert isinstance(a, Play)
+        if two and not a.uno:
+            continue
+        c = a.card
+        if t.wild[c]:
+            score = (0.0 if danger or len(hand) <= 2 else -30.0) - (20.0 if t.restricted[c] else 0.0)
+            if a.colour is not None:
+                score += 3 * counts[COLOUR_INDEX[a.colour]]
+        else:
+            score = 2.0 * counts[t.colour[c]]
+            key = t.key[c]
+            score += 0.1 * (key - 100) if key >= 100 else (8.0 if danger else 1.0)
+        if a.flex and not danger:
+            score -= 6.0
+        if a.target is not None:
+            score -= len(game.hands[a.target])
+        if score > best_score:
+            best, best_score = a, score
+    return best
+
+
+class Sampler:
+    """Complete games consistent with ``view``, ``options`` and ``memory`` (the seat's knowledge), drawn from
+    ``rnd``. Card ids of other seats are drawn among the ids not in the seat's own hand, face by face: FLIP's other
+    faces pin each opponent's cards to the cards with that other face; a challenged hand it was shown puts those faces
+    in that hand; the faces played since the last reshuffle are in the discard pile; a colour an opponent failed to
+    follow is kept out of the cards it held then."""
+
+    def __init__(self, view: PlayerView, options: Options, memory: Memory) -> None:
+        me = view.me
+        assert me is not None
+        self.view, self.memory, self.me = view, memory, me
+        self.deck = deck_for(view.mode, options, None)
+        self.faces = self.deck.faces(view.side)
+        self.other = self.deck.faces(view.side.other) if view.other_faces is not None else None
+        self.mine = [h.id for h in view.hand]
+        taken = set(self.mine)
+        self.free = [c for c in range(len(self.deck)) if c not in taken]
+        template, _ = Game.new(view.mode, view.players, seed=0, options=options)
+        template.side = view.side
+        template.faces = self.faces
+        template.tables = tables_for(self.deck, view.side)
+        template.current = me
+        template.direction = view.direction
+        template.declared = view.declared_colour
+        template.phase = view.phase
+        template.drawn = view.drawn.id if view.drawn is not None else None
+        template.after = None
+        template.challenge = None
+        template.revealed = None
+        template.box = []
+        template.stack = view.stack
+        template.catchable = view.catchable
+        template.round = view.round
+        template.dealer = view.dealer
+        template.winner = None
+        template.history = list(template.history)
+        self.template = template
+        self._by_side: dict[Side, tuple[dict[Face, int], list[int]]] = {}
+
+    def _codes(self, side: Side) -> tuple[dict[Face, int], list[int]]:
+        """Faces of ``side`` as small ints: ``(code of a face, code of each card id)`` (comparing ints is fast)."""
+        got = self._by_side.get(side)
+        if got is None:
+            faces = self.deck.faces(side)
+            index: dict[Face, int] = {}
+            got = self._by_side[side] = (index, [index.setdefault(f, len(index)) for f in faces])
+        return got
+
+    def _take(self, pool: list[int], side: Side, face: Face) -> int | None:
+        """Remove from ``pool`` and return a card showing ``face`` on ``side`` (None if there is none)."""
+        index, codes = self._codes(side)
+        return _remove(pool, codes, index.get(face, -1))
+
+    def _take_other(self, pool: list[int], face: Face) -> int | None:
+        """Remove from ``pool`` and return a card whose other side (FLIP) is ``face`` (None if there is none)."""
+        return self._take(pool, self.view.side.other, face)
+
+    def sample(self, seed: int) -> Game:
+        """One game consistent with the seat's knowledge, drawn from ``seed`` (a fresh object each time: the same
+        seed gives an equal game)."""
+        view, rnd = self.view, Random(seed)
+        pool = list(self.free)
+        rnd.shuffle(pool)
+        players = view.players
+        hands: list[list[int]] = [[] for _ in range(players)]
+        hands[self.me] = list(self.mine)
+        top = self._take(pool, view.side, view.top)
+        discard_known: list[int] = []
+        # FLIP: the other face of every opponent card is public (SPEC F10).
+        if view.other_faces is not None:
+            for s, others in enumerate(view.other_faces):
+                if others is None or s == self.me:
+                    continue
+                for f in others:
+                    c = self._take_other(pool, f)
+                    if c is not None:
+                        hands[s].append(c)
+        else:
+            for s, known in self.memory.known.items():
+                if s == self.me or not 0 <= s < players:
+                    continue
+                for side, f in known[: view.hand_counts[s]]:
+                    c = self._take(pool, side, f)
+                    if c is not None:
+                        hands[s].append(c)
+        room = max(view.discard_pile_size - 1, 0)
+        for side, f in self.memory.played[-room:] if room else ():
+            c = self._take(pool, side, f)
+            if c is not None:
+                discard_known.append(c)
+        # Opponents' unknown cards: colours they failed to follow stay out of the cards they held then.
+        for s in range(players):
+            if s == self.me:
+                continue
+            need = view.hand_counts[s] - len(hands[s])
+            if need <= 0:
+                continue
+            voids = self.memory.voids.get(s, ())
+            banned = {c for c, since in voids if view.hand_counts[s] - since > 0}
+            strict = max((view.hand_counts[s] - since for _, since in voids), default=0)
+            if banned and strict > 0:
+                picked = _pick(pool, min(strict, need), self.faces, banned)
+                hands[s].extend(picked)
+                need -= len(picked)
+            hands[s].extend(pool[-need:] if need > 0 else [])
+            if need > 0:
+                del pool[-need:]
+        draw: list[int] = []
+        if view.draw_pile_size:
+            top_draw = None
+            if view.draw_top_other is not None and self.other is not None:
+                top_draw = self._take_other(pool, view.draw_top_other)
+            n = view.draw_pile_size - (1 if top_draw is not None else 0)
+            draw = pool[-n:] if n > 0 else []
+            del pool[len(pool) - len(draw) :]
+            if top_draw is not None:
+                draw.append(top_draw)
+        discard = pool + discard_known
+        if top is not None:
+            discard.append(top)
+        game = copy.copy(self.template)
+        game.hands = hands
+        game.draw_pile = draw
+        game.discard = discard
+        game.rng = Rng(rnd.getrandbits(64))
+        game.active = list(view.active)
+        game.scores = list(view.scores)
+        game.uno = list(view.uno_called)
+        game.power = list(view.power) if view.power is not None else None
+        return game
+
+
+def _remove(pool: list[int], codes: list[int], code: int) -> int | None:
+    for i, c in enumerate(pool):
+        if codes[c] == code:
+            pool[i] = pool[-1]
+            pool.pop()
+            return c
+    return None
+
+
+def _pick(pool: list[int], n: int, faces: Sequence[Face], banned: set[Colour]) -> list[int]:
+    """Up to ``n`` ids from the end of ``pool`` (already shuffled) whose colour is not ``banned``, removed from it."""
+    out: list[int] = []
+    i = len(pool) - 1
+    while i >= 0 and len(out) < n:
+        if faces[pool[i]].colour not in banned:
+            out.append(pool[i])
+            pool[i] = pool[-1]
+            pool.pop()
+        i -= 1
+    return out
+
+
+__all__ = ["ITERATIONS", "Sampler", "choose", "searched"]

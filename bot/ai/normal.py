@@ -1,0 +1,137 @@
+"""A heuristic AI player. It sees only its own :class:`~bot.engine.view.PlayerView` and picks one of
+``view.legal``, so it can never cheat or make an illegal move.
+
+How it plays: it calls UNO and catches whenever it can; it keeps wilds for later (plays a wild only when nothing else
+fits, or when an opponent is about to go out); it prefers the colour it holds most, declares that colour, and aims
+targeted cards at the opponent with the fewest cards; it saves its Power Card unless the flex side is the only play;
+it never bluffs a restricted wild draw; and it challenges a wild draw when the odds favour it (SPEC G7).
+With the house rules (SPEC H) it stacks whenever it can, swaps hands with a 7 with the opponent holding the fewest
+cards (only when that leaves it better off), and jumps in whenever it holds a card identical to the top.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from random import Random
+
+from bot.engine.actions import Accept, Action, CallUno, Catch, Challenge, DeclareColour, Draw, Keep, NextRound, Play
+from bot.engine.cards import CHALLENGEABLE_KINDS, Colour, Kind
+from bot.engine.rules import RULESETS, colour_held_most, holds_colour
+from bot.engine.view import Phase, PlayerView
+
+#: Roughly the share of one colour among the cards in a hand.
+_COLOUR_SHARE = 0.25
+_ACTION_KINDS = frozenset(
+    {
+        Kind.SKIP,
+        Kind.REVERSE,
+        Kind.DRAW_TWO,
+        Kind.DRAW_ONE,
+        Kind.DRAW_FIVE,
+        Kind.SKIP_EVERYONE,
+        Kind.FLEX_DRAW_TWO,
+        Kind.FLEX_SKIP,
+        Kind.FLEX_REVERSE,
+    }
+)
+
+
+def choose(view: PlayerView, rnd: Random) -> Action | None:
+    """The AI's action for ``view`` (None when it has nothing to do)."""
+    legal = list(view.legal)
+    if not legal:
+        return None
+    for a in legal:
+        if isinstance(a, CallUno | Catch):
+            return a
+    for a in legal:
+        if isinstance(a, NextRound):
+            return a
+    if view.me != view.pending:  # out of turn: only a jump-in (house rule, SPEC H), and always
+        jumps = [a for a in legal if isinstance(a, Play)]
+        return max(jumps, key=lambda a: (_score(view, a), rnd.random())) if jumps else None
+    if view.phase is Phase.STACK:  # house rule stacking (SPEC H): stack when it can, else challenge or take it
+        stacks = [a for a in legal if isinstance(a, Play)]
+        if stacks:
+            return max(stacks, key=lambda a: (_score(view, a), rnd.random()))
+        if any(isinstance(a, Challenge) for a in legal):
+            return _challenge_or_accept(view)
+        return next(a for a in legal if isinstance(a, Accept))
+    if view.phase is Phase.CHALLENGE:
+        return _challenge_or_accept(view)
+    if view.phase is Phase.DECLARE_COLOUR:
+        colour = favourite_colour(view)
+        return next(a for a in legal if isinstance(a, DeclareColour) and a.colour is colour)
+    plays = [a for a in legal if isinstance(a, Play)]
+    if not plays:
+        return next(a for a in legal if isinstance(a, Draw | Keep))
+    best = max(plays, key=lambda a: (_score(view, a), rnd.random()))
+    if view.phase is Phase.PLAY and _score(view, best) < -50:
+        draw = next((a for a in legal if isinstance(a, Draw)), None)
+        if draw is not None:
+            return draw
+    return best
+
+
+def favourite_colour(view: PlayerView) -> Colour:
+    """The colour of the side in play that the hand holds most (ties: the first colour): the engine's
+    :func:`~bot.engine.rules.colour_held_most`, as the turn timer uses it."""
+    return colour_held_most((c.face for c in view.hand), view.side)
+
+
+def _challenge_or_accept(view: PlayerView) -> Action:
+    """Challenge when P(guilty) > 2 / (N + 2): accepting costs N cards, a failed challenge N + 2 (SPEC C5, F7, X7)."""
+    me = view.me
+    assert me is not None
+    owner = view.challenge_player
+    held = view.hand_counts[owner] if owner is not None else 7
+    wild_draw = RULESETS[view.mode].wild_draws[view.top.kind]
+    accept = wild_draw.accept.expected(1.0 / _COLOUR_SHARE)  # Wild Draw Color: about 4 cards until the colour
+    if view.stack is not None:  # a stacked wild draw: the challenge settles the whole total (SPEC H ruling)
+        extra = wild_draw.innocent.expected(1.0 / _COLOUR_SHARE) - accept
+        accept = float(view.stack)
+        p_guilty = 1.0 - (1.0 - _COLOUR_SHARE) ** max(held, 0)
+        return Challenge(me) if p_guilty > extra / (accept + extra) else Accept(me)
+    extra = wild_draw.innocent.expected(1.0 / _COLOUR_SHARE) - accept  # what a wrong challenge costs on top
+    p_guilty = 1.0 - (1.0 - _COLOUR_SHARE) ** max(held, 0)
+    return Challenge(me) if p_guilty > extra / (accept + extra) else Accept(me)
+
+
+def _score(view: PlayerView, play: Play) -> float:
+    hand = {c.id: c.face for c in view.hand}
+    face = hand[play.card]
+    me = view.me
+    assert me is not None
+    active_opponents = [s for s in range(view.players) if s != me and view.active[s]]
+    danger = min((view.hand_counts[s] for s in active_opponents), default=7) <= 2
+    counts = Counter(f.colour for cid, f in hand.items() if cid != play.card and f.colour is not None)
+    score = 0.0
+    if face.is_wild:
+        score -= 0 if danger or len(hand) <= 2 else 30
+        if face.kind in CHALLENGEABLE_KINDS and _would_bluff(view, play.card):
+            score -= 100
+        if play.colour is not None:
+            score += 3 * counts.get(play.colour, 0)
+    else:
+        score += 2 * counts.get(face.colour, 0) if face.colour is not None else 0
+        if face.kind in _ACTION_KINDS:
+            score += 8 if danger else 1
+        score += (face.number or 0) * 0.1  # shed high numbers first
+    if play.flex:
+        score -= 6 if not danger else 0
+    if play.target is not None:
+        score -= view.hand_counts[play.target]
+        if "seven_zero" in view.house_rules and face.number == 7:  # a swap: worth what the target has fewer
+            score += 4 * (len(hand) - 1 - view.hand_counts[play.target])
+    if play.uno:
+        score += 50
+    return score
+
+
+def _would_bluff(view: PlayerView, card: int) -> bool:
+    """Would playing the wild draw ``card`` be guilty (SPEC G7, X7)? The engine's own test,
+    :func:`~bot.engine.rules.holds_colour`, on the rest of the hand. (The flex side of a Flex Wild Draw Four is judged
+    the same way: its target may challenge.)"""
+    green = view.power is not None and view.me is not None and view.power[view.me]
+    rest = (c.face for c in view.hand if c.id != card)
+    return holds_colour(view.mode, rest, view.colour_in_play, green=green)
