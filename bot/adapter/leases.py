@@ -188,8 +188,7 @@ class Leases:
         try:
             held = await self.store.renew_leases(self.owner, self.ttl)
         except StorageUnavailable as exc:
-            if not self.unreachable:
-                log.warning("could not renew %d game lease(s): %s", len(self._until), exc)
+            log.debug("could not renew %d game lease(s): %s", len(self._until), exc)  # logged once by the store
             self.unreachable = True
             lost = [c for c in self._until if not self.holds(c)]
             for channel in lost:

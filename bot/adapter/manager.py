@@ -226,7 +226,7 @@ class SessionManager:
                 if taken:
                     log.info("took over %d session(s)", taken)
         except StorageUnavailable as exc:
-            log.warning("could not check the game leases: %s", exc)
+            log.debug("could not check the game leases: %s", exc)  # the store logs the outage once
         except Exception:
             log.exception("renewing the game leases failed")
         finally:
@@ -715,7 +715,7 @@ class SessionManager:
         try:
             return await write
         except StorageUnavailable as exc:
-            log.warning("a change was not saved: %s", exc)
+            log.debug("a change was not saved: %s", exc)  # the store logs the outage once (issue 20.7)
             raise E.StorageDown("the database is unavailable; the change was not saved") from exc
         except WriteRefused as exc:
             log.warning("a change was refused by the database (%s); stopping this game here", exc)
@@ -814,9 +814,12 @@ class SessionManager:
             try:
                 events = game.apply(action)
                 await self._finish_change(session, events, K.AI, seat)
-            except Exception:
+            except Exception as exc:
                 # The game was restored as it was: try the move again shortly, or the table would wait forever.
-                log.exception("AI move failed in channel %s; retrying", session.channel_id)
+                if isinstance(exc, E.StorageDown):  # the store logs the outage once (issue 20.7)
+                    log.debug("AI move not saved in channel %s; retrying", session.channel_id)
+                else:
+                    log.exception("AI move failed in channel %s; retrying", session.channel_id)
                 self._timers.retry(session, lambda: self._ai_move(session, version, seat))
 
     async def _on_timeout(self, session: Session, version: int) -> None:
@@ -840,8 +843,11 @@ class SessionManager:
                     session.seats[seat].left = True
                     events += game.remove_player(seat)
                 await self._finish_change(session, events, K.TIMEOUT, seat)
-            except Exception:
-                log.exception("turn timeout failed in channel %s; retrying", session.channel_id)
+            except Exception as exc:
+                if isinstance(exc, E.StorageDown):  # the store logs the outage once (issue 20.7)
+                    log.debug("turn timeout not saved in channel %s; retrying", session.channel_id)
+                else:
+                    log.exception("turn timeout failed in channel %s; retrying", session.channel_id)
                 self._timers.retry(session, lambda: self._on_timeout(session, version))
 
     def _schedule_sweep(self) -> None:
@@ -880,8 +886,11 @@ class SessionManager:
                         await self.leases.release(session.channel_id)
                     else:
                         await self._close(session, CloseReason.IDLE)
-            except Exception:
-                log.exception("closing idle session %s failed", session.channel_id)
+            except Exception as exc:
+                if isinstance(exc, E.StorageDown | StorageUnavailable):  # the store logs the outage once
+                    log.debug("closing idle session %s: database unavailable", session.channel_id)
+                else:
+                    log.exception("closing idle session %s failed", session.channel_id)
         self._schedule_sweep()
 
     # ------------------------------------------------------------------------------------------------------------

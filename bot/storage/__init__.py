@@ -50,6 +50,7 @@ from ._models import (
     redact_database,
 )
 from ._open import open_store
+from ._outage import OutageLog, watch_outages
 from ._protocol import Store
 from ._sqlite import SqliteStore
 
@@ -79,6 +80,7 @@ __all__ = [
     "MatchResult",
     "Migration",
     "OptionsValidator",
+    "OutageLog",
     "PlayerStats",
     "RoundResult",
     "SchemaTooNewError",
@@ -93,4 +95,5 @@ __all__ = [
     "is_postgres_url",
     "open_store",
     "redact_database",
+    "watch_outages",
 ]

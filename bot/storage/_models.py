@@ -54,7 +54,13 @@ class StorageUnavailable(StorageError):
 
     The store reconnects by itself on the next call once the database is back; callers refuse the action with a clear
     message and keep their state as it was before the call.
+
+    ``writes_only``: only writes fail (an SQLite disk that is full, a read-only file), reads still work.
     """
+
+    def __init__(self, message: str, *, writes_only: bool = False) -> None:
+        super().__init__(message)
+        self.writes_only = writes_only
 
 
 class WriteRefused(StorageError):

@@ -324,10 +324,14 @@ class PostgresStore:
         validate_options: OptionsValidator | None = None,
         clock: Callable[[], float] = time.time,
         db_clock: Callable[[], float] | None = None,
-        min_size: int = 1,
+        min_size: int = 0,
         max_size: int = 10,
     ) -> PostgresStore:
         """Connect to ``url``, apply the missing migrations (under the advisory lock) and open the pool.
+
+        ``min_size`` 0: a released connection stays open for the next call (asyncpg keeps it 300 s), but the pool does
+        not hold a floor of connections; with one, asyncpg retries that floor in the background while the server is
+        away and logs a traceback at every attempt (issue 20, point 7: an outage is two log lines).
 
         ``validate_options`` checks a server's ``default_options`` when saved and read (as for SQLite).
         Raises :class:`StorageUnavailable` when the server cannot be reached, :class:`SchemaTooNewError` for a

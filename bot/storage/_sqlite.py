@@ -101,6 +101,9 @@ _BUCKET_SHIFT = BUCKET_SHIFT
 _SELECT_SETTINGS = f"SELECT {SETTINGS_COLUMNS} FROM guild_settings WHERE guild_id = ?"
 _TRANSIENT = ("locked", "busy", "disk i/o", "full", "unable to open", "readonly", "read-only")
 """Words of the ``sqlite3.OperationalError`` messages that mean the file cannot be used right now."""
+_WRITES_ONLY = ("full", "readonly", "read-only")
+"""Of those, the words that mean only writes fail ("database or disk is full", "attempt to write a readonly
+database"): reads still work (:attr:`StorageUnavailable.writes_only`)."""
 
 
 _RANK_COLUMNS = RANK_COLUMNS
@@ -219,8 +222,10 @@ def _refused(channel_id: int, owner: str | None, version: int | None) -> WriteRe
 
 def _raise_unavailable(e: sqlite3.OperationalError) -> None:
     """Raise :class:`StorageUnavailable` from ``e`` when it says the file is locked or cannot be written now."""
-    if any(word in str(e).lower() for word in _TRANSIENT):
-        raise StorageUnavailable(f"the SQLite database cannot be used right now: {e}") from e
+    text = str(e).lower()
+    if any(word in text for word in _TRANSIENT):
+        writes_only = any(word in text for word in _WRITES_ONLY)
+        raise StorageUnavailable(f"the SQLite database cannot be used right now: {e}", writes_only=writes_only) from e
 
 
 class SqliteStore:
