@@ -97,6 +97,7 @@ class UnoBot(ShardedBot):
             rng=self._rng,
             shards=shards,
             lease_ttl=self.settings.lease_seconds,
+            slot=self.settings.process_slot,
         )
         await self.manager.start()
         await self.load_extension("cogs.uno")

@@ -15,6 +15,7 @@ import it. Change a bound here and every layer follows.
 - :data:`LEASE_SECONDS_MIN` … :data:`LEASE_SECONDS_MAX`: how long a process's lease of a live game lasts without a
   renewal (``UNO_LEASE_SECONDS``; renewed every third of it): after a crash, how long its games wait before another
   process takes them over (:mod:`bot.adapter.leases`); :data:`LEASE_SECONDS_DEFAULT` when nothing is set.
+- :data:`PROCESS_SLOT_MAX`: the longest process slot name (``UNO_PROCESS_SLOT``, issue 16 point 8).
 - :data:`INTERACTION_TOKEN_SECONDS`: how long Discord accepts an interaction's token for followups and edits (15
   minutes; interactions/receiving-and-responding); :data:`HAND_TOKEN_MARGIN`: how long before that the bot stops
   editing an open hand through it (issue 20, point 5).
@@ -58,6 +59,7 @@ FALSE_CATCH_PENALTY_MAX: Final[int] = 10
 LEASE_SECONDS_MIN: Final[int] = 2
 LEASE_SECONDS_MAX: Final[int] = 3600
 LEASE_SECONDS_DEFAULT: Final[int] = 30
+PROCESS_SLOT_MAX: Final[int] = 80
 
 INTERACTION_TOKEN_SECONDS: Final[int] = 15 * 60
 #: An edit may wait seconds in a rate-limit bucket before it is sent: a minute of margin keeps it in the token's life.
@@ -75,6 +77,7 @@ __all__ = [
     "MIN_PLAYERS",
     "MODES",
     "PLAYER_RANGE",
+    "PROCESS_SLOT_MAX",
     "TARGET_SCORE_DEFAULT",
     "TARGET_SCORE_MAX",
     "TURN_TIMER_DEFAULT",

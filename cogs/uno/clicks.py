@@ -229,9 +229,13 @@ class Clicks:
         return await no_game_text(self.bot, interaction, error, lang)
 
     def snapshot(self, channel: int) -> SessionView:
-        """The channel's session as last committed; :class:`~bot.adapter.errors.NoGame` when there is none."""
+        """The channel's session as last committed. When this process runs none there, the manager says why
+        (:meth:`SessionManager.get`): :class:`~bot.adapter.errors.NotOwned` while the game waits for another process's
+        lease (it is moving after a restart; issue 16 point 2), :class:`~bot.adapter.errors.StorageDown` while it
+        waits for the database, :class:`~bot.adapter.errors.NoGame` when there is none."""
         session = self.manager.snapshot(channel)
         if session is None:
+            self.manager.get(channel)  # raises the reason
             raise NoGame("no game in this channel")
         return session
 
