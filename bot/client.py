@@ -7,6 +7,7 @@ persistent buttons, sync the slash commands (to ``DEV_GUILD_ID`` when set). No p
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from random import Random
 from typing import Any
@@ -24,7 +25,7 @@ from bot.i18n import language_for
 from bot.i18n.translator import UnoTranslator
 from bot.pacing import GlobalLimit, install_global_limit
 from bot.shardlog import ShardedBot
-from bot.storage import GuildSettings, Shards, Store, UserPrefs, open_store
+from bot.storage import GuildSettings, Shards, StorageUnavailable, Store, UserPrefs, open_store, watch_outages
 from cogs.uno.replies import COMMANDS, UnoTree
 
 log = logging.getLogger(__name__)
@@ -69,6 +70,8 @@ class UnoBot(ShardedBot):
             intents=intents,
             tree_cls=UnoTree,
             help_command=None,
+            # defence in depth (issue 20, point 8): a message pings nobody unless it names its users (the turn ping)
+            allowed_mentions=discord.AllowedMentions.none(),
             **({"shard_count": settings.shard_count, "shard_ids": settings.shard_id_list()} | options),
         )
         self.settings = settings
@@ -84,7 +87,10 @@ class UnoBot(ShardedBot):
     async def setup_hook(self) -> None:
         # a server's saved default rule options are checked by the engine's own table (SPEC O) when saved and read
         clock = self._clock or SystemClock()
-        self.store = await open_store(self.settings.database, validate_options=Options.from_dict, clock=clock.now)
+        # an outage is logged once when it starts and once when it ends (issue 20, point 7)
+        self.store = watch_outages(
+            await open_store(self.settings.database, validate_options=Options.from_dict, clock=clock.now)
+        )
         # this process's shards (SHARD_COUNT/SHARD_IDS): only their guilds' games are resumed and run here
         count = self.shard_count
         shards = None if count is None else Shards.of(count, self.shard_ids or range(count))
@@ -95,6 +101,7 @@ class UnoBot(ShardedBot):
             rng=self._rng,
             shards=shards,
             lease_ttl=self.settings.lease_seconds,
+            slot=self.settings.process_slot,
         )
         await self.manager.start()
         await self.load_extension("cogs.uno")
@@ -141,27 +148,65 @@ class UnoBot(ShardedBot):
                 return
             await asyncio.wait(running, timeout=left)
 
-    async def guild_settings(self, guild_id: int | None) -> GuildSettings:
-        """A server's settings (cached; :meth:`forget_settings` after a change)."""
+    @property
+    def database_down(self) -> bool:
+        """Whether the database is unavailable right now: an outage began and has not ended
+        (:class:`~bot.storage.OutageLog`; issue 20, point 7)."""
+        outages = getattr(getattr(self, "store", None), "outages", None)
+        return bool(outages is not None and outages.down)
+
+    async def database_up(self, user_id: int) -> bool:
+        """Whether the database can be used now. During an outage it is asked once more (``user_id``'s preferences,
+        a cheap read), so a database that just came back is seen at once, not at the next write."""
+        if not self.database_down:
+            return True
+        with contextlib.suppress(StorageUnavailable):
+            self._prefs_cache[user_id] = await self.store.get_prefs(user_id)
+        return not self.database_down
+
+    async def guild_settings(self, guild_id: int | None, *, strict: bool = False) -> GuildSettings:
+        """A server's settings (cached; :meth:`forget_settings` after a change). While the database is unavailable a
+        server not cached yet reads as the defaults, not cached (issue 20, point 7: reads fall back to what is
+        cached), so a hand, the rules or a language can still be shown; ``strict`` (``/uno settings`` showing them)
+        raises :class:`~bot.storage.StorageUnavailable` instead."""
         if guild_id is None:
             return GuildSettings(0)
         cached = self._settings_cache.get(guild_id)
         if cached is None:
-            cached = self._settings_cache[guild_id] = await self.store.get_settings(guild_id)
+            try:
+                cached = self._settings_cache[guild_id] = await self.store.get_settings(guild_id)
+            except StorageUnavailable:
+                if strict:
+                    raise
+                return GuildSettings(guild_id)
         return cached
+
+    def remember_settings(self, settings: GuildSettings) -> None:
+        """Cache a server's settings as just saved (``/uno settings``)."""
+        self._settings_cache[settings.guild_id] = settings
 
     def forget_settings(self, guild_id: int) -> None:
         self._settings_cache.pop(guild_id, None)
 
-    async def user_prefs(self, user_id: int | None) -> UserPrefs:
+    async def user_prefs(self, user_id: int | None, *, strict: bool = False) -> UserPrefs:
         """A user's own preferences (``/uno prefs``; cached, :meth:`forget_prefs` after a change); the defaults for
-        an AI seat (``None``)."""
+        an AI seat (``None``), and for a user not cached yet while the database is unavailable (``strict``, for
+        ``/uno prefs`` showing them: :class:`~bot.storage.StorageUnavailable` instead)."""
         if user_id is None:
             return UserPrefs(0)
         cached = self._prefs_cache.get(user_id)
         if cached is None:
-            cached = self._prefs_cache[user_id] = await self.store.get_prefs(user_id)
+            try:
+                cached = self._prefs_cache[user_id] = await self.store.get_prefs(user_id)
+            except StorageUnavailable:
+                if strict:
+                    raise
+                return UserPrefs(user_id)  # not cached: the defaults while the database is away (issue 20, point 7)
         return cached
+
+    def remember_prefs(self, prefs: UserPrefs) -> None:
+        """Cache a user's preferences as just saved (``/uno prefs``)."""
+        self._prefs_cache[prefs.user_id] = prefs
 
     def forget_prefs(self, user_id: int) -> None:
         self._prefs_cache.pop(user_id, None)

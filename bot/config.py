@@ -9,7 +9,7 @@ from pathlib import Path
 
 from dotenv import load_dotenv
 
-from bot.limits import LEASE_SECONDS_DEFAULT, LEASE_SECONDS_MAX, LEASE_SECONDS_MIN
+from bot.limits import LEASE_SECONDS_DEFAULT, LEASE_SECONDS_MAX, LEASE_SECONDS_MIN, PROCESS_SLOT_MAX
 from bot.storage import DEFAULT_DATABASE, is_postgres_url
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
@@ -36,6 +36,12 @@ class Settings:
     - ``lease_seconds``: ``UNO_LEASE_SECONDS``, how long this process's lease of each live game lasts without a
       renewal (:data:`bot.limits.LEASE_SECONDS_MIN`–:data:`~bot.limits.LEASE_SECONDS_MAX`, default 30): after a
       crash, how long its games wait before another machine's process takes them over (``bot.adapter.leases``).
+    - ``process_slot``: ``UNO_PROCESS_SLOT`` (issue 16 point 8), a stable name for this process's place in the
+      deployment (letters, digits, ``.``, ``_``, ``-``; at most :data:`bot.limits.PROCESS_SLOT_MAX` characters),
+      given to exactly one running process at a time, such as a compose service or a StatefulSet pod name: a process
+      restarted in that slot (a new container, a new host name) takes its predecessor's games back at once instead of
+      waiting for their leases to expire. Unset (default): only a predecessor of this machine and PID namespace whose
+      process is gone is recognised.
     """
 
     token: str
@@ -47,6 +53,7 @@ class Settings:
     shard_count: int | None = None
     shard_ids: tuple[int, ...] | None = None
     lease_seconds: int = LEASE_SECONDS_DEFAULT
+    process_slot: str | None = None
 
     def shard_id_list(self) -> list[int] | None:
         """``shard_ids`` as discord.py's ``AutoShardedClient(shard_ids=...)`` takes them (None: all)."""
@@ -80,6 +87,12 @@ class Settings:
                 f"UNO_LEASE_SECONDS must be a whole number of seconds, {LEASE_SECONDS_MIN}-{LEASE_SECONDS_MAX}, "
                 f"not {lease!r}."
             )
+        slot = os.environ.get("UNO_PROCESS_SLOT", "").strip()
+        if slot and not re.fullmatch(rf"[A-Za-z0-9._-]{{1,{PROCESS_SLOT_MAX}}}", slot):
+            raise ConfigError(
+                f"UNO_PROCESS_SLOT must be 1-{PROCESS_SLOT_MAX} letters, digits, '.', '_' or '-' "
+                f"(a name one running process has at a time, e.g. shard-0), not {slot!r}."
+            )
         return cls(
             token=token,
             database=_database(os.environ.get("UNO_DATABASE", "").strip() or DEFAULT_DATABASE),
@@ -90,6 +103,7 @@ class Settings:
             shard_count=shard_count,
             shard_ids=shard_ids,
             lease_seconds=int(lease) if lease else LEASE_SECONDS_DEFAULT,
+            process_slot=slot or None,
         )
 
 

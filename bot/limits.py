@@ -17,6 +17,7 @@ import it. Change a bound here and every layer follows.
   process takes them over (:mod:`bot.adapter.leases`); :data:`LEASE_SECONDS_DEFAULT` when nothing is set.
 - :data:`DISCORD_GLOBAL_RATE`: Discord's global limit, requests per second per bot; :data:`GLOBAL_REQUESTS_PER_SECOND`
   the share of it the bot allows itself (:class:`bot.pacing.GlobalLimit`, issue 20 point 4).
+- :data:`PROCESS_SLOT_MAX`: the longest process slot name (``UNO_PROCESS_SLOT``, issue 16 point 8).
 - :data:`INTERACTION_TOKEN_SECONDS`: how long Discord accepts an interaction's token for followups and edits (15
   minutes; interactions/receiving-and-responding); :data:`HAND_TOKEN_MARGIN`: how long before that the bot stops
   editing an open hand through it (issue 20, point 5).
@@ -60,6 +61,7 @@ FALSE_CATCH_PENALTY_MAX: Final[int] = 10
 LEASE_SECONDS_MIN: Final[int] = 2
 LEASE_SECONDS_MAX: Final[int] = 3600
 LEASE_SECONDS_DEFAULT: Final[int] = 30
+PROCESS_SLOT_MAX: Final[int] = 80
 
 #: "All bots can make up to 50 requests per second to our API" (Discord's developer documentation, topics/rate-limits,
 #: "Global Rate Limit"); interaction callbacks and interaction webhooks do not count.
@@ -85,6 +87,7 @@ __all__ = [
     "MIN_PLAYERS",
     "MODES",
     "PLAYER_RANGE",
+    "PROCESS_SLOT_MAX",
     "TARGET_SCORE_DEFAULT",
     "TARGET_SCORE_MAX",
     "TURN_TIMER_DEFAULT",

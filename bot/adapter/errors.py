@@ -93,6 +93,13 @@ class NotOwned(AdapterError):
     code = "not_owned"
 
 
+class NotMatchPlayer(AdapterError):
+    """**Play again** pressed by someone who did not play the finished match and may not manage the server: a rematch
+    seats that match's players again, so nobody else may start one for them (issue 20, point 8)."""
+
+    code = "rematch_not_player"
+
+
 class StorageDown(AdapterError):
     """The database could not be reached: the change was not saved, the game is as it was at its last commit."""
 

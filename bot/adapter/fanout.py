@@ -18,7 +18,9 @@ from enum import StrEnum
 from typing import Any
 
 from bot.engine.events import Event
+from bot.storage import StorageUnavailable
 
+from .errors import StorageDown
 from .session_view import SessionView
 
 log = logging.getLogger(__name__)
@@ -137,8 +139,11 @@ class FanOut:
                 for callback in list(self._subscribers):
                     try:
                         await callback(update)
-                    except Exception:
-                        log.exception("subscriber failed on %s update", update.kind)
+                    except Exception as exc:
+                        if isinstance(exc, StorageDown | StorageUnavailable):  # logged once by the store (20.7)
+                            log.debug("subscriber could not use the database on %s update", update.kind)
+                        else:
+                            log.exception("subscriber failed on %s update", update.kind)
             finally:
                 queue.task_done()
 

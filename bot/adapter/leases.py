@@ -1,30 +1,42 @@
-"""Leases of live games: one process runs a game at a time (issue 11, sharding; DESIGN "Adapter").
+"""Leases of live games: one process runs a game at a time (issue 11, sharding; issue 16; DESIGN "Scale-out").
 
 Several bot processes may share one database (PostgreSQL, one process per group of Discord shards). Each process runs
-only the games of its own guilds (``(guild_id >> 22) % shard_count in shard_ids``, :class:`bot.storage.Shards`), and
-before it runs one it takes that game's **lease** in the database (:meth:`bot.storage.Store.acquire_lease`) for
-:data:`bot.limits.LEASE_SECONDS_DEFAULT` seconds (``UNO_LEASE_SECONDS``). It renews its leases every third of that
-time; a clean stop releases them all; after a crash (``kill -9``, a lost machine) they simply expire and the process
-that runs that shard next takes the games over, loading each from its last commit. A process restarted on the same
-machine need not wait: a lease whose owner names this machine and a process id that is gone (or this very process id,
-with another owner name: a container's bot restarted as PID 1) is given up at once (``release_leases``).
+only the games of its own guilds (``(guild_id >> 22) % shard_count in shard_ids``, :class:`bot.storage.Shards`).
 
-The process trusts a lease only until the end of the period it last secured (measured from *before* the renewal was
-sent), so it stops before any other process may start: a game whose lease was lost (taken over after an expiry, or
-not renewable because the database is unreachable) has its timers stopped and its actions refused with
-:class:`~bot.adapter.errors.NotOwned` until this process gets the lease back. Processes sharing a database need
-synchronised clocks (NTP), well within the lease time.
+One process per shard (issue 16 point 4): before it resumes or opens any game, a process takes the **lock of each of
+its shards** in the database (:meth:`bot.storage.Store.acquire_shards`); a second process for shards already run waits
+(one log line) until they are free. Then, before it runs a game, it takes that game's **lease**
+(:meth:`bot.storage.Store.acquire_lease`) for :data:`bot.limits.LEASE_SECONDS_DEFAULT` seconds (``UNO_LEASE_SECONDS``).
+It renews all of its leases and shard locks every third of that time in one statement (:meth:`Leases.renew_all`,
+point 7); a clean stop releases them all; after a crash they expire and the process that runs those shards next takes
+the games over, loading each from its last commit.
+
+The database's clock decides expiry (point 6), and every write of a live game is fenced in SQL on holding its lease
+and on its version (point 5): a process that wrongly believes it still runs a game (paused past its lease, a clock
+that jumps) has its write refused (:class:`~bot.storage.WriteRefused`) and stops running that game. Locally the process
+trusts a lease only until the end of the period it last secured (measured on its own clock from *before* the renewal
+was sent), so it normally stops before any other process may start.
+
+A restarted process need not wait for its predecessor's leases to expire when it can tell the predecessor is gone:
+- with a **process slot** (``UNO_PROCESS_SLOT``, point 8: a name the operator gives exactly one running process at a
+  time, such as a compose service or a StatefulSet pod), every earlier owner of the same slot is its predecessor;
+- otherwise (point 3), an owner of this host *in this same PID namespace on this same boot* whose process id no longer
+  exists (or is ours, under another owner name: a bot restarted as PID 1 in its container). An owner from another PID
+  namespace (another container, even with the same host name) or another machine is never declared gone: its leases
+  are taken only once they expire by the database's clock.
 """
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import os
 import secrets
 import socket
-from collections.abc import Iterable
+from pathlib import Path
 
 from bot.storage import Shards, StorageUnavailable, Store
+from bot.storage._models import shard_keys
 
 from .clock import Clock
 
@@ -35,19 +47,39 @@ def _host() -> str:
     return socket.gethostname().replace(":", "_")[:80] or "host"
 
 
-def make_owner(shards: Shards | None) -> str:
-    """A lease owner name unique to this process: ``host:pid:shards:random`` (at most 200 characters)."""
+def _namespace() -> str:
+    """A short fingerprint of this boot of this machine and of this process's PID namespace: process ids mean the
+    same thing to two processes only when theirs are equal. ``"-"`` when it cannot be told (then never equal)."""
+    try:
+        boot = Path("/proc/sys/kernel/random/boot_id").read_text().strip()
+        space = os.readlink("/proc/self/ns/pid")
+    except OSError:
+        return "-"
+    return hashlib.sha256(f"{boot}|{space}".encode()).hexdigest()[:10]
+
+
+def make_owner(shards: Shards | None, slot: str | None = None) -> str:
+    """A lease owner name unique to this process (at most 200 characters): ``slot:<slot>:random`` with a process slot,
+    else ``host:namespace:pid:shards:random``."""
+    if slot:
+        return f"slot:{slot.replace(':', '_')[:120]}:{secrets.token_hex(4)}"
     which = "all" if shards is None else f"{'+'.join(map(str, sorted(shards.ids)))}of{shards.count}"
-    return f"{_host()}:{os.getpid()}:{which[:60]}:{secrets.token_hex(4)}"
+    return f"{_host()}:{_namespace()}:{os.getpid()}:{which[:60]}:{secrets.token_hex(4)}"
 
 
 def gone(owner: str, me: str) -> bool:
-    """Whether lease owner ``owner`` (a :func:`make_owner` name) is a process of this machine that no longer runs:
-    its process id does not exist, or is ours while the name is not (this process's earlier incarnation)."""
-    parts = owner.split(":")
-    if len(parts) != 4 or parts[0] != _host() or not parts[1].isdigit() or owner == me:
+    """Whether lease owner ``owner`` is a predecessor of this process (``me``) that no longer runs: an earlier owner
+    of the same process slot, or a process of this host and PID namespace whose process id does not exist (or is ours
+    while the name is not). Never for an owner of another namespace or machine (issue 16 point 3)."""
+    if owner == me:
         return False
-    pid = int(parts[1])
+    if me.startswith("slot:"):
+        return owner.startswith(me.rsplit(":", 1)[0] + ":")
+    parts = owner.split(":")
+    mine = me.split(":")
+    if len(parts) != 5 or len(mine) != 5 or parts[:2] != mine[:2] or parts[1] == "-" or not parts[2].isdigit():
+        return False
+    pid = int(parts[2])
     if pid == os.getpid():
         return True
     try:
@@ -63,15 +95,59 @@ class Leases:
     """The leases this process holds, by channel id, each with the time (on ``clock``) it is safe to run that game
     until. ``shards`` None: this process runs every guild."""
 
-    def __init__(self, store: Store, clock: Clock, *, shards: Shards | None, ttl: float, owner: str | None = None):
+    def __init__(
+        self,
+        store: Store,
+        clock: Clock,
+        *,
+        shards: Shards | None,
+        ttl: float,
+        owner: str | None = None,
+        slot: str | None = None,
+    ):
         self.store = store
         self.clock = clock
         self.shards = shards
         self.ttl = float(ttl)
-        self.owner = owner or make_owner(shards)
+        self.owner = owner or make_owner(shards, slot)
         #: Whether the last renewal found the database unreachable (the games it stopped wait for it, not for a peer).
         self.unreachable = False
+        #: Channels whose lease ran out while the database was unreachable, until this process has them back (or finds
+        #: another process running them): their clicks wait for the database, not for another process.
+        self.lapsed: set[int] = set()
         self._until: dict[int, float] = {}
+        #: Until when (on ``clock``) the locks of all of this process's shards are safely ours; -inf: not held.
+        self._shards_until = float("-inf")
+
+    # --- shard locks (issue 16 point 4) -----------------------------------------------------------------------------
+
+    def runs_shards(self) -> bool:
+        """Whether this process holds the locks of all of its shards right now (it may run their games)."""
+        return self._shards_until > self.clock.now()
+
+    async def acquire_shards(self) -> list[str]:
+        """Take the locks of this process's shards (those of a predecessor that is gone are released first); returns
+        the other owners still holding some of them (empty: all are ours). Raises
+        :class:`~bot.storage.StorageUnavailable` when the database cannot be reached."""
+        for attempt in range(2):
+            start = self.clock.now()
+            owners = await self.store.acquire_shards(self.shards, self.owner, self.ttl)
+            others = sorted(
+                {o for key, o in owners.items() if o != self.owner}
+                | ({"(unknown)"} if len(owners) < len(shard_keys(self.shards)) else set())
+            )
+            if not others:
+                self._shards_until = start + self.ttl
+                return []
+            dead = [o for o in others if gone(o, self.owner)]
+            if not dead or attempt:
+                return others
+            for holder in dead:
+                released = await self.store.release_leases(holder)
+                log.info("released the shard lock and %d lease(s) of %s, a predecessor that is gone", released, holder)
+        return others
+
+    # --- game leases ----------------------------------------------------------------------------------------------
 
     def owns_guild(self, guild_id: int) -> bool:
         """Whether this process runs that guild's games (its shard is one of ours)."""
@@ -103,27 +179,41 @@ class Leases:
         self._until[channel_id] = start + self.ttl
         return True
 
-    async def renew(self, channels: Iterable[int]) -> list[int]:
-        """Renew these leases; return the channels this process may no longer run (another process holds the lease,
-        or it could not be renewed in time because the database is unreachable)."""
-        lost: list[int] = []
-        pending = list(channels)
-        for i, channel in enumerate(pending):
-            try:
-                if not await self.renew_one(channel):
-                    lost.append(channel)
-            except StorageUnavailable as exc:
-                # the others would fail the same way (each after a connection timeout): keep what is still valid
-                self.unreachable = True
-                log.warning("could not renew %d game lease(s): %s", len(pending) - i, exc)
-                for other in pending[i:]:
-                    if not self.holds(other):
-                        log.warning("the lease of the game in channel %s ran out (database unreachable)", other)
-                        self._until.pop(other, None)
-                        lost.append(other)
-                return lost
+    async def renew_all(self) -> tuple[list[int], list[int]]:
+        """Renew every lease and shard lock of this process in one round trip (issue 16 point 7). Returns the channels
+        this process may no longer run (another process holds them now, or the database is unreachable and their
+        lease ran out) and the channels whose lease the database still gives this process although it had stopped
+        counting on them (they lapsed during an outage and nobody took them over: this process takes them back)."""
+        start = self.clock.now()
+        try:
+            held = await self.store.renew_leases(self.owner, self.ttl)
+        except StorageUnavailable as exc:
+            log.debug("could not renew %d game lease(s): %s", len(self._until), exc)  # logged once by the store
+            self.unreachable = True
+            lost = [c for c in self._until if not self.holds(c)]
+            for channel in lost:
+                log.warning("the lease of the game in channel %s ran out (database unreachable)", channel)
+                self._until.pop(channel, None)
+            self.lapsed.update(lost)
+            return lost, []
+        if self.unreachable:
+            log.info("the database is reachable again: renewed %d game lease(s)", len(held.channels))
         self.unreachable = False
-        return lost
+        renewed = set(held.channels)
+        lost = [c for c in self._until if c not in renewed]
+        for channel in lost:
+            log.warning("lost the lease of the game in channel %s: another process runs it now", channel)
+            self._until.pop(channel, None)
+        regained = [c for c in held.channels if c not in self._until]
+        self.lapsed &= renewed  # those another process took over meanwhile wait for it now
+        for channel in held.channels:
+            self._until[channel] = start + self.ttl
+        if len(held.shards) == len(shard_keys(self.shards)):
+            self._shards_until = start + self.ttl
+        elif self._shards_until > float("-inf"):
+            log.warning("lost the lock of this process's shards: another process runs them now")
+            self._shards_until = float("-inf")
+        return lost, regained
 
     async def renew_one(self, channel_id: int) -> bool:
         """Renew one lease; ``False`` (and forgotten) if another process holds it now (it had expired and was taken
@@ -149,8 +239,10 @@ class Leases:
             log.warning("could not release the lease of channel %s (it will expire): %s", channel_id, exc)
 
     async def release_all(self) -> int:
-        """Give every lease of this process back (a clean stop); returns how many the store released."""
+        """Give every lease and shard lock of this process back (a clean stop); returns how many game leases the store
+        released."""
         self._until.clear()
+        self._shards_until = float("-inf")
         try:
             return await self.store.release_leases(self.owner)
         except StorageUnavailable as exc:

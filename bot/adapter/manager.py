@@ -31,7 +31,7 @@ from bot.engine.options import OptionError, Options, preset
 from bot.engine.rules import RULESETS
 from bot.engine.view import Phase, PlayerView
 from bot.limits import LEASE_SECONDS_DEFAULT, TURN_TIMER_MAX, TURN_TIMER_MIN
-from bot.storage import LiveGame, MatchResult, Shards, StorageUnavailable, Store
+from bot.storage import LiveGame, MatchResult, Shards, StorageUnavailable, Store, WriteRefused
 
 from . import errors as E
 from .clock import Clock, SystemClock, TimerHandle
@@ -64,7 +64,8 @@ class SessionManager:
 
     ``shards``: the Discord shards this process runs (None: all guilds); only their guilds' games are resumed or
     opened. ``lease_ttl`` (seconds): how long a game's lease lasts without renewal (renewed every third of it);
-    ``owner``: this process's lease owner name (default: unique per process).
+    ``owner``: this process's lease owner name (default: unique per process); ``slot``: the operator's stable name of
+    this process slot (``UNO_PROCESS_SLOT``), whose earlier owners this process takes over at once.
     """
 
     def __init__(
@@ -77,13 +78,14 @@ class SessionManager:
         shards: Shards | None = None,
         lease_ttl: float = LEASE_SECONDS_DEFAULT,
         owner: str | None = None,
+        slot: str | None = None,
         thinker: Thinker | None = None,
     ) -> None:
         self.store = store
         self.clock: Clock = clock or SystemClock()
         self.limits = limits or Limits()
         self.sessions: dict[int, Session] = {}
-        self.leases = Leases(store, self.clock, shards=shards, ttl=lease_ttl, owner=owner)
+        self.leases = Leases(store, self.clock, shards=shards, ttl=lease_ttl, owner=owner, slot=slot)
         #: Channels of this process's guilds whose live game another process holds the lease of (taken over later).
         self.elsewhere: set[int] = set()
         self._lease_timer: TimerHandle | None = None
@@ -98,9 +100,12 @@ class SessionManager:
     # Life cycle
 
     async def start(self) -> list[Session]:
-        """Load every saved session of this process's shards (corrupt ones are set aside by the store) whose lease it
-        gets, re-arm timers and AI turns; the others wait in :attr:`elsewhere` and are taken over by the periodic
-        lease renewal once their owner releases them or its leases expire."""
+        """Wait until this process holds the locks of its shards (issue 16 point 4: while another process runs them,
+        one log line, and nothing is resumed or answered), then load every saved session of those shards (corrupt ones
+        are set aside by the store) whose lease it gets, re-arm timers and AI turns; the others wait in
+        :attr:`elsewhere` and are taken over by the periodic lease renewal once their owner releases them or its
+        leases expire. Raises :class:`~bot.storage.StorageUnavailable` when the database cannot be reached."""
+        await self._lock_shards()
         taken = await self._take_over()
         self._schedule_sweep()
         self._schedule_renewal()
@@ -121,6 +126,39 @@ class SessionManager:
         await self._fanout.close()
         self.thinker.close()
 
+    async def _lock_shards(self) -> None:
+        """Take the locks of this process's shards, waiting (polling every third of the lease time) while another
+        process holds them."""
+        waited = False
+        while True:
+            others = await self.leases.acquire_shards()
+            if not others:
+                break
+            if not waited:
+                log.warning(
+                    "the shard(s) of this process (%s) are run by another bot process (%s): waiting until they are "
+                    "free before running any of their games",
+                    self._shard_names(),
+                    ", ".join(others),
+                )
+                waited = True
+            await self._sleep(self.leases.ttl / 3)
+        if waited:
+            log.info("the shard(s) of this process (%s) are free: running them now", self._shard_names())
+
+    async def _sleep(self, seconds: float) -> None:
+        """Wait ``seconds`` on this manager's clock (a manual clock in tests)."""
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        handle = self.clock.call_later(seconds, lambda: None if done.done() else done.set_result(None))
+        try:
+            await done
+        finally:
+            handle.cancel()
+
+    def _shard_names(self) -> str:
+        shards = self.leases.shards
+        return "all" if shards is None else f"{'+'.join(map(str, sorted(shards.ids)))} of {shards.count}"
+
     def _resume(self, row: LiveGame) -> Session:
         session = Session.from_dict(row.snapshot)
         session.committed = row.snapshot
@@ -132,9 +170,11 @@ class SessionManager:
         self._timers.arm(session)
         return session
 
-    async def _take_over(self) -> int:
+    async def _take_over(self, *, publish: bool = False) -> int:
         """Take the leases of the saved games of our shards that nobody else runs, then load and resume them (loaded
-        again after the lease is ours: the last owner may have committed until it let go)."""
+        again after the lease is ours: the last owner may have committed until it let go). ``publish``: queue a
+        ``resumed`` update of each (issue 16 point 1: its table is repainted from its last commit, as at start-up,
+        where :meth:`republish` does it)."""
         known = await self.store.load_games(validate=Session.from_dict, shards=self.leases.shards)
         self.elsewhere &= {row.channel_id for row in known}
         got = []
@@ -155,7 +195,10 @@ class SessionManager:
             if found is None:  # it ended (or was set aside) meanwhile
                 await self.leases.release(channel)
                 continue
-            self._resume(found)
+            session = self._resume(found)
+            self.leases.lapsed.discard(channel)
+            if publish:
+                self._publish(session, K.RESUMED)
         return len(got)
 
     def _schedule_renewal(self) -> None:
@@ -163,19 +206,27 @@ class SessionManager:
             self._lease_timer = self.clock.call_later(self.leases.ttl / 3, lambda: self._timers.spawn(self._renew()))
 
     async def _renew(self) -> None:
-        """Renew our leases; stop the games whose lease is lost; take over the games waiting in :attr:`elsewhere`."""
+        """Renew our leases and shard locks in one round trip; stop the games whose lease is lost (all of them if the
+        shard locks are lost); take over (and repaint) the games waiting in :attr:`elsewhere`, including ours whose
+        lease lapsed while the database was away."""
         try:
-            ours = [c for c in self.leases.held() if c in self.sessions] + [
-                c for c in self.sessions if c not in self.leases.held()
-            ]
-            for channel in await self.leases.renew(ours):
+            lost, regained = await self.leases.renew_all()
+            for channel in lost:
                 await self._suspend(channel)
-            if self.elsewhere:
-                taken = await self._take_over()
+            # another process runs our shards now (ours lapsed and were taken): run none of their games
+            if not self.leases.unreachable and not self.leases.runs_shards() and await self.leases.acquire_shards():
+                for channel in list(self.sessions):
+                    self.leases.forget(channel)
+                    await self._suspend(channel)
+                return
+            if regained:
+                log.info("taking back %d game(s) whose lease lapsed while the database was away", len(regained))
+            if self.elsewhere and not self.leases.unreachable:
+                taken = await self._take_over(publish=True)
                 if taken:
-                    log.info("took over %d session(s) from another process", taken)
+                    log.info("took over %d session(s)", taken)
         except StorageUnavailable as exc:
-            log.warning("could not check the game leases: %s", exc)
+            log.debug("could not check the game leases: %s", exc)  # the store logs the outage once
         except Exception:
             log.exception("renewing the game leases failed")
         finally:
@@ -250,7 +301,8 @@ class SessionManager:
         session = self.sessions.get(channel_id)
         if session is None:
             if channel_id in self.elsewhere:
-                if self.leases.unreachable:  # stopped because its lease could not be renewed: the database is away
+                # stopped because its lease could not be renewed: it waits for the database, not for another process
+                if self.leases.unreachable or channel_id in self.leases.lapsed:
                     raise E.StorageDown("the database is unavailable")
                 raise E.NotOwned("another bot process runs this game right now")
             raise E.NoGame("no game in this channel")
@@ -567,7 +619,12 @@ class SessionManager:
             await self._guard(session)
             if result is not None:
                 row = self._row(session)
-                await self._saving(self.store.finish_match(result, replace_with=row))
+                await self._saving(
+                    session.channel_id,
+                    self.store.finish_match(
+                        result, replace_with=row, owner=self.leases.owner, expected_version=self._expected(session)
+                    ),
+                )
                 session.committed = row.snapshot
                 session.published = SessionView.of(session)
             else:
@@ -616,9 +673,16 @@ class SessionManager:
                 abandon(session.game)
                 session.version += 1
                 result = settle(session, self.clock.now(), abandoned=True)
-                await self._saving(self.store.finish_match(result, replace_with=None))
+                await self._saving(
+                    session.channel_id,
+                    self.store.finish_match(
+                        result, replace_with=None, owner=self.leases.owner, expected_version=self._expected(session)
+                    ),
+                )
             else:
-                await self._saving(self.store.delete_game(session.channel_id))
+                await self._saving(
+                    session.channel_id, self.store.delete_game(session.channel_id, owner=self.leases.owner)
+                )
         except BaseException:
             if session.committed is not None:
                 self._restore(session, session.committed)
@@ -636,19 +700,33 @@ class SessionManager:
     async def _commit(self, session: Session) -> None:
         await self._guard(session)
         row = self._row(session)
-        await self._saving(self.store.save_game(row))
+        await self._saving(
+            session.channel_id,
+            self.store.save_game(row, owner=self.leases.owner, expected_version=self._expected(session)),
+        )
         session.committed = row.snapshot
         session.published = SessionView.of(session)
 
     @staticmethod
-    async def _saving(write: Awaitable[T]) -> T:
-        """Await a store write; an unreachable database becomes :class:`~bot.adapter.errors.StorageDown` (nothing
-        was saved; the caller restores the session to its last commit)."""
+    def _expected(session: Session) -> int | None:
+        """The version of the session's stored row that a fenced write expects (None: never committed here)."""
+        return None if session.committed is None else int(session.committed["version"])
+
+    async def _saving(self, channel_id: int, write: Awaitable[T]) -> T:
+        """Await a fenced store write. An unreachable database becomes :class:`~bot.adapter.errors.StorageDown`
+        (nothing was saved); a refused write (issue 16 point 5: this process no longer holds the game's lease by the
+        database's clock, or the game moved on without it) stops this process running the game, as a lost lease, and
+        becomes :class:`~bot.adapter.errors.NotOwned`. Either way the caller restores the session to its last commit."""
         try:
             return await write
         except StorageUnavailable as exc:
-            log.warning("a change was not saved: %s", exc)
+            log.debug("a change was not saved: %s", exc)  # the store logs the outage once (issue 20.7)
             raise E.StorageDown("the database is unavailable; the change was not saved") from exc
+        except WriteRefused as exc:
+            log.warning("a change was refused by the database (%s); stopping this game here", exc)
+            self.leases.forget(channel_id)
+            self._timers.spawn(self._suspend(channel_id))  # once the caller lets go of the session's lock
+            raise E.NotOwned("another bot process runs this game right now") from exc
 
     def _row(self, session: Session) -> LiveGame:
         return LiveGame(
@@ -741,9 +819,12 @@ class SessionManager:
             try:
                 events = game.apply(action)
                 await self._finish_change(session, events, K.AI, seat)
-            except Exception:
+            except Exception as exc:
                 # The game was restored as it was: try the move again shortly, or the table would wait forever.
-                log.exception("AI move failed in channel %s; retrying", session.channel_id)
+                if isinstance(exc, E.StorageDown):  # the store logs the outage once (issue 20.7)
+                    log.debug("AI move not saved in channel %s; retrying", session.channel_id)
+                else:
+                    log.exception("AI move failed in channel %s; retrying", session.channel_id)
                 self._timers.retry(session, lambda: self._ai_move(session, version, seat))
 
     async def _on_timeout(self, session: Session, version: int) -> None:
@@ -767,8 +848,11 @@ class SessionManager:
                     session.seats[seat].left = True
                     events += game.remove_player(seat)
                 await self._finish_change(session, events, K.TIMEOUT, seat)
-            except Exception:
-                log.exception("turn timeout failed in channel %s; retrying", session.channel_id)
+            except Exception as exc:
+                if isinstance(exc, E.StorageDown):  # the store logs the outage once (issue 20.7)
+                    log.debug("turn timeout not saved in channel %s; retrying", session.channel_id)
+                else:
+                    log.exception("turn timeout failed in channel %s; retrying", session.channel_id)
                 self._timers.retry(session, lambda: self._on_timeout(session, version))
 
     def _schedule_sweep(self) -> None:
@@ -799,12 +883,19 @@ class SessionManager:
                         continue
                     if status == Status.FINISHED:
                         self._forget(session)
-                        await self.store.delete_game(session.channel_id)
+                        try:
+                            await self.store.delete_game(session.channel_id, owner=self.leases.owner)
+                        except WriteRefused:  # another process runs that channel now: the row is its business
+                            self.leases.forget(session.channel_id)
+                            continue
                         await self.leases.release(session.channel_id)
                     else:
                         await self._close(session, CloseReason.IDLE)
-            except Exception:
-                log.exception("closing idle session %s failed", session.channel_id)
+            except Exception as exc:
+                if isinstance(exc, E.StorageDown | StorageUnavailable):  # the store logs the outage once
+                    log.debug("closing idle session %s: database unavailable", session.channel_id)
+                else:
+                    log.exception("closing idle session %s failed", session.channel_id)
         self._schedule_sweep()
 
     # ------------------------------------------------------------------------------------------------------------

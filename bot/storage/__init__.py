@@ -31,6 +31,7 @@ from ._models import (
     TURN_TIMER_MIN,
     UNSET,
     GuildSettings,
+    Held,
     InvalidInputError,
     LeaderboardRow,
     LiveGame,
@@ -44,10 +45,12 @@ from ._models import (
     StorageError,
     StorageUnavailable,
     UserPrefs,
+    WriteRefused,
     is_postgres_url,
     redact_database,
 )
 from ._open import open_store
+from ._outage import OutageLog, watch_outages
 from ._protocol import Store
 from ._sqlite import SqliteStore
 
@@ -69,6 +72,7 @@ __all__ = [
     "TURN_TIMER_MIN",
     "UNSET",
     "GuildSettings",
+    "Held",
     "InvalidInputError",
     "LeaderboardRow",
     "LiveGame",
@@ -76,6 +80,7 @@ __all__ = [
     "MatchResult",
     "Migration",
     "OptionsValidator",
+    "OutageLog",
     "PlayerStats",
     "RoundResult",
     "SchemaTooNewError",
@@ -85,8 +90,10 @@ __all__ = [
     "StorageUnavailable",
     "Store",
     "UserPrefs",
+    "WriteRefused",
     "available_migrations",
     "is_postgres_url",
     "open_store",
     "redact_database",
+    "watch_outages",
 ]

@@ -15,7 +15,7 @@ import re
 import urllib.parse
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
 
 from bot.limits import LANGUAGES as LANGUAGES
 from bot.limits import MAX_PLAYERS as MAX_PLAYERS
@@ -54,7 +54,20 @@ class StorageUnavailable(StorageError):
 
     The store reconnects by itself on the next call once the database is back; callers refuse the action with a clear
     message and keep their state as it was before the call.
+
+    ``writes_only``: only writes fail (an SQLite disk that is full, a read-only file), reads still work.
     """
+
+    def __init__(self, message: str, *, writes_only: bool = False) -> None:
+        super().__init__(message)
+        self.writes_only = writes_only
+
+
+class WriteRefused(StorageError):
+    """A fenced write of a live game was refused (issue 16 point 5): the writer does not hold the game's lease by the
+    database's clock (it expired, another process took the game over, or it was released), or the stored game is no
+    longer at the version the writer expected. Nothing was written. The writer must stop running that game as if its
+    lease were lost — never treat the call as a success."""
 
 
 class SchemaTooNewError(StorageError):
@@ -122,6 +135,14 @@ class Shards:
     def owns(self, guild_id: int) -> bool:
         """Whether the guild's games belong to this process."""
         return (guild_id >> 22) % self.count in self.ids
+
+
+class Held(NamedTuple):
+    """What one lease renewal found a process still holding (:meth:`Store.renew_leases`): the channels of its game
+    leases and the ``(shard_count, shard_id)`` of its shard locks, each sorted."""
+
+    channels: list[int]
+    shards: list[tuple[int, int]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -349,6 +370,19 @@ def check_ttl(value: object) -> float:
     if not 0 < value <= MAX_LEASE_TTL:
         raise InvalidInputError(f"ttl must be between 0 and {MAX_LEASE_TTL:g} seconds, got {value}")
     return float(value)
+
+
+def shard_keys(shards: Shards | None) -> list[tuple[int, int]]:
+    """The ``(shard_count, shard_id)`` keys of the shard locks a process running ``shards`` holds (issue 16 point 4);
+    a process running every guild (``None``) holds the one lock ``(1, 0)``."""
+    if shards is None:
+        return [(1, 0)]
+    return [(shards.count, i) for i in sorted(shards.ids)]
+
+
+def check_version(value: object) -> int | None:
+    """An expected live-game version for a fenced write: ``None`` (no version condition) or a count ≥ 0."""
+    return None if value is None else check_count("expected_version", value)
 
 
 def check_shards(value: object) -> Shards | None:

@@ -57,6 +57,7 @@ from ._models import (
     RANK_ORDER,
     UNSET,
     GuildSettings,
+    Held,
     InvalidInputError,
     LeaderboardRow,
     LiveGame,
@@ -67,6 +68,7 @@ from ._models import (
     StorageError,
     StorageUnavailable,
     UserPrefs,
+    WriteRefused,
     _Unset,
     check_id,
     check_live_game,
@@ -77,7 +79,9 @@ from ._models import (
     check_page,
     check_shards,
     check_ttl,
+    check_version,
     redact_database,
+    shard_keys,
 )
 
 log = logging.getLogger(__name__)
@@ -100,6 +104,34 @@ _UNAVAILABLE: Final = (
 )
 
 _SELECT_SETTINGS = f"SELECT {SETTINGS_COLUMNS} FROM guild_settings WHERE guild_id = $1"
+
+
+def _now(param: int) -> str:
+    """The database's clock in Unix seconds (issue 16 point 6); parameter ``$param`` is NULL except under a test's
+    ``db_clock``, whose reading it then is."""
+    return f"coalesce(${param}::float8, extract(epoch FROM clock_timestamp())::float8)"
+
+
+# Fenced (issue 16 point 5): written only if $8 (NULL = unfenced) holds the channel's lease by the database's clock,
+# the lease row locked until the commit (a takeover waits for it, then loads what it wrote), and if the stored game is
+# at version $9 (NULL = any). RETURNING tells a write from a refusal.
+_FENCED_GAME = f"""
+WITH fence AS (
+    SELECT 1 FROM game_leases WHERE channel_id = $1 AND owner = $8::text AND expires_at > {_now(10)} FOR UPDATE
+)
+INSERT INTO live_games (channel_id, guild_id, mode, status, version, snapshot, updated_at)
+SELECT $1::bigint, $2::bigint, $3::text, $4::text, $5::bigint, $6::text, $7::float8
+WHERE ($8::text IS NULL OR EXISTS (SELECT 1 FROM fence))
+  AND ($9::bigint IS NULL OR NOT EXISTS (SELECT 1 FROM live_games WHERE channel_id = $1 AND version <> $9::bigint))
+ON CONFLICT (channel_id) DO UPDATE SET guild_id = excluded.guild_id, mode = excluded.mode, status = excluded.status,
+    version = excluded.version, snapshot = excluded.snapshot, updated_at = excluded.updated_at
+RETURNING 1
+"""
+_FENCE = f"""
+SELECT ($2::text IS NULL OR EXISTS (SELECT 1 FROM game_leases WHERE channel_id = $1 AND owner = $2::text
+        AND expires_at > {_now(4)} FOR UPDATE))
+   AND ($3::bigint IS NULL OR NOT EXISTS (SELECT 1 FROM live_games WHERE channel_id = $1 AND version <> $3::bigint))
+"""
 
 _UPSERT_GAME = """
 INSERT INTO live_games (channel_id, guild_id, mode, status, version, snapshot, updated_at)
@@ -205,6 +237,13 @@ def _unavailable(e: BaseException) -> StorageUnavailable:
     return StorageUnavailable(f"PostgreSQL is not reachable right now: {type(e).__name__}: {e}")
 
 
+def _refused(channel_id: int, owner: str | None, version: int | None) -> WriteRefused:
+    return WriteRefused(
+        f"the write of the game in channel {channel_id} was refused: {owner or 'the writer'} does not hold its lease"
+        + ("" if version is None else f" or it is no longer at version {version}")
+    )
+
+
 def _count(status: str) -> int:
     """The row count of a command status such as ``"DELETE 3"``."""
     return int(status.rsplit(" ", 1)[-1])
@@ -251,8 +290,9 @@ class PostgresStore:
     Open with ``await PostgresStore.open(url)`` (or :func:`bot.storage.open_store`) and :meth:`close` at the end.
     Bad arguments raise :class:`InvalidInputError` before anything is written; a server that cannot be reached raises
     :class:`StorageUnavailable`; other database failures raise asyncpg's error after the transaction rolled back.
-    ``clock`` (Unix seconds) times the leases: processes sharing a database need synchronised clocks (NTP), well
-    within the lease ``ttl``.
+    The server's clock decides every lease and shard lock (issue 16 point 6: processes sharing it need no synchronised
+    clocks); ``db_clock`` (tests only) replaces it. ``clock`` is this process's clock.
+    A fenced write that is refused raises :class:`WriteRefused`.
     """
 
     def __init__(
@@ -261,12 +301,18 @@ class PostgresStore:
         url: str,
         validate_options: OptionsValidator | None = None,
         clock: Callable[[], float] = time.time,
+        db_clock: Callable[[], float] | None = None,
     ) -> None:
         """Use :meth:`open`."""
         self._pool = pool
         self._validate_options = validate_options
         self.url = url
         self.clock = clock
+        self.db_clock = db_clock
+
+    def _shift(self) -> float | None:
+        """What lease SQL reads instead of the server's clock: nothing (None), except under a test's ``db_clock``."""
+        return None if self.db_clock is None else self.db_clock()
 
     # --- lifecycle ------------------------------------------------------------------------------------------------
 
@@ -277,10 +323,15 @@ class PostgresStore:
         *,
         validate_options: OptionsValidator | None = None,
         clock: Callable[[], float] = time.time,
-        min_size: int = 1,
+        db_clock: Callable[[], float] | None = None,
+        min_size: int = 0,
         max_size: int = 10,
     ) -> PostgresStore:
         """Connect to ``url``, apply the missing migrations (under the advisory lock) and open the pool.
+
+        ``min_size`` 0: a released connection stays open for the next call (asyncpg keeps it 300 s), but the pool does
+        not hold a floor of connections; with one, asyncpg retries that floor in the background while the server is
+        away and logs a traceback at every attempt (issue 20, point 7: an outage is two log lines).
 
         ``validate_options`` checks a server's ``default_options`` when saved and read (as for SQLite).
         Raises :class:`StorageUnavailable` when the server cannot be reached, :class:`SchemaTooNewError` for a
@@ -311,7 +362,7 @@ class PostgresStore:
             if _is_unavailable(e):
                 raise StorageUnavailable(f"cannot reach PostgreSQL at {where}: {e}") from e
             raise
-        return cls(pool, url, validate_options, clock)
+        return cls(pool, url, validate_options, clock, db_clock)
 
     async def close(self) -> None:
         """Wait for the running calls to give their connections back, then close the pool."""
@@ -449,16 +500,32 @@ class PostgresStore:
 
     # --- live games -----------------------------------------------------------------------------------------------
 
-    async def save_game(self, game: LiveGame) -> None:
+    async def save_game(self, game: LiveGame, *, owner: str | None = None, expected_version: int | None = None) -> None:
         """Insert or replace the live game of ``game.channel_id``; returns once it is committed. Of two saves of one
-        channel running at once, the one committed last stays (the adapter saves a channel one change at a time)."""
+        channel running at once, the one committed last stays (the adapter saves a channel one change at a time).
+        Fenced by ``owner``'s lease and ``expected_version`` as :meth:`SqliteStore.save_game`
+        (:class:`WriteRefused`)."""
         row = check_live_game(game)
-        await self._execute(_UPSERT_GAME, *row)
+        if owner is None and expected_version is None:
+            await self._execute(_UPSERT_GAME, *row)
+            return
+        if owner is not None:
+            check_owner(owner)
+        version = check_version(expected_version)
+        if not await self._fetch(_FENCED_GAME, *row, owner, version, self._shift()):
+            raise _refused(row[0], owner, version)
 
-    async def delete_game(self, channel_id: int) -> bool:
-        """Remove the channel's live game; ``False`` if there was none."""
+    async def delete_game(self, channel_id: int, *, owner: str | None = None) -> bool:
+        """Remove the channel's live game; ``False`` if there was none. With ``owner``: fenced on its lease
+        (:class:`WriteRefused`, nothing deleted, when it does not hold it)."""
         check_id("channel_id", channel_id)
-        return _count(await self._execute("DELETE FROM live_games WHERE channel_id = $1", channel_id)) > 0
+        if owner is None:
+            return _count(await self._execute("DELETE FROM live_games WHERE channel_id = $1", channel_id)) > 0
+        check_owner(owner)
+        async with self._transaction() as conn:
+            if not await conn.fetchval(_FENCE, channel_id, owner, None, self._shift()):
+                raise _refused(channel_id, owner, None)
+            return _count(await conn.execute("DELETE FROM live_games WHERE channel_id = $1", channel_id)) > 0
 
     async def load_games(
         self, validate: Callable[[dict[str, Any]], object] | None = None, *, shards: Shards | None = None
@@ -513,35 +580,54 @@ class PostgresStore:
     # --- leases ---------------------------------------------------------------------------------------------------
 
     async def acquire_lease(self, channel_id: int, owner: str, ttl: float) -> bool:
-        """Take or extend the lease until ``clock() + ttl``; ``True`` if ``owner`` holds it now. Of owners racing
-        for one channel exactly one wins (the row lock of the upsert decides)."""
+        """Take or extend the lease until the server's clock + ``ttl``; ``True`` if ``owner`` holds it now. Of owners
+        racing for one channel exactly one wins (the row lock of the upsert decides)."""
         check_id("channel_id", channel_id)
         check_owner(owner)
         ttl = check_ttl(ttl)
-        now = self.clock()
         rows = await self._fetch(
-            "INSERT INTO game_leases (channel_id, owner, expires_at) VALUES ($1, $2, $3) "
+            f"INSERT INTO game_leases (channel_id, owner, expires_at) VALUES ($1, $2, {_now(4)} + $3) "
             "ON CONFLICT (channel_id) DO UPDATE SET owner = excluded.owner, expires_at = excluded.expires_at "
-            "WHERE game_leases.owner = excluded.owner OR game_leases.expires_at <= $4 RETURNING 1",
+            f"WHERE game_leases.owner = excluded.owner OR game_leases.expires_at <= {_now(4)} RETURNING 1",
             channel_id,
             owner,
-            now + ttl,
-            now,
+            ttl,
+            self._shift(),
         )
         return bool(rows)
 
     async def renew_lease(self, channel_id: int, owner: str, ttl: float) -> bool:
-        """Extend ``owner``'s lease until ``clock() + ttl``; ``False`` if ``owner`` no longer holds it."""
+        """Extend ``owner``'s lease until the server's clock + ``ttl``; ``False`` if ``owner`` no longer holds it."""
         check_id("channel_id", channel_id)
         check_owner(owner)
         ttl = check_ttl(ttl)
         status = await self._execute(
-            "UPDATE game_leases SET expires_at = $1 WHERE channel_id = $2 AND owner = $3",
-            self.clock() + ttl,
+            f"UPDATE game_leases SET expires_at = {_now(4)} + $1 WHERE channel_id = $2 AND owner = $3",
+            ttl,
             channel_id,
             owner,
+            self._shift(),
         )
         return _count(status) > 0
+
+    async def renew_leases(self, owner: str, ttl: float) -> Held:
+        """Extend every lease and shard lock of ``owner`` in one statement, one round trip (issue 16 point 7); returns
+        which it still holds."""
+        check_owner(owner)
+        ttl = check_ttl(ttl)
+        rows = await self._fetch(
+            f"WITH g AS (UPDATE game_leases SET expires_at = {_now(3)} + $2 WHERE owner = $1 RETURNING channel_id), "
+            f"s AS (UPDATE shard_locks SET expires_at = {_now(3)} + $2 WHERE owner = $1 "
+            "RETURNING shard_count, shard_id) "
+            "SELECT channel_id, NULL::int, NULL::int FROM g "
+            "UNION ALL SELECT NULL::bigint, shard_count, shard_id FROM s",
+            owner,
+            ttl,
+            self._shift(),
+        )
+        channels = sorted(int(r[0]) for r in rows if r[0] is not None)
+        shards = sorted((int(r[1]), int(r[2])) for r in rows if r[0] is None)
+        return Held(channels, shards)
 
     async def release_lease(self, channel_id: int, owner: str) -> bool:
         """Give up ``owner``'s lease of the channel; ``False`` if ``owner`` did not hold it."""
@@ -551,22 +637,63 @@ class PostgresStore:
         return _count(status) > 0
 
     async def release_leases(self, owner: str) -> int:
-        """Give up every lease of ``owner`` (a clean stop); returns how many it held."""
+        """Give up every lease and shard lock of ``owner`` (a clean stop); returns how many game leases it held."""
         check_owner(owner)
-        return _count(await self._execute("DELETE FROM game_leases WHERE owner = $1", owner))
+        async with self._transaction() as conn:
+            count = _count(await conn.execute("DELETE FROM game_leases WHERE owner = $1", owner))
+            await conn.execute("DELETE FROM shard_locks WHERE owner = $1", owner)
+        return count
 
     async def lease_owner(self, channel_id: int) -> str | None:
         """The owner of the channel's unexpired lease, or ``None``."""
         check_id("channel_id", channel_id)
         rows = await self._fetch(
-            "SELECT owner FROM game_leases WHERE channel_id = $1 AND expires_at > $2", channel_id, self.clock()
+            f"SELECT owner FROM game_leases WHERE channel_id = $1 AND expires_at > {_now(2)}",
+            channel_id,
+            self._shift(),
         )
         return str(rows[0][0]) if rows else None
 
+    async def acquire_shards(self, shards: Shards | None, owner: str, ttl: float) -> dict[tuple[int, int], str]:
+        """Take (or extend) every free, expired or own lock of ``shards`` in one statement; returns each one's owner now
+        (see :meth:`SqliteStore.acquire_shards`)."""
+        keys = shard_keys(check_shards(shards))
+        check_owner(owner)
+        ttl = check_ttl(ttl)
+        counts, ids = [c for c, _ in keys], [i for _, i in keys]
+        async with self._transaction() as conn:
+            await conn.execute(
+                "INSERT INTO shard_locks (shard_count, shard_id, owner, expires_at) "
+                f"SELECT c, i, $3, {_now(5)} + $4 FROM unnest($1::int[], $2::int[]) AS k(c, i) "
+                "ON CONFLICT (shard_count, shard_id) DO UPDATE SET owner = excluded.owner, "
+                "expires_at = excluded.expires_at "
+                f"WHERE shard_locks.owner = excluded.owner OR shard_locks.expires_at <= {_now(5)}",
+                counts,
+                ids,
+                owner,
+                ttl,
+                self._shift(),
+            )
+            rows = await conn.fetch(
+                "SELECT l.shard_count, l.shard_id, l.owner FROM shard_locks AS l "
+                "JOIN unnest($1::int[], $2::int[]) AS k(c, i) ON l.shard_count = k.c AND l.shard_id = k.i",
+                counts,
+                ids,
+            )
+        return {(int(c), int(i)): str(o) for c, i, o in rows}
+
     # --- match results --------------------------------------------------------------------------------------------
 
-    async def finish_match(self, result: MatchResult, *, replace_with: LiveGame | None = None) -> bool:
-        """Record a finished match and end its live game in one transaction; see :meth:`SqliteStore.finish_match`.
+    async def finish_match(
+        self,
+        result: MatchResult,
+        *,
+        replace_with: LiveGame | None = None,
+        owner: str | None = None,
+        expected_version: int | None = None,
+    ) -> bool:
+        """Record a finished match and end its live game in one transaction; see :meth:`SqliteStore.finish_match`
+        (fenced the same way by ``owner`` and ``expected_version``: :class:`WriteRefused`).
 
         Two processes recording the same ``match_key`` at once: one records it, the other gets ``False``.
         """
@@ -576,7 +703,14 @@ class PostgresStore:
             game_row = check_live_game(replace_with)
             if replace_with.channel_id != result.channel_id:
                 raise InvalidInputError("replace_with must be the live game of the match's channel")
+        if owner is not None:
+            check_owner(owner)
+        version = check_version(expected_version)
         async with self._transaction() as conn:
+            if (owner is not None or version is not None) and not await conn.fetchval(
+                _FENCE, result.channel_id, owner, version, self._shift()
+            ):
+                raise _refused(result.channel_id, owner, version)
             match_id = await conn.fetchval(
                 "INSERT INTO matches (match_key, mode, guild_id, channel_id, status, target_score, rounds_played, "
                 "winner_seat, started_at, ended_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) "

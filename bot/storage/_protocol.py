@@ -18,7 +18,7 @@ from collections.abc import Callable
 from types import TracebackType
 from typing import Any, Protocol, Self
 
-from ._models import GuildSettings, LeaderboardRow, LiveGame, MatchResult, PlayerStats, Shards, UserPrefs, _Unset
+from ._models import GuildSettings, Held, LeaderboardRow, LiveGame, MatchResult, PlayerStats, Shards, UserPrefs, _Unset
 
 
 class Store(Protocol):
@@ -71,12 +71,17 @@ class Store(Protocol):
 
     # --- live games -----------------------------------------------------------------------------------------------
 
-    async def save_game(self, game: LiveGame) -> None:
-        """Insert or replace the live game of ``game.channel_id``; returns once it is committed."""
+    async def save_game(self, game: LiveGame, *, owner: str | None = None, expected_version: int | None = None) -> None:
+        """Insert or replace the live game of ``game.channel_id``; returns once it is committed.
+
+        Fenced writes (issue 16 point 5): with ``owner``, only if ``owner`` holds the channel's lease by the database's
+        clock; with ``expected_version``, only if the stored game is at that version (or there is none). Otherwise
+        nothing is written and :class:`~bot.storage.WriteRefused` is raised: the caller lost the game."""
         ...
 
-    async def delete_game(self, channel_id: int) -> bool:
-        """Remove the channel's live game (and its lease); ``False`` if there was none."""
+    async def delete_game(self, channel_id: int, *, owner: str | None = None) -> bool:
+        """Remove the channel's live game; ``False`` if there was none. Fenced by ``owner``'s lease as
+        :meth:`save_game`."""
         ...
 
     async def load_games(
@@ -99,12 +104,24 @@ class Store(Protocol):
         owner took it over after it expired, or it was released)."""
         ...
 
+    async def renew_leases(self, owner: str, ttl: float) -> Held:
+        """Extend every game lease and shard lock ``owner`` still holds to ``ttl`` seconds from now (the database's
+        clock), in one round trip (issue 16 point 7); returns what it holds. A lease that expired but that nobody took
+        over is still ``owner``'s and is renewed (how a process takes its games back after a database outage)."""
+        ...
+
+    async def acquire_shards(self, shards: Shards | None, owner: str, ttl: float) -> dict[tuple[int, int], str]:
+        """Take or extend the lock of each shard of ``shards`` (:func:`~bot.storage._models.shard_keys`) that is free,
+        expired or ``owner``'s, for ``ttl`` seconds (issue 16 point 4: one process per shard at a time); returns the
+        owner of each of those locks now."""
+        ...
+
     async def release_lease(self, channel_id: int, owner: str) -> bool:
         """Give up ``owner``'s lease of that channel; ``False`` if ``owner`` did not hold it."""
         ...
 
     async def release_leases(self, owner: str) -> int:
-        """Give up every lease of ``owner`` (on a clean stop); returns how many."""
+        """Give up every lease and shard lock of ``owner`` (on a clean stop); returns how many game leases."""
         ...
 
     async def lease_owner(self, channel_id: int) -> str | None:
@@ -113,9 +130,17 @@ class Store(Protocol):
 
     # --- match results and leaderboards ---------------------------------------------------------------------------
 
-    async def finish_match(self, result: MatchResult, *, replace_with: LiveGame | None = None) -> bool:
+    async def finish_match(
+        self,
+        result: MatchResult,
+        *,
+        replace_with: LiveGame | None = None,
+        owner: str | None = None,
+        expected_version: int | None = None,
+    ) -> bool:
         """Record a finished match, update its players' totals and delete (or, with ``replace_with``, replace) the
-        channel's live game in one transaction; ``False`` and nothing written if its ``match_key`` was recorded."""
+        channel's live game in one transaction; ``False`` and nothing written if its ``match_key`` was recorded.
+        Fenced as :meth:`save_game` (:class:`~bot.storage.WriteRefused`, nothing written)."""
         ...
 
     async def leaderboard(

@@ -62,6 +62,7 @@ from ._models import (
     RANK_ORDER,
     UNSET,
     GuildSettings,
+    Held,
     InvalidInputError,
     LeaderboardRow,
     LiveGame,
@@ -72,6 +73,7 @@ from ._models import (
     StorageError,
     StorageUnavailable,
     UserPrefs,
+    WriteRefused,
     _Unset,
     check_id,
     check_live_game,
@@ -82,6 +84,8 @@ from ._models import (
     check_page,
     check_shards,
     check_ttl,
+    check_version,
+    shard_keys,
 )
 
 log = logging.getLogger(__name__)
@@ -97,6 +101,9 @@ _BUCKET_SHIFT = BUCKET_SHIFT
 _SELECT_SETTINGS = f"SELECT {SETTINGS_COLUMNS} FROM guild_settings WHERE guild_id = ?"
 _TRANSIENT = ("locked", "busy", "disk i/o", "full", "unable to open", "readonly", "read-only")
 """Words of the ``sqlite3.OperationalError`` messages that mean the file cannot be used right now."""
+_WRITES_ONLY = ("full", "readonly", "read-only")
+"""Of those, the words that mean only writes fail ("database or disk is full", "attempt to write a readonly
+database"): reads still work (:attr:`StorageUnavailable.writes_only`)."""
 
 
 _RANK_COLUMNS = RANK_COLUMNS
@@ -133,13 +140,26 @@ _UPSERT_GAME = (
     "updated_at = excluded.updated_at"
 )
 
+# Fenced (issue 16 point 5): a row is written only if its writer (column8; NULL = unfenced) holds the channel's lease
+# by the database's clock, and (column9; NULL = any) the stored game is still at the version the writer expects.
+# RETURNING names the rows written; the others were refused.
 _UPSERT_GAMES = (
     "INSERT INTO live_games (channel_id, guild_id, mode, status, version, snapshot, updated_at) "
-    "VALUES {values} ON CONFLICT (channel_id) DO UPDATE SET guild_id = excluded.guild_id, "
+    "SELECT v.column1, v.column2, v.column3, v.column4, v.column5, v.column6, v.column7 FROM (VALUES {values}) AS v "
+    "WHERE (v.column8 IS NULL OR EXISTS (SELECT 1 FROM game_leases AS l WHERE l.channel_id = v.column1 "
+    "AND l.owner = v.column8 AND l.expires_at > uno_now())) "
+    "AND (v.column9 IS NULL OR NOT EXISTS (SELECT 1 FROM live_games AS g WHERE g.channel_id = v.column1 "
+    "AND g.version != v.column9)) "
+    "ON CONFLICT (channel_id) DO UPDATE SET guild_id = excluded.guild_id, "
     "mode = excluded.mode, status = excluded.status, version = excluded.version, snapshot = excluded.snapshot, "
-    "updated_at = excluded.updated_at"
+    "updated_at = excluded.updated_at RETURNING channel_id"
 )
-_SAVE_CHUNK = 400  # rows per statement: 7 parameters each, far below SQLite's limit
+_SAVE_CHUNK = 400  # rows per statement: 9 parameters each, far below SQLite's limit
+_FENCE = (
+    "SELECT (?2 IS NULL OR EXISTS (SELECT 1 FROM game_leases WHERE channel_id = ?1 AND owner = ?2 "
+    "AND expires_at > uno_now())) AND (?3 IS NULL OR NOT EXISTS (SELECT 1 FROM live_games "
+    "WHERE channel_id = ?1 AND version != ?3))"
+)
 
 _UPSERT_TOTALS = """
 INSERT INTO player_totals
@@ -193,10 +213,19 @@ FROM (
 """
 
 
+def _refused(channel_id: int, owner: str | None, version: int | None) -> WriteRefused:
+    return WriteRefused(
+        f"the write of the game in channel {channel_id} was refused: {owner or 'the writer'} does not hold its lease"
+        + ("" if version is None else f" or it is no longer at version {version}")
+    )
+
+
 def _raise_unavailable(e: sqlite3.OperationalError) -> None:
     """Raise :class:`StorageUnavailable` from ``e`` when it says the file is locked or cannot be written now."""
-    if any(word in str(e).lower() for word in _TRANSIENT):
-        raise StorageUnavailable(f"the SQLite database cannot be used right now: {e}") from e
+    text = str(e).lower()
+    if any(word in text for word in _TRANSIENT):
+        writes_only = any(word in text for word in _WRITES_ONLY)
+        raise StorageUnavailable(f"the SQLite database cannot be used right now: {e}", writes_only=writes_only) from e
 
 
 class SqliteStore:
@@ -206,7 +235,11 @@ class SqliteStore:
     close with :meth:`close`. Methods are safe to call from many tasks at once. Bad arguments raise
     :class:`InvalidInputError` (a ``ValueError``) before anything is written; a file that stays locked (another process,
     5 s) or cannot be written (disk full, I/O error) raises :class:`StorageUnavailable`; other database failures raise
-    ``sqlite3.Error`` after rolling back. ``clock`` (Unix seconds) times the leases.
+    ``sqlite3.Error`` after rolling back.
+
+    The database's clock (issue 16 point 6) decides every lease and shard lock: SQL calls ``uno_now()``, which is
+    ``db_clock`` if given (tests) else ``clock`` — the clock of this process, since SQLite runs inside it. A fenced
+    write that is refused raises :class:`WriteRefused`.
     """
 
     def __init__(
@@ -217,6 +250,7 @@ class SqliteStore:
         path: Path,
         validate_options: OptionsValidator | None = None,
         clock: Callable[[], float] = time.time,
+        db_clock: Callable[[], float] | None = None,
     ) -> None:
         """Use :meth:`open`."""
         self._validate_options = validate_options
@@ -231,6 +265,7 @@ class SqliteStore:
         self._saver: asyncio.Task[None] | None = None
         self.path = path
         self.clock = clock
+        self.db_clock = db_clock or clock
 
     # --- lifecycle ------------------------------------------------------------------------------------------------
 
@@ -241,6 +276,7 @@ class SqliteStore:
         *,
         validate_options: OptionsValidator | None = None,
         clock: Callable[[], float] = time.time,
+        db_clock: Callable[[], float] | None = None,
     ) -> SqliteStore:
         """Open (creating it and its parent folder if needed) the database at ``path`` and bring its schema up to date.
 
@@ -253,8 +289,9 @@ class SqliteStore:
         p = Path(path)
         p.parent.mkdir(parents=True, exist_ok=True)
         opened: list[aiosqlite.Connection] = []
+        now = db_clock or clock
         try:
-            writer = await _connect(p, opened)
+            writer = await _connect(p, opened, now)
             mode = await writer.execute_fetchall("PRAGMA journal_mode = WAL")
             if str(next(iter(mode))[0]).lower() != "wal":
                 raise StorageError(f"cannot switch {p} to WAL mode")
@@ -262,16 +299,16 @@ class SqliteStore:
             await writer.execute("PRAGMA foreign_keys = ON")
             await writer.execute(f"PRAGMA wal_autocheckpoint = {_WAL_AUTOCHECKPOINT}")
             await _migrations.migrate(writer)
-            reader = await _connect(p, opened)
+            reader = await _connect(p, opened, now)
             await reader.execute("PRAGMA query_only = ON")
-            checkpointer = await _connect(p, opened)
+            checkpointer = await _connect(p, opened, now)
         except BaseException as e:
             for db in reversed(opened):
                 await db.close()
             if isinstance(e, sqlite3.DatabaseError):
                 raise StorageError(f"cannot use database {p}: {e}") from e
             raise
-        return cls(writer, reader, checkpointer, p, validate_options, clock)
+        return cls(writer, reader, checkpointer, p, validate_options, clock, db_clock)
 
     async def close(self) -> None:
         """Wait for the running calls to finish, then close. The store cannot be used afterwards."""
@@ -439,49 +476,87 @@ class SqliteStore:
 
     # --- live games -----------------------------------------------------------------------------------------------
 
-    async def save_game(self, game: LiveGame) -> None:
+    async def save_game(self, game: LiveGame, *, owner: str | None = None, expected_version: int | None = None) -> None:
         """Insert or replace the live game of ``game.channel_id``; returns once it is committed (the last call wins).
+
+        Fenced (issue 16 point 5): with ``owner``, the write happens only if ``owner`` holds the channel's lease by the
+        database's clock; with ``expected_version``, only if the stored game is at that version (or there is none).
+        Otherwise nothing is written and :class:`WriteRefused` is raised.
 
         Group commit: the saves of many games arriving together share one transaction, so a busy bot pays for one
         commit per batch instead of one per action; each caller still returns only after its row is committed.
         Raises :class:`InvalidInputError` for a bad field or a snapshot that is not a JSON-able dict.
         """
         row = check_live_game(game)
+        if owner is not None:
+            check_owner(owner)
+        fenced = (*row, owner, check_version(expected_version))
         loop = asyncio.get_running_loop()
         done: asyncio.Future[None] = loop.create_future()
-        self._pending_saves.append((row, done))
+        self._pending_saves.append((fenced, done))
         if self._saver is None or self._saver.done():
             self._saver = loop.create_task(self._flush_saves(), name="uno-storage-save")
         await done
 
     async def _flush_saves(self) -> None:
-        """Commit the queued saves in batches, in arrival order, until none are left."""
+        """Commit the queued saves in batches, in arrival order, until none are left. A channel saved twice in a row
+        waits for the next batch with its second save (each save is fenced on the state the one before left)."""
         while self._pending_saves:
-            batch, self._pending_saves = self._pending_saves, []
+            batch: list[tuple[tuple[Any, ...], asyncio.Future[None]]] = []
+            later: list[tuple[tuple[Any, ...], asyncio.Future[None]]] = []
+            seen: set[int] = set()
+            for item in self._pending_saves:
+                channel = item[0][0]
+                if channel in seen:
+                    later.append(item)
+                else:
+                    seen.add(channel)
+                    batch.append(item)
+            self._pending_saves = later
             # One multi-row statement per chunk: the writer thread binds a whole batch under one hold of the GIL instead
             # of asking for it row by row (a busy event loop makes each of those asks wait a switch interval).
-            latest = {row[0]: row for row, _ in batch}  # one row per channel: the last save wins
-            rows = list(latest.values())
+            rows = [row for row, _ in batch]
+            written: set[int] = set()
             try:
                 for i in range(0, len(rows), _SAVE_CHUNK):
                     chunk = rows[i : i + _SAVE_CHUNK]
-                    values = ", ".join(["(?, ?, ?, ?, ?, ?, ?)"] * len(chunk))
+                    values = ", ".join(["(?, ?, ?, ?, ?, ?, ?, ?, ?)"] * len(chunk))
                     # one statement = one transaction in autocommit mode: a single trip to the writer thread
                     async with self._writing() as db:
-                        await db.execute(_UPSERT_GAMES.format(values=values), [v for row in chunk for v in row])
+                        got = await db.execute_fetchall(
+                            _UPSERT_GAMES.format(values=values), [v for row in chunk for v in row]
+                        )
+                    written.update(int(r[0]) for r in got)
             except Exception as exc:
                 for _, fut in batch:
                     if not fut.done():
                         fut.set_exception(exc)
                 continue
-            for _, fut in batch:
-                if not fut.done():
+            for row, fut in batch:
+                if fut.done():
+                    continue
+                if row[0] in written:
                     fut.set_result(None)
+                else:
+                    fut.set_exception(_refused(row[0], row[7], row[8]))
 
-    async def delete_game(self, channel_id: int) -> bool:
-        """Remove the channel's live game; ``False`` if there was none."""
+    async def _fenced(self, db: aiosqlite.Connection, channel_id: int, owner: str | None, version: int | None) -> None:
+        """Inside a transaction on the writer: raise :class:`WriteRefused` unless the fence of a write holds."""
+        rows = await db.execute_fetchall(_FENCE, (channel_id, owner, version))
+        if not next(iter(rows))[0]:
+            raise _refused(channel_id, owner, version)
+
+    async def delete_game(self, channel_id: int, *, owner: str | None = None) -> bool:
+        """Remove the channel's live game; ``False`` if there was none. With ``owner``: fenced on its lease (see
+        :meth:`save_game`; :class:`WriteRefused` and nothing deleted when it does not hold it)."""
         check_id("channel_id", channel_id)
-        async with self._writing() as db:
+        if owner is None:
+            async with self._writing() as db:
+                cur = await db.execute("DELETE FROM live_games WHERE channel_id = ?", (channel_id,))
+            return cur.rowcount > 0
+        check_owner(owner)
+        async with self._transaction() as db:
+            await self._fenced(db, channel_id, owner, None)
             cur = await db.execute("DELETE FROM live_games WHERE channel_id = ?", (channel_id,))
         return cur.rowcount > 0
 
@@ -547,32 +622,47 @@ class SqliteStore:
     # --- leases -------------------------------------------------------------------------------------------------
 
     async def acquire_lease(self, channel_id: int, owner: str, ttl: float) -> bool:
-        """Take or extend the lease of the channel's game until ``clock() + ttl``; ``True`` if ``owner`` holds it now,
-        ``False`` (nothing changed) while another owner's lease has not expired. ``ttl`` seconds, 0 < ttl ≤ 86400."""
+        """Take or extend the lease of the channel's game until ``uno_now() + ttl`` (the database's clock); ``True``
+        if ``owner`` holds it now, ``False`` (nothing changed) while another owner's lease has not expired. ``ttl``
+        seconds, 0 < ttl ≤ 86400."""
         check_id("channel_id", channel_id)
         check_owner(owner)
         ttl = check_ttl(ttl)
-        now = self.clock()
         async with self._writing() as db:
             cur = await db.execute(
-                "INSERT INTO game_leases (channel_id, owner, expires_at) VALUES (?1, ?2, ?3) "
+                "INSERT INTO game_leases (channel_id, owner, expires_at) VALUES (?1, ?2, uno_now() + ?3) "
                 "ON CONFLICT (channel_id) DO UPDATE SET owner = excluded.owner, expires_at = excluded.expires_at "
-                "WHERE game_leases.owner = excluded.owner OR game_leases.expires_at <= ?4",
-                (channel_id, owner, now + ttl, now),
+                "WHERE game_leases.owner = excluded.owner OR game_leases.expires_at <= uno_now()",
+                (channel_id, owner, ttl),
             )
         return cur.rowcount > 0
 
     async def renew_lease(self, channel_id: int, owner: str, ttl: float) -> bool:
-        """Extend ``owner``'s lease until ``clock() + ttl``; ``False`` if ``owner`` no longer holds it."""
+        """Extend ``owner``'s lease until ``uno_now() + ttl``; ``False`` if ``owner`` no longer holds it."""
         check_id("channel_id", channel_id)
         check_owner(owner)
         ttl = check_ttl(ttl)
         async with self._writing() as db:
             cur = await db.execute(
-                "UPDATE game_leases SET expires_at = ? WHERE channel_id = ? AND owner = ?",
-                (self.clock() + ttl, channel_id, owner),
+                "UPDATE game_leases SET expires_at = uno_now() + ? WHERE channel_id = ? AND owner = ?",
+                (ttl, channel_id, owner),
             )
         return cur.rowcount > 0
+
+    async def renew_leases(self, owner: str, ttl: float) -> Held:
+        """Extend every lease and shard lock ``owner`` still holds to ``uno_now() + ttl`` in one transaction (issue 16
+        point 7); returns which it holds (one it held before and that is missing here was taken over or released)."""
+        check_owner(owner)
+        ttl = check_ttl(ttl)
+        async with self._transaction() as db:
+            channels = await db.execute_fetchall(
+                "UPDATE game_leases SET expires_at = uno_now() + ? WHERE owner = ? RETURNING channel_id", (ttl, owner)
+            )
+            shards = await db.execute_fetchall(
+                "UPDATE shard_locks SET expires_at = uno_now() + ? WHERE owner = ? RETURNING shard_count, shard_id",
+                (ttl, owner),
+            )
+        return Held(sorted(int(r[0]) for r in channels), sorted((int(r[0]), int(r[1])) for r in shards))
 
     async def release_lease(self, channel_id: int, owner: str) -> bool:
         """Give up ``owner``'s lease of the channel; ``False`` if ``owner`` did not hold it."""
@@ -583,24 +673,55 @@ class SqliteStore:
         return cur.rowcount > 0
 
     async def release_leases(self, owner: str) -> int:
-        """Give up every lease of ``owner`` (a clean stop); returns how many it held."""
+        """Give up every lease and shard lock of ``owner`` (a clean stop); returns how many game leases it held."""
         check_owner(owner)
-        async with self._writing() as db:
+        async with self._transaction() as db:
             cur = await db.execute("DELETE FROM game_leases WHERE owner = ?", (owner,))
-        return int(cur.rowcount)
+            count = int(cur.rowcount)
+            await db.execute("DELETE FROM shard_locks WHERE owner = ?", (owner,))
+        return count
 
     async def lease_owner(self, channel_id: int) -> str | None:
         """The owner of the channel's unexpired lease, or ``None``."""
         check_id("channel_id", channel_id)
         rows = await self._read(
-            "SELECT owner FROM game_leases WHERE channel_id = ? AND expires_at > ?", (channel_id, self.clock())
+            "SELECT owner FROM game_leases WHERE channel_id = ? AND expires_at > uno_now()", (channel_id,)
         )
         row = next(iter(rows), None)
         return None if row is None else str(row[0])
 
+    async def acquire_shards(self, shards: Shards | None, owner: str, ttl: float) -> dict[tuple[int, int], str]:
+        """Take (or extend) the lock of every shard of ``shards`` that is free, expired or already ``owner``'s, in one
+        transaction; returns the owner of each of those shard locks now (``owner`` where it got it)."""
+        keys = shard_keys(check_shards(shards))
+        check_owner(owner)
+        ttl = check_ttl(ttl)
+        async with self._transaction() as db:
+            for count, shard in keys:
+                await db.execute(
+                    "INSERT INTO shard_locks (shard_count, shard_id, owner, expires_at) VALUES (?1, ?2, ?3, "
+                    "uno_now() + ?4) ON CONFLICT (shard_count, shard_id) DO UPDATE SET owner = excluded.owner, "
+                    "expires_at = excluded.expires_at "
+                    "WHERE shard_locks.owner = excluded.owner OR shard_locks.expires_at <= uno_now()",
+                    (count, shard, owner, ttl),
+                )
+            rows = await db.execute_fetchall(
+                "SELECT shard_count, shard_id, owner FROM shard_locks WHERE "
+                + " OR ".join(["(shard_count = ? AND shard_id = ?)"] * len(keys)),
+                [v for key in keys for v in key],
+            )
+        return {(int(c), int(i)): str(o) for c, i, o in rows}
+
     # --- match results --------------------------------------------------------------------------------------------
 
-    async def finish_match(self, result: MatchResult, *, replace_with: LiveGame | None = None) -> bool:
+    async def finish_match(
+        self,
+        result: MatchResult,
+        *,
+        replace_with: LiveGame | None = None,
+        owner: str | None = None,
+        expected_version: int | None = None,
+    ) -> bool:
         """Record a finished match and end its live game, all in one transaction.
 
         Writes the match, its players and rounds, updates the leaderboard totals of its human players, and either
@@ -608,7 +729,8 @@ class SqliteStore:
         (e.g. a "match over" table the channel keeps showing). Either everything is committed or nothing is.
 
         Returns ``False`` and writes nothing if a match with the same ``match_key`` was already recorded.
-        Raises :class:`InvalidInputError` for a malformed result (see :class:`MatchResult`).
+        Raises :class:`InvalidInputError` for a malformed result (see :class:`MatchResult`); fenced like
+        :meth:`save_game` by ``owner`` and ``expected_version`` (:class:`WriteRefused`, nothing written).
         """
         check_match_result(result)
         game_row = None
@@ -616,7 +738,12 @@ class SqliteStore:
             game_row = check_live_game(replace_with)
             if replace_with.channel_id != result.channel_id:
                 raise InvalidInputError("replace_with must be the live game of the match's channel")
+        if owner is not None:
+            check_owner(owner)
+        version = check_version(expected_version)
         async with self._transaction() as db:
+            if owner is not None or version is not None:
+                await self._fenced(db, result.channel_id, owner, version)
             cur = await db.execute(
                 "INSERT INTO matches (match_key, mode, guild_id, channel_id, status, target_score, rounds_played, "
                 "winner_seat, started_at, ended_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
@@ -736,13 +863,15 @@ class SqliteStore:
                 await db.execute(sql)
 
 
-async def _connect(path: Path, opened: list[aiosqlite.Connection]) -> aiosqlite.Connection:
+async def _connect(path: Path, opened: list[aiosqlite.Connection], now: Callable[[], float]) -> aiosqlite.Connection:
     """A connection in autocommit mode (transactions are explicit) that waits up to 5 s for another process's lock;
-    appended to ``opened`` so that the caller can close it if a later step fails."""
+    appended to ``opened`` so that the caller can close it if a later step fails. SQL on it may call ``uno_now()``,
+    the database's clock in Unix seconds (``now``)."""
     try:
         db = await aiosqlite.connect(path, isolation_level=None)
     except sqlite3.Error as e:
         raise StorageError(f"cannot open database {path}: {e}") from e
     opened.append(db)
     await db.execute("PRAGMA busy_timeout = 5000")
+    await db.create_function("uno_now", 0, lambda: float(now()))
     return db

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.adapter import AdapterError, SessionManager, SessionView, Status, Update
-from bot.adapter.errors import NoGame
+from bot.adapter.errors import NoGame, NotMatchPlayer
 from bot.ai import Level
 from bot.engine.actions import Accept, Action, CallUno, Catch, Challenge, DeclareColour, Draw, Keep, NextRound, Play
 from bot.engine.cards import Colour
@@ -63,6 +63,13 @@ def display_name(user: discord.abc.User) -> str:
 def is_admin(interaction: Interaction) -> bool:
     perms = interaction.permissions
     return bool(perms.manage_guild or perms.administrator)
+
+
+def may_rematch(finished: SessionView, interaction: Interaction) -> bool:
+    """Whether the clicker may press **Play again** under ``finished``: a player of that match (seated at its end or
+    removed during it) or a server manager. A rematch seats that match's players again, so nobody else may start one
+    for them (issue 20, point 8)."""
+    return is_admin(interaction) or any(s.user_id == interaction.user.id for s in finished.seats)
 
 
 # --------------------------------------------------------------------------------------------------------------------
@@ -222,9 +229,13 @@ class Clicks:
         return await no_game_text(self.bot, interaction, error, lang)
 
     def snapshot(self, channel: int) -> SessionView:
-        """The channel's session as last committed; :class:`~bot.adapter.errors.NoGame` when there is none."""
+        """The channel's session as last committed. When this process runs none there, the manager says why
+        (:meth:`SessionManager.get`): :class:`~bot.adapter.errors.NotOwned` while the game waits for another process's
+        lease (it is moving after a restart; issue 16 point 2), :class:`~bot.adapter.errors.StorageDown` while it
+        waits for the database, :class:`~bot.adapter.errors.NoGame` when there is none."""
         session = self.manager.snapshot(channel)
         if session is None:
+            self.manager.get(channel)  # raises the reason
             raise NoGame("no game in this channel")
         return session
 
@@ -332,6 +343,9 @@ class Clicks:
         if old is not None and old.status is not Status.FINISHED:
             await interaction.response.send_message(screens.busy_text(old, lang), ephemeral=True)
             return
+        if old is not None and not may_rematch(old, interaction):
+            await self.error(interaction, NotMatchPlayer("not a player of this match"), lang)
+            return
         try:
             if old is not None:
                 await self.manager.rematch(channel, interaction.user.id, display_name(interaction.user))
@@ -393,13 +407,17 @@ class Clicks:
     # The ephemeral hand
 
     async def open_hand(self, interaction: Interaction, channel: int) -> None:
+        """Answer with the clicker's hand as last committed (**Show my hand**, ``/uno hand``). While the database is
+        unavailable the hand is still shown, from memory, with the outage line above it: a move would not be saved
+        (issue 20, point 7)."""
         lang = await self.lang(interaction)
         try:
             session, view = self.seated(channel, interaction.user.id)
         except (AdapterError, RuleError) as exc:
             await self.error(interaction, exc, lang)
             return
-        await self.hands.send(interaction, session, view, lang)
+        note = None if await self.bot.database_up(interaction.user.id) else t("error.storage_unavailable", lang)
+        await self.hands.send(interaction, session, view, lang, note=note)
 
     @answered
     async def on_hand(

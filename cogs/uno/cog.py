@@ -36,6 +36,7 @@ from .options import HOUSE_NAMES, for_game, given, rule_parameters
 from .publisher import Publisher
 from .replies import answered, channel_of, guild_of, send_ephemeral
 from .rules import rules_embed
+from .text import shown_name
 from .threads import GameThreads, follow, private_answer
 from .views import DYNAMIC_ITEMS, LeaderboardButton
 
@@ -326,7 +327,7 @@ class UnoCog(
                 "lb.row",
                 lang,
                 rank=r.rank,
-                name=discord.utils.escape_markdown(r.display_name),
+                name=shown_name(r.display_name),
                 wins=r.wins,
                 played=r.played,
                 rate=round(r.win_rate * 100),
@@ -363,7 +364,7 @@ class UnoCog(
         guild = interaction.guild_id if scope == "server" else None
         mode = None if game == "all" else game
         stats = await self.bot.store.player_stats(user.id, guild_id=guild, mode=mode)
-        name = discord.utils.escape_markdown(display_name(user))
+        name = shown_name(display_name(user))
         embed = discord.Embed(title=t("stats.title", lang, name=name), colour=0x1E88E5)
         if stats is None:
             embed.description = t("stats.none", lang)
@@ -431,7 +432,7 @@ class UnoCog(
             await interaction.response.send_message(t("error.no_permission", lang), ephemeral=True)
             return
         guild_id = guild_of(interaction)
-        current = await self.bot.guild_settings(guild_id)
+        current = await self.bot.guild_settings(guild_id, strict=True)
         changes: dict[str, Any] = {}
         try:
             if default_game is not None:
@@ -462,7 +463,7 @@ class UnoCog(
         except (AdapterError, InvalidInputError) as exc:
             await self.error(interaction, exc if isinstance(exc, AdapterError) else BadInput("bad_request"), lang)
             return
-        self.bot.forget_settings(guild_id)
+        self.bot.remember_settings(current)
         lang = await self.lang(interaction)
         text = t(
             "settings.current",
@@ -507,11 +508,15 @@ class UnoCog(
             if large_cards is not None:
                 changes["large_cards"] = inputs.flag(large_cards)
             user = interaction.user.id
-            current = await self.bot.store.update_prefs(user, **changes) if changes else await self.bot.user_prefs(user)
+            current = (
+                await self.bot.store.update_prefs(user, **changes)
+                if changes
+                else await self.bot.user_prefs(user, strict=True)
+            )
         except (AdapterError, InvalidInputError) as exc:
             await self.error(interaction, exc if isinstance(exc, AdapterError) else BadInput("bad_request"), lang)
             return
-        self.bot.forget_prefs(interaction.user.id)
+        self.bot.remember_prefs(current)
         text = t(
             "prefs.current",
             lang,

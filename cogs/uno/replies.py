@@ -3,6 +3,10 @@
 Every refused request gets a short ephemeral line in the user's language (``error.<code>`` of the catalogue);
 unexpected errors are logged with their traceback and answered with a generic line, so nothing shows "This interaction
 failed" and nothing crashes the bot. :class:`UnoTree` does this for slash commands, :func:`answered` for components.
+
+A database outage (:func:`storage_outage`) is not unexpected: every command and click it reaches is answered with the
+one ``error.storage_unavailable`` line ("nothing was lost, try again shortly") and logs nothing here; the store logs
+the outage once when it starts and once when it ends (:func:`bot.storage.watch_outages`, issue 20, point 7).
 """
 
 from __future__ import annotations
@@ -16,9 +20,10 @@ import discord
 from discord import app_commands
 
 from bot.adapter import AdapterError
-from bot.adapter.errors import BadRequest, NotSeated
+from bot.adapter.errors import BadRequest, NotSeated, StorageDown
 from bot.engine.errors import RuleError
 from bot.i18n import t
+from bot.storage import StorageUnavailable
 
 if TYPE_CHECKING:
     from bot.client import UnoBot
@@ -30,9 +35,18 @@ log = logging.getLogger(__name__)
 COMMANDS = {"new": "/uno new"}
 
 
+def storage_outage(error: BaseException) -> bool:
+    """Whether ``error`` means the database is unavailable right now: the store's
+    :class:`~bot.storage.StorageUnavailable` (a read or write that failed) or the adapter's
+    :class:`~bot.adapter.errors.StorageDown` (a change that was not saved). Nothing was lost either way: the game is as
+    last committed (issue 20, point 7)."""
+    return isinstance(error, StorageUnavailable | StorageDown)
+
+
 def error_text(error: Exception, lang: str) -> str:
-    """The catalogue text of an engine or adapter error (``error.<code>``), else a generic one."""
-    code = getattr(error, "code", None)
+    """The catalogue text of an engine or adapter error (``error.<code>``), the one "database unavailable" line for
+    a :func:`storage_outage`, else a generic one."""
+    code = StorageDown.code if storage_outage(error) else getattr(error, "code", None)
     key = f"error.{code}"
     try:
         details = getattr(error, "details", {}) or {}
@@ -84,15 +98,34 @@ P = ParamSpec("P")
 Handler = Callable[Concatenate[S, "discord.Interaction[UnoBot]", P], Coroutine[Any, Any, None]]
 
 
+def foreign_ephemeral(interaction: discord.Interaction[Any]) -> bool:
+    """Whether ``interaction`` is a click on an ephemeral message answering another user's interaction (Discord's
+    ``message.interaction_metadata.user``): only its owner may use it (issue 20, point 8: a forged click on someone
+    else's hand would otherwise turn it into the clicker's)."""
+    message = interaction.message
+    if message is None or not message.flags.ephemeral:
+        return False
+    meta = message.interaction_metadata
+    return meta is not None and meta.user.id != interaction.user.id
+
+
 def answered(handler: Handler[S, P]) -> Handler[S, P]:
-    """Wrap a component handler: an unexpected error is logged with its traceback and answered ephemerally, so the
+    """Wrap a component handler: a click on another user's ephemeral message is refused (:func:`foreign_ephemeral`,
+    ``error.not_yours``) before the handler runs; a database outage is answered with its one line
+    (:func:`storage_outage`); any other unexpected error is logged with its traceback and answered ephemerally, so the
     user never sees "This interaction failed"."""
 
     @functools.wraps(handler)
     async def wrapper(self: S, interaction: discord.Interaction[UnoBot], *args: P.args, **kwargs: P.kwargs) -> None:
+        if foreign_ephemeral(interaction):
+            await send_ephemeral(interaction, t("error.not_yours", await self.lang(interaction)))
+            return
         try:
             await handler(self, interaction, *args, **kwargs)
-        except Exception:
+        except Exception as exc:
+            if storage_outage(exc):  # logged once per outage by the store, not once per click
+                await send_ephemeral(interaction, error_text(exc, await self.lang(interaction)))
+                return
             log.exception("handling %s failed", getattr(handler, "__name__", "a component"))
             await send_ephemeral(interaction, t("error.unexpected", await self.lang(interaction)))
 
@@ -106,7 +139,7 @@ class UnoTree(app_commands.CommandTree["UnoBot"]):
     async def on_error(self, interaction: discord.Interaction[UnoBot], error: app_commands.AppCommandError) -> None:
         original = error.original if isinstance(error, app_commands.CommandInvokeError) else error
         lang = await interaction.client.language(interaction)
-        if isinstance(original, RuleError | AdapterError):
+        if isinstance(original, RuleError | AdapterError) or storage_outage(original):
             text = error_text(original, lang)
         elif isinstance(original, app_commands.MissingPermissions | app_commands.CheckFailure):
             text = t("error.no_permission", lang)
@@ -125,7 +158,9 @@ __all__ = [
     "bad_request",
     "channel_of",
     "error_text",
+    "foreign_ephemeral",
     "guild_of",
     "not_seated",
     "send_ephemeral",
+    "storage_outage",
 ]

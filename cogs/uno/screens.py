@@ -28,7 +28,7 @@ from bot.render import SeatView, TableScene, colour_emoji
 from . import house, ids
 from .challenges import verdict_for
 from .options import option_lines as rule_option_lines
-from .text import card_name, cards_line, colour_name, short_card
+from .text import card_name, cards_line, colour_name, short_card, shown_name
 from .views import DecisionButton, HandButton, HandSelect, LobbyButton, TableButton, release
 
 PAGE_SIZE = 25
@@ -113,8 +113,8 @@ def seat_name(session: SessionView, seat: int, lang: str) -> str:
 
 
 def player_name(session: SessionView, seat: int, lang: str = "en") -> str:
-    """:func:`seat_name` escaped for markdown."""
-    return discord.utils.escape_markdown(seat_name(session, seat, lang))
+    """:func:`seat_name` escaped for markdown and mentions (:func:`~cogs.uno.text.shown_name`)."""
+    return shown_name(seat_name(session, seat, lang))
 
 
 def mention(session: SessionView, seat: int, lang: str = "en") -> str:

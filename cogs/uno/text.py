@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
+import discord
+
 from bot.engine.cards import Colour, Face, Kind
 from bot.engine.events import (
     CardKept,
@@ -46,6 +48,22 @@ WILD_EMOJI = "🌈"
 #: What a turn timer can do for a player (:func:`timeout_outcome`); texts ``ev.timeout.*`` and ``hand.timeout.*``
 #: (``drew_many`` has plural forms: house rule draw to match).
 TIMEOUT_OUTCOMES = ("drew", "drew_many", "kept", "accepted", "declared", "played")
+
+
+#: Put after every ``<`` of a name: Discord then reads no markup there (mentions, channels, commands, timestamps,
+#: custom emoji) and shows the name as typed; the character itself is invisible.
+ZERO_WIDTH = "\u200b"
+
+
+def shown_name(name: str) -> str:
+    """A name a user chose (nickname, display name), as it goes into any message text: escaped for markdown
+    (``discord.utils.escape_markdown``) and for mentions (``discord.utils.escape_mentions``: ``@everyone``, ``@here``,
+    ``<@id>``, ``<@&id>``), and every ``<`` followed by :data:`ZERO_WIDTH` so no other ``<…>`` markup (``<#id>``,
+    ``</cmd:id>``, ``<t:…>``, ``<:emoji:id>``) is read either. A nickname ``<@123…>`` shows as typed, never as an
+    @-chip of another user (issue 20, point 8). The one place names are escaped: lobby, table, moves log, summaries,
+    leaderboards, stats and link lines all go through it."""
+    text = discord.utils.escape_mentions(discord.utils.escape_markdown(name))
+    return text.replace("<", "<" + ZERO_WIDTH)
 
 
 def colour_name(colour: Colour, lang: str, *, emoji: bool = True) -> str:

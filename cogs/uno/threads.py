@@ -54,6 +54,7 @@ from bot.i18n import t, tn
 
 from . import screens
 from .replies import COMMANDS, error_text, send_ephemeral
+from .text import shown_name
 
 if TYPE_CHECKING:
     from discord.types.threads import ThreadArchiveDuration
@@ -213,7 +214,7 @@ class GameThreads:
             raise
         await self.post_lobby(thread, public_lang)
         await follow(thread, interaction.user)
-        shown = discord.utils.escape_markdown(host)
+        shown = shown_name(host)
         text = t("thread.opened", public_lang, host=shown, game=game, thread=thread.mention)
         line = await interaction.edit_original_response(content=text, allowed_mentions=discord.AllowedMentions.none())
         with contextlib.suppress(AdapterError):  # the game may be gone already: nothing to mark later then

@@ -7,7 +7,7 @@ Two session managers share one SQLite store here, both on one controllable clock
 
 from __future__ import annotations
 
-import socket
+import asyncio
 import subprocess
 import sys
 from collections.abc import AsyncIterator
@@ -143,14 +143,13 @@ async def test_a_crashed_process_s_games_are_taken_over_once_its_leases_expire_a
     cut.down = True  # the old process hangs / loses the database (a kill -9 looks the same to the others)
 
     new = manager(store, clock, shards=SHARD0, owner="machine-b:2:0of2:bbbb")
-    await new.start()
-    assert new.sessions == {} and new.elsewhere == {1}
-    with pytest.raises(AE.NotOwned):  # the lease is still the old process's: nothing may change the game
-        await draw(new, 1)
-    with pytest.raises(AE.NotOwned):
-        await new.open_lobby(channel_id=1, guild_id=GUILD0, host_id=BOB, host_name="Bob", mode="flip")
+    starting = asyncio.create_task(new.start())
+    await asyncio.sleep(0.05)
+    # issue 16 point 4: the shard is still the old process's: the new one waits, runs and answers nothing meanwhile
+    assert not starting.done() and new.sessions == {} and new.elsewhere == set()
 
     await advance(clock, TTL + TTL / 3 + 1, old, new)
+    await starting
     # expired: the new process loaded the game from its last commit and runs it; the old one stopped running it
     assert set(new.sessions) == {1} and new.elsewhere == set() and new.sessions[1].version == version
     assert old.sessions == {} and old.elsewhere == {1}
@@ -179,12 +178,15 @@ async def test_a_clean_stop_hands_the_games_over_without_waiting_for_expiry(stor
     await two_player_game(old, 2, GUILD1)
     await two_player_game(old, 3, GUILD1)
     new = manager(store, clock, shards=SHARD1, owner="machine-b:2:1of2:bbbb")
-    await new.start()  # a shard moving to another machine: both run for a moment
-    assert new.sessions == {} and new.elsewhere == {2, 3}
+    # a shard moving to another machine (a rolling deploy): the new process waits for the shard (issue 16 point 4)
+    starting = asyncio.create_task(new.start())
+    await asyncio.sleep(0.05)
+    assert not starting.done() and new.sessions == {}
     version = await draw(old, 2)  # the old process still runs them until it stops
     await old.close()
     assert await store.lease_owner(2) is None
     await advance(clock, TTL / 3 + 1, new)  # one renewal period, far less than the lease time
+    await starting
     assert set(new.sessions) == {2, 3} and new.sessions[2].version == version
     assert await draw(new, 3) > 0
     await new.close()
@@ -195,15 +197,54 @@ async def test_a_process_of_this_machine_that_is_gone_gives_its_leases_up_at_onc
 ) -> None:
     child = subprocess.Popen([sys.executable, "-c", "pass"])
     child.wait()
-    dead = f"{socket.gethostname().replace(':', '_')[:80]}:{child.pid}:0of2:dead"
     me = make_owner(SHARD0)
-    assert gone(dead, me) and not gone(me, me) and not gone("elsewhere:1:0of2:x", me)
+    host, space = me.split(":")[:2]
+    dead = f"{host}:{space}:{child.pid}:0of2:dead"
+    assert gone(dead, me) and not gone(me, me) and not gone(f"elsewhere:{space}:{child.pid}:0of2:x", me)
     crashed = manager(store, clock, shards=SHARD0, owner=dead)
     await crashed.start()
     await two_player_game(crashed, 1, GUILD0)
     version = await draw(crashed, 1)
     # kill -9: nothing released; the restarted process (same machine, new pid) need not wait for the expiry
     restarted = manager(store, clock, shards=SHARD0)
+    await restarted.start()
+    assert set(restarted.sessions) == {1} and restarted.sessions[1].version == version
+    assert await store.lease_owner(1) == restarted.leases.owner
+    await restarted.close()
+
+
+def test_point3_a_live_process_in_another_pid_namespace_is_never_declared_gone() -> None:
+    """Issue 16 point 3: two containers with one host name (or two hosts with one name) see each other's process ids
+    as missing; only an owner of this very PID namespace and boot is judged by its process id."""
+    child = subprocess.Popen([sys.executable, "-c", "pass"])
+    child.wait()
+    me = make_owner(SHARD0)
+    host, space = me.split(":")[:2]
+    assert gone(f"{host}:{space}:{child.pid}:0of2:dead", me)
+    assert not gone(f"{host}:0123456789:{child.pid}:0of2:other-container", me)  # same host name, other namespace
+    assert not gone(f"{host}:-:{child.pid}:0of2:unknown", me)
+    assert not gone(f"{host}:{child.pid}:0of2:old-format", me)  # a 0003-era name: wait for its expiry
+
+
+def test_point8_a_process_slot_recognises_its_predecessor_whatever_its_host_name() -> None:
+    """Issue 16 point 8: with ``UNO_PROCESS_SLOT`` every earlier owner of the slot is a predecessor (a recreated
+    container has a new host name), and no other owner is."""
+    me = make_owner(SHARD0, slot="shard-0")
+    assert me.startswith("slot:shard-0:")
+    assert gone(make_owner(SHARD0, slot="shard-0"), me) and not gone(me, me)
+    assert not gone(make_owner(SHARD0, slot="shard-1"), me) and not gone(make_owner(SHARD0), me)
+    assert not gone(make_owner(SHARD0, slot="shard-0"), make_owner(SHARD0))  # without a slot: never by name
+
+
+async def test_point8_a_restart_in_the_same_slot_takes_the_shard_and_games_back_at_once(
+    store: Store, clock: ManualClock
+) -> None:
+    crashed = SessionManager(store, clock=clock, rng=Random(7), shards=SHARD0, lease_ttl=TTL, slot="shard-0")
+    await crashed.start()
+    await two_player_game(crashed, 1, GUILD0)
+    version = await draw(crashed, 1)
+    # kill -9 and a new container (another host name): no waiting for the shard lock or the lease
+    restarted = SessionManager(store, clock=clock, rng=Random(8), shards=SHARD0, lease_ttl=TTL, slot="shard-0")
     await restarted.start()
     assert set(restarted.sessions) == {1} and restarted.sessions[1].version == version
     assert await store.lease_owner(1) == restarted.leases.owner
@@ -235,3 +276,62 @@ async def test_a_change_that_cannot_be_saved_is_refused_and_the_game_goes_on_fro
     await advance(clock, TTL / 3 + 1, m)
     assert await draw(m, 1) > version
     await m.close()
+
+
+async def test_point1_and_issue20_pt7_a_game_whose_lease_lapsed_in_an_outage_is_taken_back_and_repainted(
+    store: Store, clock: ManualClock
+) -> None:
+    """Issue 20 point 7 (lease part) and issue 16 point 1: an outage longer than the lease stops the game here; as
+    soon as the database is back this process takes it back (nobody else took it) and publishes a ``resumed`` update
+    of its last commit, so that its table is repainted; meanwhile its clicks say the database is unavailable."""
+    cut = Flaky(store)
+    m = manager(cut, clock)
+    updates: list[Any] = []
+
+    async def seen(update: Any) -> None:
+        updates.append(update)
+
+    m.subscribe(seen)
+    await m.start()
+    await two_player_game(m, 1, GUILD0)
+    version = await draw(m, 1)
+    cut.down = True
+    await advance(clock, TTL + 5, m)
+    assert m.sessions == {} and m.elsewhere == {1}
+    with pytest.raises(AE.StorageDown):
+        m.get(1)
+    await m.idle()
+    updates.clear()
+    cut.down = False
+    await advance(clock, TTL / 3 + 1, m)
+    assert set(m.sessions) == {1} and m.sessions[1].version == version
+    assert [(u.kind, u.view.channel_id, u.view.version) for u in updates] == [("resumed", 1, version)]
+    assert await store.lease_owner(1) == m.leases.owner
+    assert await draw(m, 1) == version + 1
+    await m.close()
+
+
+async def test_point2_a_click_on_a_game_waiting_for_another_process_says_it_is_moving() -> None:
+    """Issue 16 point 2: the click path reads the committed snapshot; for a game this process does not run yet it
+    answers the manager's reason (``error.not_owned``: moving after a restart), not "There is no game"."""
+    from cogs.uno.clicks import Clicks
+
+    class Manager:
+        elsewhere = frozenset({1})
+
+        def snapshot(self, channel: int) -> None:
+            return None
+
+        def get(self, channel: int) -> None:
+            if channel in self.elsewhere:
+                raise AE.NotOwned("another bot process runs this game right now")
+            raise AE.NoGame("no game in this channel")
+
+    class Owner:
+        manager = Manager()
+
+    with pytest.raises(AE.NotOwned) as moving:
+        Clicks.snapshot(Owner(), 1)  # type: ignore[arg-type]
+    assert moving.value.code == "not_owned"
+    with pytest.raises(AE.NoGame):
+        Clicks.snapshot(Owner(), 2)  # type: ignore[arg-type]

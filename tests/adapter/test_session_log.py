@@ -124,7 +124,7 @@ async def test_a_failed_commit_leaves_the_log_as_it_was(store: Store) -> None:
     before = list(session.log)
     save_game = store.save_game
 
-    async def failing(row: LiveGame) -> None:
+    async def failing(row: LiveGame, **fence: object) -> None:
         raise OSError("disk full")
 
     store.save_game = failing  # type: ignore[method-assign]

@@ -54,7 +54,7 @@ async def test_a_failed_commit_leaves_the_snapshot_as_committed(store: Store) ->
     committed = m.snapshot(CHANNEL)
     assert committed is not None and committed.public is not None
 
-    async def broken(row: Any) -> None:
+    async def broken(row: Any, **fence: Any) -> None:
         raise OSError("disk full")
 
     store.save_game = broken  # type: ignore[method-assign]

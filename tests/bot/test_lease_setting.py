@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from bot.config import ConfigError, Settings
-from bot.limits import LEASE_SECONDS_DEFAULT, LEASE_SECONDS_MAX, LEASE_SECONDS_MIN
+from bot.limits import LEASE_SECONDS_DEFAULT, LEASE_SECONDS_MAX, LEASE_SECONDS_MIN, PROCESS_SLOT_MAX
 
 
 def test_the_lease_time_defaults_to_30_s_and_takes_whole_seconds_in_its_bounds(
@@ -30,3 +30,19 @@ def test_a_bad_lease_time_is_refused_with_one_line_naming_the_setting(
     with pytest.raises(ConfigError, match="UNO_LEASE_SECONDS") as refused:
         Settings.from_env(tmp_path / "missing.env")
     assert "\n" not in str(refused.value) and f"{LEASE_SECONDS_MIN}-{LEASE_SECONDS_MAX}" in str(refused.value)
+
+
+def test_point8_the_process_slot_is_optional_and_names_one_place_of_the_deployment(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 16 point 8: ``UNO_PROCESS_SLOT`` (default: none, today's behaviour)."""
+    monkeypatch.setenv("DISCORD_TOKEN", "abc")
+    monkeypatch.delenv("UNO_PROCESS_SLOT", raising=False)
+    assert Settings.from_env(tmp_path / "missing.env").process_slot is None
+    monkeypatch.setenv("UNO_PROCESS_SLOT", " shard-0 ")
+    assert Settings.from_env(tmp_path / "missing.env").process_slot == "shard-0"
+    for bad in ("shard 0", "a:b", "x" * (PROCESS_SLOT_MAX + 1), "é"):
+        monkeypatch.setenv("UNO_PROCESS_SLOT", bad)
+        with pytest.raises(ConfigError, match="UNO_PROCESS_SLOT") as refused:
+            Settings.from_env(tmp_path / "missing.env")
+        assert "\n" not in str(refused.value)

@@ -640,11 +640,15 @@ class DiscordEmulator:
         settle: bool = True,
         expect_ack: bool = True,
         timeout: float = 5.0,
+        unseen: bool = False,
     ) -> InteractionRecord:
         """A component interaction on ``message`` (which ``user`` must see) whose ``data`` is sent exactly as given
         (``{"custom_id": …, "component_type": 2}``, or a select's ``values``): whatever the message's components are,
-        as a modified client or a forged request could send it."""
-        msg = self._interactive_message(user, message)
+        as a modified client or a forged request could send it. ``unseen``: the message may be one ``user`` cannot
+        see (another user's ephemeral message, named by a forged request); it is sent as it is, its
+        ``interaction_metadata`` naming its owner, as Discord sends a message in a component interaction."""
+        msg = self._messages[message if isinstance(message, int) else message.id] if unseen else None
+        msg = msg or self._interactive_message(user, message)
         kind = "select" if data.get("component_type") == 3 else "button"
         values = data.get("values")
         return await self._interact(

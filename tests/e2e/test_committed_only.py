@@ -62,19 +62,19 @@ async def test_a_move_being_saved_is_never_shown_and_a_failed_save_never_appears
     armed = asyncio.Event()
     save_game, finish_match = store.save_game, store.finish_match
 
-    async def slow_save(row: Any) -> None:
+    async def slow_save(row: Any, **fence: Any) -> None:
         task = asyncio.current_task()
         if armed.is_set() and not failed and task is not None and task.get_name() == "uno-adapter-task":
             failed.append(row.snapshot)  # the AI's move: slow, then the disk fails and it is rolled back
             await asyncio.sleep(SLOW_COMMIT)
             raise OSError("disk full")
         await asyncio.sleep(SLOW_COMMIT)
-        await save_game(row)
+        await save_game(row, **fence)
         committed.append(row.snapshot)
 
-    async def slow_finish(result: Any, *, replace_with: Any = None) -> bool:
+    async def slow_finish(result: Any, *, replace_with: Any = None, **fence: Any) -> bool:
         await asyncio.sleep(SLOW_COMMIT)
-        done = await finish_match(result, replace_with=replace_with)
+        done = await finish_match(result, replace_with=replace_with, **fence)
         if replace_with is not None:
             committed.append(replace_with.snapshot)
         return done

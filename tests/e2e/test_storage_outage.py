@@ -54,7 +54,7 @@ async def test_a_click_while_postgresql_is_away_is_refused_with_a_clear_message_
         # the hand is shown again with the message above it (the hand's text, in every language's catalogue)
         texts = [m.content + " ".join(str(e.get("description", "")) for e in m.embeds) for m in refused.messages]
         assert refused.acknowledged and any(t("error.storage_unavailable", "en") in text for text in texts), texts
-        assert "try again in a moment" in t("error.storage_unavailable", "en")
+        assert "Nothing was lost — try again shortly" in t("error.storage_unavailable", "en")
         assert session.version == version and table.public_message().content == shown  # nothing shown, nothing kept
 
         await relay.restore()

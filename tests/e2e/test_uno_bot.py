@@ -242,10 +242,10 @@ async def test_a_move_is_acknowledged_before_a_slow_save_and_shown_after_it(
     saving = asyncio.Event()
     release = asyncio.Event()
 
-    async def slow_save(row: Any) -> None:
+    async def slow_save(row: Any, **fence: Any) -> None:
         saving.set()
         await release.wait()
-        await save_game(row)
+        await save_game(row, **fence)
 
     store.save_game = slow_save
     draw = next(b for b in hand.buttons() if b.custom_id.startswith("uno:h:draw"))

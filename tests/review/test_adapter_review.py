@@ -29,14 +29,14 @@ class FlakyStore:
         self.inner = inner
         self.fail_saves = 0
 
-    async def save_game(self, game: LiveGame) -> None:
+    async def save_game(self, game: LiveGame, **fence: Any) -> None:
         if self.fail_saves:
             self.fail_saves -= 1
             raise sqlite3.OperationalError("database or disk is full")
-        await self.inner.save_game(game)
+        await self.inner.save_game(game, **fence)
 
-    async def delete_game(self, channel_id: int) -> bool:
-        return await self.inner.delete_game(channel_id)
+    async def delete_game(self, channel_id: int, **fence: Any) -> bool:
+        return await self.inner.delete_game(channel_id, **fence)
 
     async def load_games(
         self, validate: Callable[[dict[str, Any]], object] | None = None, **kwargs: Any
@@ -46,8 +46,8 @@ class FlakyStore:
     def __getattr__(self, name: str) -> Any:  # the rest (the leases of issue 11) as the real store has them
         return getattr(self.inner, name)
 
-    async def finish_match(self, result: MatchResult, *, replace_with: LiveGame | None = None) -> bool:
-        return await self.inner.finish_match(result, replace_with=replace_with)
+    async def finish_match(self, result: MatchResult, *, replace_with: LiveGame | None = None, **fence: Any) -> bool:
+        return await self.inner.finish_match(result, replace_with=replace_with, **fence)
 
 
 @pytest.fixture

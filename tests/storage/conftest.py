@@ -106,7 +106,7 @@ class Backend:
         return (asyncpg.IntegrityConstraintViolationError, asyncpg.RaiseError)
 
     async def open(self, **options: Any) -> Store:
-        return await open_store(self.target, clock=self.clock, **options)
+        return await open_store(self.target, clock=self.clock, db_clock=self.clock, **options)
 
     def sql(self, sql: str) -> str:
         if self.name == "sqlite":

@@ -31,6 +31,7 @@ TABLES = {
     "rank_by_bucket",
     "user_prefs",
     "game_leases",
+    "shard_locks",
 }
 
 

@@ -37,6 +37,7 @@ TABLES = {
     "rank_by_played",
     "rank_by_bucket",
     "game_leases",
+    "shard_locks",
     "user_prefs",
 }
 
