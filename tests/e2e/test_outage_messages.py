@@ -186,14 +186,18 @@ class FullDisk:
     def __init__(self, bot: UnoBot) -> None:
         self.full = False
         writer = bot.store.wrapped._writer  # type: ignore[attr-defined]  # the watched store's own SQLite store
-        real = writer.execute
+        # every way the store sends a statement to the writer (a fenced save is one ``execute_fetchall`` with
+        # RETURNING, the aggregates ``executemany``): a full disk fails them all
+        for name in ("execute", "execute_fetchall", "executemany"):
+            setattr(writer, name, self._failing(getattr(writer, name)))
 
-        def execute(sql: str, *args: Any, **kwargs: Any) -> Any:
+    def _failing(self, real: Callable[..., Any]) -> Callable[..., Any]:
+        def call(sql: str, *args: Any, **kwargs: Any) -> Any:
             if self.full and sql.strip().upper() not in ("ROLLBACK",):
                 raise sqlite3.OperationalError("database or disk is full")
             return real(sql, *args, **kwargs)
 
-        writer.execute = execute
+        return call
 
     async def fill(self) -> None:
         self.full = True
