@@ -95,8 +95,11 @@ class Painter:
         return await self._run(_hand_and_table, tuple(faces), tuple(playable), side, power, scene, large)
 
     def close(self) -> None:
+        """Stop the worker. Called once the drawings in flight are done (:meth:`Images.close` drains them first), so
+        waiting costs nothing; it joins the executor's management thread, which left running races CPython's exit
+        hook for its wake-up pipe ("OSError: Bad file descriptor" printed as the bot exits)."""
         if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool.shutdown(wait=True, cancel_futures=True)
             self._pool = None
 
 
