@@ -33,6 +33,7 @@ import logging
 import os
 import secrets
 import socket
+from collections.abc import Iterable
 from pathlib import Path
 
 from bot.storage import Shards, StorageUnavailable, Store
@@ -178,6 +179,32 @@ class Leases:
                 return False
         self._until[channel_id] = start + self.ttl
         return True
+
+    async def acquire_many(self, channels: Iterable[int]) -> list[int]:
+        """Take (or extend) the leases of ``channels`` in one round trip (start-up and takeovers; as renewal, issue 16
+        point 7), those of a predecessor that is gone after releasing its leases; returns the channels taken (the
+        others are held by another process). Raises :class:`~bot.storage.StorageUnavailable` when the database cannot
+        be reached."""
+        wanted = sorted(set(channels))
+        if not wanted:
+            return []
+        start = self.clock.now()
+        owners = await self.store.acquire_leases(wanted, self.owner, self.ttl)
+        taken = {c: start for c in wanted if owners.get(c) == self.owner}
+        dead = sorted({o for c, o in owners.items() if c not in taken and gone(o, self.owner)})
+        if dead:
+            for holder in dead:
+                released = await self.store.release_leases(holder)
+                log.info("released %d lease(s) of %s, a process of this machine that is gone", released, holder)
+            start = self.clock.now()
+            again = await self.store.acquire_leases([c for c in wanted if owners.get(c) in dead], self.owner, self.ttl)
+            taken |= {c: start for c, o in again.items() if o == self.owner}
+        for channel in wanted:
+            if channel in taken:
+                self._until[channel] = taken[channel] + self.ttl
+            else:
+                self._until.pop(channel, None)
+        return sorted(taken)
 
     async def renew_all(self) -> tuple[list[int], list[int]]:
         """Renew every lease and shard lock of this process in one round trip (issue 16 point 7). Returns the channels

@@ -177,14 +177,9 @@ class SessionManager:
         where :meth:`republish` does it)."""
         known = await self.store.load_games(validate=Session.from_dict, shards=self.leases.shards)
         self.elsewhere &= {row.channel_id for row in known}
-        got = []
-        for row in known:
-            if row.channel_id in self.sessions:
-                continue
-            if await self.leases.acquire(row.channel_id):
-                got.append(row.channel_id)
-            else:
-                self.elsewhere.add(row.channel_id)
+        wanted = [row.channel_id for row in known if row.channel_id not in self.sessions]
+        got = await self.leases.acquire_many(wanted)  # one round trip for them all
+        self.elsewhere |= set(wanted) - set(got)
         if not got:
             return 0
         again = await self.store.load_games(validate=Session.from_dict, shards=self.leases.shards)

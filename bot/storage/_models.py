@@ -326,6 +326,11 @@ def check_id(name: str, value: object) -> int:
     return _int(name, value, 1, _MAX_SNOWFLAKE)
 
 
+def check_ids(name: str, values: Iterable[object]) -> list[int]:
+    """Snowflakes (:func:`check_id` each), sorted, each once."""
+    return sorted({check_id(name, v) for v in values})
+
+
 def check_count(name: str, value: object, hi: int = _MAX_SNOWFLAKE) -> int:
     return _int(name, value, 0, hi)
 

@@ -71,6 +71,7 @@ from ._models import (
     WriteRefused,
     _Unset,
     check_id,
+    check_ids,
     check_live_game,
     check_match_result,
     check_optional_guild,
@@ -595,6 +596,32 @@ class PostgresStore:
             self._shift(),
         )
         return bool(rows)
+
+    async def acquire_leases(self, channel_ids: Iterable[int], owner: str, ttl: float) -> dict[int, str]:
+        """Take (or extend) every lease of ``channel_ids`` that is free, expired or ``owner``'s until the server's clock
+        + ``ttl``, in one statement (in channel order: two owners taking overlapping sets cannot deadlock); returns
+        each channel's lease owner now (``owner`` where it got it; one taken by another owner at that very moment is
+        missing)."""
+        channels = check_ids("channel_id", channel_ids)
+        check_owner(owner)
+        ttl = check_ttl(ttl)
+        if not channels:
+            return {}
+        rows = await self._fetch(
+            "WITH k AS (SELECT unnest($1::bigint[]) AS channel_id), "
+            "up AS (INSERT INTO game_leases (channel_id, owner, expires_at) "
+            f"SELECT channel_id, $2, {_now(4)} + $3 FROM k ORDER BY channel_id "
+            "ON CONFLICT (channel_id) DO UPDATE SET owner = excluded.owner, expires_at = excluded.expires_at "
+            f"WHERE game_leases.owner = excluded.owner OR game_leases.expires_at <= {_now(4)} RETURNING channel_id) "
+            "SELECT channel_id, $2::text FROM up UNION ALL "
+            "SELECT l.channel_id, l.owner FROM game_leases AS l JOIN k USING (channel_id) "
+            "WHERE l.channel_id NOT IN (SELECT channel_id FROM up)",
+            channels,
+            owner,
+            ttl,
+            self._shift(),
+        )
+        return {int(c): str(o) for c, o in rows}
 
     async def renew_lease(self, channel_id: int, owner: str, ttl: float) -> bool:
         """Extend ``owner``'s lease until the server's clock + ``ttl``; ``False`` if ``owner`` no longer holds it."""

@@ -14,7 +14,7 @@ Errors, for every method
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from types import TracebackType
 from typing import Any, Protocol, Self
 
@@ -97,6 +97,13 @@ class Store(Protocol):
         """Take (or extend) the lease of the channel's game for ``ttl`` seconds: ``True`` if ``owner`` holds it now,
         ``False`` while another owner's lease has not expired. Taking over an expired lease is how a process replaces
         one that crashed."""
+        ...
+
+    async def acquire_leases(self, channel_ids: Iterable[int], owner: str, ttl: float) -> dict[int, str]:
+        """Take (or extend) the lease of each of those channels' games that is free, expired or ``owner``'s, for ``ttl``
+        seconds, in one round trip (issue 16: start-up and takeovers, as :meth:`renew_leases`); returns each channel's
+        lease owner now (``owner`` where it got it). A channel missing from the answer is held by an owner that could
+        not be read (it took the lease at that very moment)."""
         ...
 
     async def renew_lease(self, channel_id: int, owner: str, ttl: float) -> bool:

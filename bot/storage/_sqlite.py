@@ -29,6 +29,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import json
 import logging
 import os
 import sqlite3
@@ -76,6 +77,7 @@ from ._models import (
     WriteRefused,
     _Unset,
     check_id,
+    check_ids,
     check_live_game,
     check_match_result,
     check_optional_guild,
@@ -636,6 +638,29 @@ class SqliteStore:
                 (channel_id, owner, ttl),
             )
         return cur.rowcount > 0
+
+    async def acquire_leases(self, channel_ids: Iterable[int], owner: str, ttl: float) -> dict[int, str]:
+        """Take (or extend) every lease of ``channel_ids`` that is free, expired or ``owner``'s until ``uno_now() +
+        ttl``, in one transaction; returns each channel's lease owner now (``owner`` where it got it)."""
+        channels = check_ids("channel_id", channel_ids)
+        check_owner(owner)
+        ttl = check_ttl(ttl)
+        if not channels:
+            return {}
+        keys = json.dumps(channels)
+        async with self._transaction() as db:
+            await db.execute(
+                "INSERT INTO game_leases (channel_id, owner, expires_at) "
+                "SELECT value, ?2, uno_now() + ?3 FROM json_each(?1) WHERE true "
+                "ON CONFLICT (channel_id) DO UPDATE SET owner = excluded.owner, expires_at = excluded.expires_at "
+                "WHERE game_leases.owner = excluded.owner OR game_leases.expires_at <= uno_now()",
+                (keys, owner, ttl),
+            )
+            rows = await db.execute_fetchall(
+                "SELECT channel_id, owner FROM game_leases WHERE channel_id IN (SELECT value FROM json_each(?))",
+                (keys,),
+            )
+        return {int(c): str(o) for c, o in rows}
 
     async def renew_lease(self, channel_id: int, owner: str, ttl: float) -> bool:
         """Extend ``owner``'s lease until ``uno_now() + ttl``; ``False`` if ``owner`` no longer holds it."""

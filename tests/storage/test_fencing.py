@@ -4,7 +4,8 @@
   the database's clock and only at the expected version; a refused write raises ``WriteRefused`` and writes nothing;
 - point 6: the database's clock decides lease expiry (here a test ``db_clock``; the process's own ``clock`` changes
   nothing);
-- point 7: one call renews all of an owner's leases and shard locks and says which it still holds;
+- point 7: one call renews all of an owner's leases and shard locks and says which it still holds; one call takes
+  the leases of many games (start-up, takeovers) and says who holds each;
 - point 4: shard locks, one owner at a time;
 - migration 0004: a database written at schema 0003 (with a live game and its lease) is upgraded and goes on.
 """
@@ -108,6 +109,28 @@ async def test_point7_one_call_renews_everything_an_owner_holds(store: Store, ba
     held = await store.renew_leases("me", 30)
     assert held.channels == [1, 2] and held.shards == [(2, 1)]
     assert [await store.lease_owner(c) for c in (1, 2, 3, 4)] == ["me", "me", "other", None]
+
+
+async def test_point7_one_call_takes_the_leases_of_many_games_and_names_each_holder(
+    store: Store, backend: Backend
+) -> None:
+    """Start-up and takeovers take every lease they can in one call (as renewal does): free, expired and own leases
+    are taken (or extended), another owner's live lease is left alone and its owner named."""
+    assert await store.acquire_lease(2, "other", 30)
+    assert await store.acquire_lease(3, "gone", 30)
+    assert await store.acquire_lease(4, "me", 30)
+    backend.clock.advance(20)
+    assert await store.acquire_lease(5, "other", 30)
+    backend.clock.advance(15)  # 2 and 3 have expired (by the database's clock), 5 has not
+    owners = await store.acquire_leases([1, 2, 3, 4, 5, 4], "me", 30)
+    assert owners == {1: "me", 2: "me", 3: "me", 4: "me", 5: "other"}
+    assert [await store.lease_owner(c) for c in (1, 2, 3, 4, 5)] == ["me", "me", "me", "me", "other"]
+    backend.clock.advance(29)  # each taken lease runs from now: all still held
+    assert (await store.renew_leases("me", 30)).channels == [1, 2, 3, 4]
+    assert await store.acquire_leases([], "me", 30) == {}
+    many = list(range(1000, 3500))
+    assert set((await store.acquire_leases(many, "me", 30)).values()) == {"me"}
+    assert len((await store.renew_leases("me", 30)).channels) == 4 + len(many)
 
 
 async def test_point4_one_owner_per_shard_until_it_stops_or_expires(store: Store, backend: Backend) -> None:
