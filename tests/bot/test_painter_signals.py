@@ -26,7 +26,7 @@ pytestmark = pytest.mark.skipif(not hasattr(signal, "pthread_sigmask"), reason="
 
 
 def _worker_pids(painter: Painter) -> list[int]:
-    pool = painter._pool
+    pool = painter.pool.executor
     assert pool is not None, "no worker pool"
     return [p for p in getattr(pool, "_processes", {})]
 
@@ -44,7 +44,7 @@ async def test_a_signal_while_the_worker_starts_does_not_kill_it(sig: signal.Sig
         os.kill(pids[0], sig)  # long before its initializer has run
         png = await asyncio.wait_for(job, 60)
         assert png.startswith(PNG)
-        assert painter._pool is not None, "the pool broke: images fell back to a thread"
+        assert painter.pool.executor is not None, "the pool broke: images fell back to a thread"
         assert _worker_pids(painter) == pids, "the worker was replaced"
         again = await asyncio.wait_for(painter.hand(faces, [], Side.LIGHT, None), 60)  # and it still draws
         assert again.startswith(PNG)
@@ -74,7 +74,7 @@ from cogs.uno.painter import Painter
 async def main():
     painter = Painter()
     await painter.hand(classic_faces()[:3], [], Side.LIGHT, None)
-    print(next(iter(painter._pool._processes)), flush=True)
+    print(next(iter(painter.pool.executor._processes)), flush=True)
     os._exit(9)
 
 asyncio.run(main())

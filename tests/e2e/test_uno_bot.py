@@ -274,9 +274,9 @@ async def test_stopping_waits_for_the_images_being_drawn_before_closing_the_imag
     await cog.images.slots.acquire()  # an image is being drawn
     unloading = asyncio.create_task(cog.cog_unload())
     await asyncio.sleep(0.2)
-    assert not unloading.done() and cog.images.painter._pool is not None  # the worker stays up for it
+    assert not unloading.done() and cog.images.painter.pool.executor is not None  # the worker stays up for it
     cog.images.slots.release()  # the drawing is done
     await asyncio.wait_for(unloading, 2)
-    assert cog.images.painter._pool is None
+    assert cog.images.painter.pool.executor is None
     for _ in range(DRAWING_CONCURRENCY):
         cog.images.slots.release()  # as if the cog were fresh again, for the fixture's own shutdown
