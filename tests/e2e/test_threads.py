@@ -33,15 +33,6 @@ from .uno_driver import Table, make_bot, uno_world
 pytestmark = pytest.mark.rate_limit_scale(0.02, reason="games played in threads move by move")
 
 
-@pytest.fixture(autouse=True)
-def settle_waits_for_the_publisher(emulator: DiscordEmulator) -> None:
-    """``emulator.settle()`` also waits for the adapter's delivery tasks (``uno-adapter-…``), as :class:`Table` makes
-    it do: the publisher edits the channel's line from its channel worker, after the command was answered (issue 20
-    point 1), so a test that reads the line right after settling must wait for that worker too."""
-    if "uno-adapter" not in emulator.settle_task_prefixes:
-        emulator.settle_task_prefixes = (*emulator.settle_task_prefixes, "uno-adapter")
-
-
 @pytest.fixture
 def world(emulator: DiscordEmulator) -> dict[str, Any]:
     return uno_world(emulator)

@@ -37,6 +37,18 @@ def make_bot(
     return UnoBot(settings, clock=clock, limits=Limits(**defaults), rng=rng, guild_ready_timeout=0.05)
 
 
+#: The name prefix of every task the adapter and the publisher start (timers and AI moves, fan-out, the publisher's
+#: channel and hand workers).
+ADAPTER_TASKS = "uno-adapter"
+
+
+def settle_waits_for_the_adapter(emulator: DiscordEmulator) -> None:
+    """Make ``emulator.settle()`` wait for the adapter's tasks too, not only discord.py's handlers: the publisher edits
+    the table and the channel's line after the command was answered (issue 20 point 1)."""
+    if ADAPTER_TASKS not in emulator.settle_task_prefixes:
+        emulator.settle_task_prefixes = (*emulator.settle_task_prefixes, ADAPTER_TASKS)
+
+
 @dataclass
 class Table:
     emulator: DiscordEmulator
@@ -48,9 +60,7 @@ class Table:
     poll: float = 0.001  # without settling: how often to look for the bot's update of a message
 
     def __post_init__(self) -> None:
-        # wait for the adapter's AI moves and the publisher too, not only discord.py's handlers
-        if "uno-adapter" not in self.emulator.settle_task_prefixes:
-            self.emulator.settle_task_prefixes = (*self.emulator.settle_task_prefixes, "uno-adapter")
+        settle_waits_for_the_adapter(self.emulator)
 
     @property
     def session(self) -> Any:
