@@ -9,8 +9,9 @@ import sys
 
 from tests import importgraph as ig
 
-#: ``bot.ai``: the AI players (issue 21), a package of their own that reads only the engine.
-ALLOWED = ("bot.adapter", "bot.ai", "bot.engine", "bot.storage", "bot.limits")
+#: ``bot.ai``: the AI players (issue 21), a package of their own that reads only the engine. ``bot.workers``: the
+#: worker process the AI searches run in (standard library only; tested below).
+ALLOWED = ("bot.adapter", "bot.ai", "bot.engine", "bot.storage", "bot.limits", "bot.workers")
 
 
 def test_the_adapter_imports_only_the_standard_library_the_engine_and_storage():
@@ -27,3 +28,8 @@ def test_importing_every_adapter_module_loads_no_discord_or_cogs():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ig.ROOT)
     assert out.stdout.strip() == "[]"
+
+
+def test_the_worker_pool_imports_only_the_standard_library():
+    wrong = [i for i in ig.imports_of("bot.workers") if not i.stdlib]
+    assert not wrong, wrong
