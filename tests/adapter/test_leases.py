@@ -364,4 +364,3 @@ async def test_start_up_takes_the_leases_of_all_its_games_in_one_call(store: Sto
     assert counting.calls.get("acquire_leases") == 1 and "acquire_lease" not in counting.calls
     assert [await store.lease_owner(c) for c in (1, 40)] == [second.leases.owner] * 2
     await second.close()
-
