@@ -100,6 +100,13 @@ class NotMatchPlayer(AdapterError):
     code = "rematch_not_player"
 
 
+class MatchForgotten(AdapterError):
+    """**Play again** under a match this channel no longer keeps (forgotten a while after its end): a rematch could
+    not bring back its game, options and seats, so none is opened (issue 18 point 5)."""
+
+    code = "rematch_forgotten"
+
+
 class StorageDown(AdapterError):
     """The database could not be reached: the change was not saved, the game is as it was at its last commit."""
 

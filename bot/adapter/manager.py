@@ -393,7 +393,9 @@ class SessionManager:
     async def rematch(self, channel_id: int, user_id: int, name: str) -> Session:
         """Play again after the match of ``channel_id`` ended: a new lobby with the same game, options, turn timer and
         ``ui`` language, and everyone still seated at the end (AI seats too) seated again in the same order; they may
-        leave before the start. ``user_id`` hosts it (seated as well, after the others, if there is room). Raises
+        leave before the start. The match's host hosts it again while still seated (issue 18 point 5: pressing Play
+        again does not take the table, nor ``/uno end``, from them); else ``user_id`` does. ``user_id`` is seated as
+        well, after the others, if there is room. Raises
         :class:`~bot.adapter.errors.NoGame` when the channel keeps no finished match and
         :class:`~bot.adapter.errors.GameExists` while a lobby or match is live."""
         old = self.get(channel_id)
@@ -402,12 +404,13 @@ class SessionManager:
         seats = [s for s in old.seats if not s.left]
         if old.seat_of(user_id) is None and len(seats) < old.max_players:
             seats.append(Seat(user_id, name))
+        host = next((s for s in seats if s.user_id == old.host_id), None)
         lang = old.ui.get("lang")
         return await self.open_lobby(
             channel_id=channel_id,
             guild_id=old.guild_id,
-            host_id=user_id,
-            host_name=name,
+            host_id=host.user_id if host is not None and host.user_id is not None else user_id,
+            host_name=host.name if host is not None else name,
             mode=old.mode,
             options=old.options,
             turn_timer=old.turn_timer,

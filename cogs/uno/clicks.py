@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.adapter import AdapterError, SessionManager, SessionView, Status, Update
-from bot.adapter.errors import NoGame, NotMatchPlayer
+from bot.adapter.errors import MatchForgotten, NoGame, NotMatchPlayer
 from bot.ai import Level
 from bot.engine.actions import Accept, Action, CallUno, Catch, Challenge, DeclareColour, Draw, Keep, NextRound, Play
 from bot.engine.cards import Colour
@@ -27,7 +27,7 @@ from .challenges import VERDICTS
 from .hands import Hands
 from .images import Images
 from .panel import RulesPanel
-from .replies import answered, bad_request, error_text, guild_of, not_seated, send_ephemeral
+from .replies import answered, bad_request, error_text, not_seated, send_ephemeral
 from .screens import Screen
 from .threads import follow, no_game_text
 
@@ -337,39 +337,26 @@ class Clicks:
         await self.manager.act(channel, interaction.user.id, lambda v: NextRound(me(v)))
 
     async def play_again(self, interaction: Interaction, channel: int, lang: str) -> None:
-        """A rematch of the match that ended here (same game, options and seats: :meth:`SessionManager.rematch`); a
-        new table from the server's defaults when the channel no longer keeps it."""
+        """A rematch of the match that ended here (same game, options, seats and host:
+        :meth:`SessionManager.rematch`). When the channel no longer keeps that match (forgotten after
+        :attr:`~bot.adapter.manager.Limits.finished_kept`), nothing opens: a table from the server's defaults with only
+        the clicker would not be that match again (issue 18 point 5); the answer says to use ``/uno new``."""
         old = self.manager.snapshot(channel)
         if old is not None and old.status is not Status.FINISHED:
             await interaction.response.send_message(screens.busy_text(old, lang), ephemeral=True)
             return
-        if old is not None and not may_rematch(old, interaction):
+        if old is None:
+            await self.error(interaction, MatchForgotten("that match is no longer kept"), lang)
+            return
+        if not may_rematch(old, interaction):
             await self.error(interaction, NotMatchPlayer("not a player of this match"), lang)
             return
         try:
-            if old is not None:
-                await self.manager.rematch(channel, interaction.user.id, display_name(interaction.user))
-            else:
-                await self.open_default_lobby(interaction, channel)
+            await self.manager.rematch(channel, interaction.user.id, display_name(interaction.user))
         except (AdapterError, RuleError) as exc:
             await self.error(interaction, exc, lang)
             return
         await self.post_lobby(interaction, channel)
-
-    async def open_default_lobby(self, interaction: Interaction, channel: int) -> None:
-        """A lobby with the server's defaults (``/uno settings``): game, target score, turn timer, rule options."""
-        settings = await self.bot.guild_settings(interaction.guild_id)
-        public_lang = await self.bot.public_language(interaction.guild_id, str(interaction.guild_locale or ""))
-        await self.manager.open_lobby(
-            channel_id=channel,
-            guild_id=guild_of(interaction),
-            host_id=interaction.user.id,
-            host_name=display_name(interaction.user),
-            mode=settings.default_mode,
-            options={**settings.default_options, "target_score": settings.default_target_score},
-            turn_timer=settings.turn_timer,
-            ui={"lang": public_lang},
-        )
 
     @answered
     async def on_decision(self, interaction: Interaction, verb: str, channel: int, fp: str, arg: str) -> None:

@@ -802,7 +802,11 @@ def match_summary(session: SessionView, lang: str) -> Screen:
             for i, s in enumerate(order)
         )[:1024],
     )
-    view = _view(TableButton("again", session.channel_id, t("btn.play_again", lang), discord.ButtonStyle.success))
+    # Play again only under a match that was played to its end: a match ended by /uno end (or left idle) is not kept
+    # by the adapter, so no rematch could bring it back as it was (issue 18 point 5)
+    completed = result is not None and result.completed
+    again = TableButton("again", session.channel_id, t("btn.play_again", lang), discord.ButtonStyle.success)
+    view = _view(again) if completed else discord.ui.View(timeout=None)
     return Screen(embed=embed, view=view)
 
 

@@ -117,7 +117,7 @@ async def test_end_after_the_match_changes_nothing_and_play_again_keeps_game_opt
     assert rematch.mode.value == "flip" and rematch.options == session.options and rematch.options.target_score == 0
     assert rematch.turn_timer == session.turn_timer
     assert [(s.user_id, s.name) for s in rematch.seats] == seats_before  # everyone who played, AI seat included
-    assert rematch.host_id == bob.id
+    assert rematch.host_id == alice.id  # the match's host stays the host (issue 18 point 5)
     lobby = table.public_message()
     assert "UNO FLIP" in lobby.text and "A single round decides the match" in lobby.text
     await emulator.click(alice, lobby, label="Leave")  # a rematch seat may be left
@@ -164,7 +164,7 @@ async def test_a_stale_play_again_points_to_the_new_game_already_open(
     assert table.session is rematch and [(s.user_id, s.name) for s in rematch.seats] == seats
     assert [(m.id, len(m.history)) for m in emulator.public_messages(channel)] == public_before
 
-    await emulator.click(bob, lobby, label="Start")
+    await emulator.click(alice, lobby, label="Start")  # alice hosted the match, so she hosts the rematch
     await emulator.settle()
     res = await emulator.click(alice, summary, label="Play again")
     (answer,) = res.ephemeral_messages

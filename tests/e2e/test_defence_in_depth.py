@@ -150,5 +150,6 @@ async def test_play_again_is_for_the_players_of_the_match_or_a_server_manager(
     carol = world["users"][2]
     await emulator.click(carol, summary, label="Play again")
     rematch = table.session
-    assert rematch is not finished and rematch.status == Status.LOBBY and rematch.host_id == carol.id
+    assert rematch is not finished and rematch.status == Status.LOBBY
+    assert rematch.host_id == finished.host_id  # the match's host hosts the rematch (issue 18 point 5)
     emulator.assert_all_interactions_answered_once()

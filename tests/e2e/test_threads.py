@@ -409,7 +409,7 @@ async def test_play_again_in_the_thread_reseats_the_players_in_the_same_thread(
     await finish_the_match(table)
     seats = [(s.user_id, s.name) for s in finished.seats]
     summary = next(m for m in reversed(bot_public(emulator, thread)) if m.find_button(label="Play again"))
-    _alice, bob = table.users
+    alice, bob = table.users
     res = await emulator.click(bob, summary, label="Play again")
     rematch = table.session
     assert rematch is not finished and rematch.status == Status.LOBBY and rematch.channel_id == thread.id
@@ -418,7 +418,7 @@ async def test_play_again_in_the_thread_reseats_the_players_in_the_same_thread(
     assert lobby.id == res.original.id and lobby.channel_id == thread.id and lobby_buttons(lobby)
     assert emulator.threads_of(general) == [thread] and len(thread_starts(emulator)) == 1  # no new thread
     assert len(bot_public(emulator, general)) == 1  # the first announcement only
-    await emulator.click(bob, lobby, label="Start")  # who clicked Play again hosts the rematch
+    await emulator.click(alice, lobby, label="Start")  # the match's host hosts the rematch (issue 18 point 5)
     assert table.session.status == Status.PLAYING and table.public_message().channel_id == thread.id
     emulator.assert_all_interactions_answered_once(max_latency=3.0)
 

@@ -1,0 +1,111 @@
+"""End to end (the real discord.py client against the emulator, Discord's rate limits on): what six whole matches
+played as users still found (issue 18 point 5), one test per finding.
+
+Each test fails on the code before its fix: Play again after ``/uno end`` opened a default Classic lobby to 500 with
+only the clicker and made the presser the host; ...
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.adapter.clock import ManualClock
+from bot.adapter.session import Status
+from bot.engine.cards import Kind
+from tests.discord_emulator import DiscordEmulator, Message
+
+from .test_commands import find, give, play_select, playing
+from .uno_driver import Table, make_bot, uno_world
+
+
+def again(message: Message) -> bool:
+    return any(b.label == "Play again" for b in message.buttons())
+
+
+@pytest.fixture
+def world(emulator: DiscordEmulator) -> dict[str, Any]:
+    return uno_world(emulator)
+
+
+async def win_the_round(emulator: DiscordEmulator, table: Table) -> None:
+    """The player to move holds one playable number card and plays it: the round (and a one-round match) ends."""
+    game = await playing(table)
+    seat = game.pending
+    colour = game.colour_in_play()
+    give(game, seat, [find(game, lambda f: f.kind is Kind.NUMBER and f.colour == colour)])
+    player = table.user_of(seat)
+    table.republish()  # the position laid out above is what the bot shows as committed
+    hand = await table.open_hand(player)
+    select = play_select(hand)
+    await emulator.select(player, hand, select.custom_id, [select.options[0].value])
+    await emulator.settle()
+
+
+# --------------------------------------------------------------------------------------------------------------------
+# Play again: the match as it was, its host kept; never a default lobby with only the clicker
+
+
+async def test_play_again_is_not_offered_after_uno_end_and_a_rematch_keeps_the_game_its_seats_and_its_host(
+    emulator: DiscordEmulator, world: dict[str, Any], bot_starter: Any, tmp_path: Path
+) -> None:
+    """Issue 18 point 5: a FLIP match to 200 with random pairing and a 120 s timer ended by ``/uno end`` leaves no
+    Play again (the channel does not keep it, so none could bring it back as it was); a match played to its end
+    comes back as it was with its players seated, and whoever presses Play again, its host stays the host (and may
+    ``/uno end`` the rematch). Play again under a match the channel no longer keeps opens nothing and says why."""
+    clock = ManualClock()
+    bot = await bot_starter(make_bot(emulator, tmp_path / "uno.sqlite3", world["guild"], clock=clock))
+    alice, bob, carol = world["users"]
+    channel = world["channel"]
+    await emulator.slash(alice, channel, "uno new", game="flip", target=200, timer=120, flip_pairing="random")
+    table = Table(emulator, bot, channel, [alice, bob, carol])
+    await emulator.click(bob, table.public_message(), label="Join")
+    await emulator.click(carol, table.public_message(), label="Join")
+    await emulator.click(alice, table.public_message(), label="Start")
+    await emulator.settle()
+    ended = table.session
+    res = await emulator.slash(alice, channel, "uno end")
+    assert "ended" in res.ephemeral_messages[0].text.lower()
+    await emulator.settle()
+    assert table.session is None
+    assert not any(again(m) for m in emulator.public_messages(channel))
+
+    # a match played to its end: bob (not the host) presses Play again
+    await emulator.slash(alice, channel, "uno new", game="flip", target=0, timer=120, flip_pairing="random")
+    await emulator.click(bob, table.public_message(), label="Join")
+    await emulator.click(carol, table.public_message(), label="Join")
+    await emulator.click(alice, table.public_message(), label="Start")
+    await emulator.settle()
+    await win_the_round(emulator, table)
+    finished = table.session
+    assert finished.status == Status.FINISHED and ended.options.flip_pairing == "random"
+    summary = next(m for m in reversed(emulator.public_messages(channel)) if again(m))
+    await emulator.click(bob, summary, label="Play again")
+    rematch = table.session
+    assert rematch.status == Status.LOBBY and rematch.mode.value == "flip" and rematch.turn_timer == 120
+    assert rematch.options == finished.options and rematch.options.flip_pairing == "random"
+    assert [s.user_id for s in rematch.seats] == [alice.id, bob.id, carol.id]
+    assert rematch.host_id == alice.id  # pressing Play again does not take the table from its host
+    res = await emulator.slash(bob, channel, "uno end")
+    assert "only the host" in res.ephemeral_messages[0].text.lower() and table.session is rematch
+    res = await emulator.slash(alice, channel, "uno end")  # the host still may
+    await emulator.settle()
+    assert table.session is None
+
+    # a finished match the channel no longer keeps: Play again under it opens nothing
+    await emulator.slash(alice, channel, "uno new", game="classic", target=0)
+    await emulator.click(bob, table.public_message(), label="Join")
+    await emulator.click(alice, table.public_message(), label="Start")
+    await emulator.settle()
+    await win_the_round(emulator, table)
+    summary = next(m for m in reversed(emulator.public_messages(channel)) if again(m))
+    clock.advance(bot.manager.limits.finished_kept + bot.manager.limits.sweep_every + 1)
+    await emulator.settle()
+    assert table.session is None
+    res = await emulator.click(bob, summary, label="Play again")
+    (answer,) = res.ephemeral_messages
+    assert "no longer kept" in answer.text and "/uno new" in answer.text
+    assert table.session is None
+    emulator.assert_all_interactions_answered_once(max_latency=3.0)
