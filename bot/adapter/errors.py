@@ -86,6 +86,12 @@ class BadRequest(AdapterError):
     code = "bad_request"
 
 
+class NoSuchSeat(AdapterError):
+    """No player sits in the seat a request names (``seat``: its number as shown, from 1)."""
+
+    code = "no_such_seat"
+
+
 class NotOwned(AdapterError):
     """Another bot process runs this game right now (issue 11: it holds the game's lease, or this process lost it and
     has not got it back yet); nothing changed."""

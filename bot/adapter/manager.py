@@ -489,14 +489,16 @@ class SessionManager:
             return await self._remove_seat(session, seat, kind=K.REMOVED, actor=seat)
 
     async def kick(self, channel_id: int, user_id: int, target_seat: int, *, is_admin: bool = False) -> Update:
-        """The host (or a server manager) removes ``target_seat`` (a player or an AI seat)."""
+        """The host (or a server manager) removes ``target_seat`` (a player or an AI seat; 0-based). Raises
+        :class:`~bot.adapter.errors.NotHost` for anyone else and :class:`~bot.adapter.errors.NoSuchSeat` (``seat``:
+        the number as shown, 1-based) when no player sits there."""
         session = self.get(channel_id)
         async with session.lock:
             self._require_host(session, user_id, is_admin)
             if session.status == Status.FINISHED:
                 raise E.GameFinished("the match is over")
             if not 0 <= target_seat < len(session.seats) or session.seats[target_seat].left:
-                raise E.BadRequest("no such player")
+                raise E.NoSuchSeat("no such player", seat=target_seat + 1)
             return await self._remove_seat(session, target_seat, kind=K.REMOVED, actor=None)
 
     async def start_game(self, channel_id: int, user_id: int, *, is_admin: bool = False) -> Update:

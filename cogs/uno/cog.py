@@ -18,12 +18,13 @@ from discord import app_commands
 from discord.app_commands import Choice, locale_str
 from discord.ext import commands
 
-from bot.adapter import AdapterError, SessionManager
+from bot.adapter import AdapterError, SessionManager, SessionView
+from bot.adapter.errors import NoGame
 from bot.engine.cards import Mode
 from bot.engine.errors import RuleError
 from bot.engine.options import OptionError, Options
 from bot.i18n import LANGUAGE_NAMES, LANGUAGES, t
-from bot.limits import MAX_PLAYERS, TARGET_SCORE_MAX, TURN_TIMER_MAX, TURN_TIMER_MIN
+from bot.limits import TARGET_SCORE_MAX, TURN_TIMER_MAX, TURN_TIMER_MIN
 from bot.storage import InvalidInputError
 
 from . import house, inputs, screens
@@ -36,7 +37,7 @@ from .options import HOUSE_NAMES, for_game, given, rule_parameters
 from .publisher import Publisher
 from .replies import answered, channel_of, guild_of, send_ephemeral
 from .rules import rules_embed
-from .text import shown_name
+from .text import folded, shown_name
 from .threads import GameThreads, follow, private_answer
 from .views import DYNAMIC_ITEMS, LeaderboardButton
 
@@ -245,14 +246,39 @@ class UnoCog(
     )
     @app_commands.describe(player=_l("The seat to remove", "opt.player"))
     async def kick(self, interaction: Interaction, player: str) -> None:
+        """Remove the seat ``player`` names: its number as shown (what the search below offers; ASCII digits only) or,
+        as typed without picking, a part of one seat's name (accents and case aside). A refusal says what was wrong:
+        no such seat, no or several names matching, not the host (issue 18 point 5)."""
         lang = await self.lang(interaction)
         try:
-            seat = inputs.index(player, MAX_PLAYERS + 1) - 1  # the seat number as shown (1, 2, …), ASCII digits only
-            await self.manager.kick(channel_of(interaction), interaction.user.id, seat, is_admin=is_admin(interaction))
+            channel = channel_of(interaction)
+            seat = self.kick_target(self.manager.snapshot(channel), player, lang)
+            await self.manager.kick(channel, interaction.user.id, seat, is_admin=is_admin(interaction))
         except ValueError as exc:
             await self.error(interaction, exc if isinstance(exc, AdapterError | RuleError) else AdapterError(), lang)
             return
         await interaction.response.send_message(t("done.kick", lang), ephemeral=True)
+
+    @staticmethod
+    def kick_target(session: SessionView | None, player: str, lang: str) -> int:
+        """The seat index ``player`` names (see :meth:`kick`). Raises :class:`~bot.adapter.errors.NoGame` without a
+        game and :class:`~cogs.uno.inputs.BadInput` (``kick_no_match``, ``kick_several``) for a name that matches no
+        seat or several; a seat number is checked by :meth:`SessionManager.kick` (after whether one may kick)."""
+        if session is None:
+            raise NoGame("no game in this channel")
+        text = player.strip()
+        if text.isascii() and text.isdigit() and len(text) <= 4:
+            return int(text) - 1
+        wanted = folded(text)
+        matches = [
+            i
+            for i, seat in enumerate(session.seats)
+            if not seat.left and wanted and wanted in folded(screens.seat_name(session, i, lang))
+        ]
+        if len(matches) == 1:
+            return matches[0]
+        shown = shown_name(text[:100])  # as long as a display name may be
+        raise BadInput("kick_several" if matches else "kick_no_match", name=shown)
 
     @kick.autocomplete("player")
     async def kick_autocomplete(self, interaction: Interaction, current: str) -> list[Choice[str]]:
@@ -264,7 +290,7 @@ class UnoCog(
             if seat.left:
                 continue
             label = f"{i + 1}. {screens.seat_name(session, i, await self.lang(interaction))}"
-            if current.lower() in label.lower():
+            if folded(current) in folded(label):  # "lub" finds "Ľubomír" (issue 18 point 5)
                 out.append(Choice(name=label[:100], value=str(i + 1)))
         return out[:25]
 

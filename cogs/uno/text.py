@@ -6,6 +6,7 @@ so text-only mode is fully playable.
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
 import discord
@@ -64,6 +65,12 @@ def shown_name(name: str) -> str:
     leaderboards, stats and link lines all go through it."""
     text = discord.utils.escape_mentions(discord.utils.escape_markdown(name))
     return text.replace("<", "<" + ZERO_WIDTH)
+
+
+def folded(text: str) -> str:
+    """``text`` for a search: case-folded, accents and other combining marks dropped (Unicode NFKD), so that "lub"
+    is found in "Ľubomír" and "ZOE" in "Zoë" (issue 18 point 5: ``/uno kick``'s search)."""
+    return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c)).casefold()
 
 
 def colour_name(colour: Colour, lang: str, *, emoji: bool = True) -> str:

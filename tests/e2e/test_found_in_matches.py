@@ -109,3 +109,47 @@ async def test_play_again_is_not_offered_after_uno_end_and_a_rematch_keeps_the_g
     assert "no longer kept" in answer.text and "/uno new" in answer.text
     assert table.session is None
     emulator.assert_all_interactions_answered_once(max_latency=3.0)
+
+
+# --------------------------------------------------------------------------------------------------------------------
+# /uno kick: the search ignores accents; a refusal says what was wrong
+
+
+async def test_uno_kick_finds_names_without_their_accents_and_each_refusal_says_what_was_wrong(
+    emulator: DiscordEmulator, world: dict[str, Any], bot_starter: Any, tmp_path: Path
+) -> None:
+    """Issue 18 point 5: "lub" finds "Ľubomír" in ``/uno kick``'s search (and typed without picking, names him); a
+    seat number nobody sits in, a name nobody has or several have, and a player who is not the host each get their
+    own answer instead of "That request is not valid.", and nobody is removed."""
+    bot = await bot_starter(make_bot(emulator, tmp_path / "uno.sqlite3", world["guild"]))
+    alice, bob, _carol = world["users"]
+    lubo = emulator.add_user("Ľubomír", locale="sk", guild=world["guild"])
+    zoe = emulator.add_user("Zoë", guild=world["guild"])
+    channel = world["channel"]
+    await emulator.slash(alice, channel, "uno new", game="classic")
+    table = Table(emulator, bot, channel, [alice, bob, lubo, zoe])
+    for user in (bob, lubo, zoe):
+        await emulator.click(user, table.public_message(), label="Join")
+    await emulator.click(alice, table.public_message(), label="Start")
+    await emulator.settle()
+    res = await emulator.autocomplete(alice, channel, "uno kick", focused="player", player="lub")
+    assert [(c["name"], c["value"]) for c in res.choices] == [("3. Ľubomír", "3")]
+    res = await emulator.autocomplete(alice, channel, "uno kick", focused="player", player="ZOE")
+    assert [c["value"] for c in res.choices] == ["4"]
+    before = table.session.to_dict()
+
+    for user, player, answer in (
+        (alice, "7", "Nobody sits in seat 7 at this table."),
+        (alice, "Mia", "No player at this table is called “Mia”. Pick a player from the list."),
+        (alice, "o", "Several players at this table match “o”. Pick one from the list."),
+        (bob, "3", "Only the host or a server manager can do that."),
+    ):
+        res = await emulator.slash(user, channel, "uno kick", player=player)
+        (reply,) = res.ephemeral_messages
+        assert reply.text == answer, player
+        assert table.session.to_dict() == before, player
+
+    res = await emulator.slash(alice, channel, "uno kick", player="lubo")  # typed, not picked: one seat matches
+    await emulator.settle()
+    assert [s.user_id for s in table.session.seats if s.left] == [lubo.id]
+    emulator.assert_all_interactions_answered_once(max_latency=3.0)
