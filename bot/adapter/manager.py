@@ -39,7 +39,7 @@ from .fanout import CloseReason, FanOut, Subscriber, Update
 from .fanout import UpdateKind as K
 from .leases import Leases
 from .results import abandon, settle
-from .session import LOG_LINES, Seat, Session, Status
+from .session import LOG_LINES, Out, Seat, Session, Status
 from .session_view import SessionView
 from .thinker import Thinker
 from .timers import Limits, Timers, default_action
@@ -486,7 +486,7 @@ class SessionManager:
             seat = session.seat_of(user_id)
             if seat is None:
                 raise E.NotSeated("you are not in this game")
-            return await self._remove_seat(session, seat, kind=K.REMOVED, actor=seat)
+            return await self._remove_seat(session, seat, kind=K.REMOVED, actor=seat, out=Out.LEFT)
 
     async def kick(self, channel_id: int, user_id: int, target_seat: int, *, is_admin: bool = False) -> Update:
         """The host (or a server manager) removes ``target_seat`` (a player or an AI seat; 0-based). Raises
@@ -499,7 +499,7 @@ class SessionManager:
                 raise E.GameFinished("the match is over")
             if not 0 <= target_seat < len(session.seats) or session.seats[target_seat].left:
                 raise E.NoSuchSeat("no such player", seat=target_seat + 1)
-            return await self._remove_seat(session, target_seat, kind=K.REMOVED, actor=None)
+            return await self._remove_seat(session, target_seat, kind=K.REMOVED, actor=None, out=Out.KICKED)
 
     async def start_game(self, channel_id: int, user_id: int, *, is_admin: bool = False) -> Update:
         """The host starts the match when the seat count fits the game (SPEC G1)."""
@@ -646,7 +646,7 @@ class SessionManager:
         elif lines:
             session.log = (session.log + lines)[-LOG_LINES:]
 
-    async def _remove_seat(self, session: Session, seat: int, *, kind: K, actor: int | None) -> Update:
+    async def _remove_seat(self, session: Session, seat: int, *, kind: K, actor: int | None, out: Out) -> Update:
         if session.status == Status.LOBBY:
             removed = session.seats.pop(seat)
             if not session.humans():
@@ -658,6 +658,7 @@ class SessionManager:
             raise E.GameFinished("the match is over")
         game = self._require_game(session)
         session.seats[seat].left = True
+        session.seats[seat].out = out
         events = game.remove_player(seat)
         humans = session.humans()
         if humans and session.seats[seat].user_id == session.host_id:
@@ -846,6 +847,7 @@ class SessionManager:
                 session.seats[seat].timeouts += 1
                 if session.seats[seat].timeouts >= self.limits.max_timeouts and game.phase is not Phase.MATCH_OVER:
                     session.seats[seat].left = True
+                    session.seats[seat].out = Out.TIMEOUTS
                     events += game.remove_player(seat)
                 await self._finish_change(session, events, K.TIMEOUT, seat)
             except Exception as exc:

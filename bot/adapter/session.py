@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from .session_view import SessionView
 
 #: Session snapshot format written by :meth:`Session.to_dict`; older ones are upgraded by :func:`upgrade`.
-SESSION_VERSION = 4
+SESSION_VERSION = 5
 #: How many lines of the last-moves log a session keeps (:attr:`Session.log`).
 LOG_LINES = 8
 
@@ -55,9 +55,22 @@ def _v3_to_v4(d: dict[str, Any]) -> dict[str, Any]:
     return dict(d, v=4, seats=seats)
 
 
+def _v4_to_v5(d: dict[str, Any]) -> dict[str, Any]:
+    """v5: each seat carries why it is out of the match (issue 18 point 5: ``"left"``, ``"kicked"``,
+    ``"timeouts"``; None while it plays) as a sixth entry. An older seat removed during the match left or was
+    removed, which its row does not tell: it reads "left" as before."""
+    seats = [[*seat[:5], "left" if seat[3] else None] for seat in d["seats"]]
+    return dict(d, v=5, seats=seats)
+
+
 #: ``STEPS[n]`` upgrades a version-``n`` session snapshot to version ``n + 1`` (pure; like SQL migrations). The
 #: engine game inside is upgraded by :func:`bot.engine.snapshot.upgrade` when it is loaded.
-STEPS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {1: _v1_to_v2, 2: _v2_to_v3, 3: _v3_to_v4}
+STEPS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {
+    1: _v1_to_v2,
+    2: _v2_to_v3,
+    3: _v3_to_v4,
+    4: _v4_to_v5,
+}
 
 
 def upgrade(d: dict[str, Any]) -> dict[str, Any]:
@@ -81,6 +94,14 @@ class Status(StrEnum):
     LOBBY = "lobby"
     PLAYING = "playing"
     FINISHED = "finished"
+
+
+class Out(StrEnum):
+    """Why a seat is out of its match (:attr:`Seat.out`; the values are what snapshots hold)."""
+
+    LEFT = "left"  # its player left (/uno leave)
+    KICKED = "kicked"  # the host or a server manager removed it (/uno kick)
+    TIMEOUTS = "timeouts"  # the turn timer removed it after too many timeouts in a row
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,13 +148,14 @@ class MatchOutcome:
 class Seat:
     """A seat: a Discord user (``user_id``) or an AI (``user_id is None``) of ``level`` (issue 21; None for a human,
     :data:`~bot.ai.DEFAULT_LEVEL` for an AI given none). ``timeouts`` counts consecutive turn-timer expiries; ``left``
-    is set when the player left or was removed during the match."""
+    is set when the player left or was removed during the match, and ``out`` says which (:class:`Out`)."""
 
     user_id: int | None
     name: str
     timeouts: int = 0
     left: bool = False
     level: Level | None = None
+    out: Out | None = None
 
     def __post_init__(self) -> None:
         if self.user_id is None and self.level is None:
@@ -218,7 +240,14 @@ class Session:
             "options": self.options.to_dict(),
             "host": self.host_id,
             "seats": [
-                [s.user_id, s.name, s.timeouts, int(s.left), None if s.level is None else s.level.value]
+                [
+                    s.user_id,
+                    s.name,
+                    s.timeouts,
+                    int(s.left),
+                    None if s.level is None else s.level.value,
+                    None if s.out is None else s.out.value,
+                ]
                 for s in self.seats
             ],
             "timer": self.turn_timer,
@@ -243,8 +272,15 @@ class Session:
         try:
             d = upgrade(d)
             seats = [
-                Seat(None if u is None else int(u), str(n), int(t), bool(left), None if lv is None else Level(lv))
-                for u, n, t, left, lv in d["seats"]
+                Seat(
+                    None if u is None else int(u),
+                    str(n),
+                    int(t),
+                    bool(left),
+                    None if lv is None else Level(lv),
+                    None if out is None else Out(out),
+                )
+                for u, n, t, left, lv, out in d["seats"]
             ]
             game = Game.from_dict(d["game"]) if d["game"] is not None else None
             session = cls(

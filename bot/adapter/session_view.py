@@ -27,7 +27,8 @@ class SeatView:
     """A seat as committed: a Discord user (``user_id``) or an AI (``user_id is None``, ``ai_number`` 1, 2… in seat
     order among the AI seats); ``left``: removed during the match; ``timeouts``: the turn timer ran out on this many
     of the seat's decisions in a row (0 once its player acts); ``level``: an AI seat's level (issue 21: ``"easy"``,
-    ``"normal"``, ``"hard"``; None for a human)."""
+    ``"normal"``, ``"hard"``; None for a human); ``out``: why it is out of the match (``"left"``, ``"kicked"``,
+    ``"timeouts"``: :class:`~bot.adapter.session.Out`; None while it plays)."""
 
     user_id: int | None
     name: str
@@ -35,6 +36,7 @@ class SeatView:
     ai_number: int | None
     timeouts: int = 0
     level: str | None = None
+    out: str | None = None
 
     @property
     def ai(self) -> bool:
@@ -84,7 +86,13 @@ class SessionView:
                 ai += 1
             seats.append(
                 SeatView(
-                    s.user_id, s.name, s.left, ai if s.ai else None, s.timeouts, s.level.value if s.level else None
+                    s.user_id,
+                    s.name,
+                    s.left,
+                    ai if s.ai else None,
+                    s.timeouts,
+                    s.level.value if s.level else None,
+                    s.out.value if s.out else None,
                 )
             )
         return cls(

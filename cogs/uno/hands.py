@@ -361,6 +361,23 @@ class Hands:
                         content=text(hand.lang), embeds=[], attachments=[], view=discord.ui.View(timeout=None)
                     )
 
+    async def retire(self, channel_id: int, user_id: int, text: Callable[[str], str]) -> None:
+        """Turn ``user_id``'s open hand (if any) into ``text(lang)`` without controls and forget it: its player is out
+        of the match (left, removed by the host or by the turn timer: issue 18 point 5). A refresh still waiting is
+        dropped; one in flight lands first."""
+        hand = self.open.get(channel_id, user_id)
+        if hand is None:
+            return
+        self.open.forget(channel_id, user_id)
+        waiting = self._queued.pop((channel_id, user_id), None)
+        if waiting is not None and not waiting.done.done():
+            waiting.done.set_result(None)
+        async with self._lock(channel_id, user_id):
+            with contextlib.suppress(discord.HTTPException):
+                await hand.interaction.edit_original_response(
+                    content=text(hand.lang), embeds=[], attachments=[], view=discord.ui.View(timeout=None)
+                )
+
     def _remember(
         self, interaction: discord.Interaction[UnoBot], session: SessionView, view: PlayerView, lang: str
     ) -> None:

@@ -116,10 +116,16 @@ def log_lines(
     def name(seat: int) -> str:
         return screens.player_name(session, seat, lang)
 
-    dropped = {i: s.timeouts for i, s in enumerate(session.seats) if s.left and s.timeouts >= max_timeouts}
+    dropped = {
+        i: s.timeouts
+        for i, s in enumerate(session.seats)
+        if s.left and (s.out == "timeouts" or (s.out is None and s.timeouts >= max_timeouts))
+    }
+    kicked = {i for i, s in enumerate(session.seats) if s.out == "kicked"}  # issue 18 point 5: not "left the game"
     if kind is not UpdateKind.TIMEOUT or actor is None:
-        return event_lines(events, name, lang, dropped=dropped)
-    return event_lines(events, name, lang, timed_out=actor, next_clock=session.shrunk_clock(actor), dropped=dropped)
+        return event_lines(events, name, lang, dropped=dropped, kicked=kicked)
+    clock = session.shrunk_clock(actor)
+    return event_lines(events, name, lang, timed_out=actor, next_clock=clock, dropped=dropped, kicked=kicked)
 
 
 def timeout_note(session: SessionView, events: Sequence[Event], seat: int) -> Callable[[str], str] | None:
@@ -483,7 +489,13 @@ class Publisher:
         seats = sorted(range(len(session.seats)), key=lambda seat: seat != public.pending)
         for seat in seats:
             s = session.seats[seat]
-            if s.user_id is None or s.left or self.hands.open.get(session.channel_id, s.user_id) is None:
+            if s.user_id is None or self.hands.open.get(session.channel_id, s.user_id) is None:
+                continue
+            if s.left:  # out of the match: their hand says why, without controls (issue 18 point 5)
+                self._spawn(
+                    self.hands.retire(session.channel_id, s.user_id, screens.out_text(s)),
+                    f"uno-adapter-hand-{session.channel_id}",
+                )
                 continue
             task = self._spawn(
                 self.hands.refresh(session, s.user_id, views[seat], note=notes.get(seat), force=seat in forced),

@@ -8,7 +8,7 @@ view (their cards and, in UNO FLIP, the other faces of the opponents' hands: SPE
 from __future__ import annotations
 
 import io
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -280,10 +280,9 @@ def table_screen(
     if png is not None:
         files.append(_png(png, "table.png"))
         embed.set_image(url="attachment://table.png")
-    content = None
-    if view.pending is not None and session.seats[view.pending].user_id is not None:
-        content = t("table.ping", lang, player=mention(session, view.pending, lang))
-    return Screen(content=content, embed=embed, view=table_components(session, view, lang), files=files)
+    # whose turn it is is said once: the status line above, and the turn ping below (its own message: mentions in an
+    # edit never notify), not a third time as this message's text (issue 18 point 5)
+    return Screen(content=None, embed=embed, view=table_components(session, view, lang), files=files)
 
 
 def clock_line(session: SessionView, view: PlayerView, lang: str) -> str | None:
@@ -327,12 +326,36 @@ def _status(session: SessionView, view: PlayerView, lang: str, round_pause: floa
     return t("table.turn", lang, player=mention(session, p, lang))
 
 
+def out_label(seat: SessionSeat, lang: str) -> str:
+    """Why a seat is out of the match, as the player list and the table image say it (issue 18 point 5): "left the
+    game", "removed by the host", "removed after 3 timeouts"."""
+    if seat.out == "kicked":
+        return t("table.kicked", lang)
+    if seat.out == "timeouts":
+        return tn("table.timed_out", seat.timeouts, lang)
+    return t("table.left", lang)
+
+
+def out_text(seat: SessionSeat) -> Callable[[str], str]:
+    """What the hand of a player out of the match says instead, in the hand's language (issue 18 point 5): that
+    they left, were removed by the host, or by the turn timer after their timeouts in a row."""
+
+    def text(lang: str) -> str:
+        if seat.out == "kicked":
+            return t("hand.out_kicked", lang)
+        if seat.out == "timeouts":
+            return tn("hand.out_timeouts", seat.timeouts, lang)
+        return t("hand.out_left", lang)
+
+    return text
+
+
 def players_text(session: SessionView, view: PlayerView, lang: str) -> str:
     lines = []
     for seat, s in enumerate(session.seats):
         name = player_name(session, seat, lang)
         if not view.active[seat]:
-            lines.append(f"~~{name}~~ · {t('table.left', lang)}")
+            lines.append(f"~~{name}~~ · {out_label(s, lang)}")
             continue
         marker = "▶️" if seat == view.pending else "▫️"
         parts = [f"{marker} {'🤖 ' if s.ai else ''}**{name}**", tn("table.cards", view.hand_counts[seat], lang)]
@@ -348,7 +371,8 @@ def players_text(session: SessionView, view: PlayerView, lang: str) -> str:
 def table_scene(session: SessionView, view: PlayerView, lang: str = "en") -> TableScene:
     """What a table image shows to the owner of ``view``: the public table, and in UNO FLIP, for a player's view, the
     other faces of each opponent's hand (SPEC F10; never their own, never in a public message). A seat removed from
-    the match is drawn as such, with the table's words for it (``table.left``), as the embed's player list says."""
+    the match is drawn as such, with the table's words for why it is out (:func:`out_label`), as the embed's player
+    list says."""
     backs = view.other_faces
     seats = tuple(
         SeatView(
@@ -356,7 +380,7 @@ def table_scene(session: SessionView, view: PlayerView, lang: str = "en") -> Tab
             cards=view.hand_counts[i],
             backs=backs[i] if backs is not None and backs[i] is not None and view.active[i] else None,
             power=view.power[i] if view.power is not None else None,
-            left=None if view.active[i] else t("table.left", lang),
+            left=None if view.active[i] else out_label(session.seats[i], lang),
         )
         for i in range(len(session.seats))
     )

@@ -7,7 +7,7 @@ so text-only mode is fully playable.
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 
 import discord
 
@@ -144,13 +144,15 @@ def event_lines(
     timed_out: int | None = None,
     next_clock: int | None = None,
     dropped: Mapping[int, int] | None = None,
+    kicked: Collection[int] = (),
 ) -> list[str]:
     """Public log lines for ``events`` (private events are skipped). ``name(seat)`` gives a player's name.
     ``timed_out``: the seat whose turn timer ran out and whose decision the events took by default; one line says
     what the timer did ("Time's up: Alice drew a card and passed") instead of the lines of that default, and, when
     ``next_clock`` (seconds) is given, the seat's shorter clock for its next decision ("(next turn: 30 s)",
     issue 10.4). ``dropped``: seat → the consecutive timeouts after which the turn timer removed it; such a seat's
-    removal says so ("Milan was removed from the game after 3 timeouts in a row") instead of "Milan left the game"."""
+    removal says so ("Milan was removed from the game after 3 timeouts in a row") instead of "Milan left the game";
+    ``kicked``: seats the host or a server manager removed ("Milan was removed from the game", issue 18 point 5)."""
     out: list[str] = []
     skip: set[int] = set()
     if timed_out is not None:
@@ -166,6 +168,8 @@ def event_lines(
             continue
         if isinstance(e, PlayerRemoved) and dropped and e.player in dropped:
             line = tn("ev.removed_timeouts", dropped[e.player], lang, player=name(e.player))
+        elif isinstance(e, PlayerRemoved) and e.player in kicked:
+            line = t("ev.kicked", lang, player=name(e.player))
         else:
             line = _event_line(e, name, lang)
         if line:

@@ -395,7 +395,7 @@ class TableUsers:
             else:
                 await asyncio.sleep(0.1)
             return
-        if user.mention in (msg.content or ""):
+        if any(user.mention in e.get("description", "") for e in msg.embeds):  # the table's status line
             await self.my_turn(user, msg, rng)
             return
         extra = rng.random()

@@ -153,3 +153,49 @@ async def test_uno_kick_finds_names_without_their_accents_and_each_refusal_says_
     await emulator.settle()
     assert [s.user_id for s in table.session.seats if s.left] == [lubo.id]
     emulator.assert_all_interactions_answered_once(max_latency=3.0)
+
+
+# --------------------------------------------------------------------------------------------------------------------
+# A player out of the match: their hand says why and loses its controls; nobody "left the game" who did not
+
+
+async def test_a_kicked_or_timed_out_players_hand_says_why_without_controls_and_the_table_says_what_happened(
+    emulator: DiscordEmulator, world: dict[str, Any], bot_starter: Any, tmp_path: Path
+) -> None:
+    """Issue 18 point 5: carol is removed by the host and, later, a player by the turn timer after 3 timeouts in a
+    row: each one's open hand turns into a line saying why, with no button or menu left (it used to say "waiting for
+    …" or "your turn" with live buttons); the players list and the log say "removed", not "left the game"."""
+    clock = ManualClock()
+    bot = await bot_starter(make_bot(emulator, tmp_path / "uno.sqlite3", world["guild"], clock=clock))
+    alice, bob, carol = world["users"]
+    channel = world["channel"]
+    await emulator.slash(alice, channel, "uno new", game="classic", timer=30)
+    table = Table(emulator, bot, channel, [alice, bob, carol])
+    await emulator.click(bob, table.public_message(), label="Join")
+    await emulator.click(carol, table.public_message(), label="Join")
+    await emulator.click(alice, table.public_message(), label="Start")
+    await emulator.settle()
+    hands = {user.id: await table.open_hand(user) for user in (alice, bob, carol)}
+
+    res = await emulator.slash(alice, channel, "uno kick", player="3")
+    await emulator.settle()
+    assert res.ephemeral_messages[0].text == "The player was removed."
+    hand = emulator.message(hands[carol.id].id)
+    assert hand.text == "You are no longer in this game: the host or a server manager removed you."
+    assert not hand.buttons() and not hand.selects() and not hand.attachments
+    table_text = table.public_message().text
+    assert "~~Carol~~ · removed from the game" in table_text and "Carol was removed from the game" in table_text
+    assert "left the game" not in table_text
+
+    session = table.session
+    while not any(s.left for s in session.seats[:2]):  # nobody plays: the turn timer removes alice or bob
+        clock.advance(31)
+        await emulator.settle()
+    out = next(i for i in (0, 1) if session.seats[i].left)
+    hand = emulator.message(hands[session.seats[out].user_id].id)
+    assert hand.text == "You were removed from this game after 3 timeouts in a row."
+    assert not hand.buttons() and not hand.selects()
+    table_text = emulator.message(int(session.ui["message"])).text  # the match is over: one player is left
+    assert "was removed from the game after 3 timeouts in a row" in table_text
+    assert "left the game" not in table_text
+    emulator.assert_all_interactions_answered_once(max_latency=3.0)
