@@ -259,10 +259,7 @@ def table_screen(
         colour=MODE_COLOUR[session.mode],
     )
     embed.description = status_line(session, view, lang, round_pause)
-    top = card_name(view.top, lang)
-    if view.declared_colour is not None:
-        top += " → " + colour_name(view.declared_colour, lang)
-    embed.add_field(name=t("table.top", lang), value=top, inline=True)
+    embed.add_field(name=t("table.top", lang), value=top_text(view, lang), inline=True)
     direction = t("dir.cw", lang) if view.direction == 1 else t("dir.ccw", lang)
     embed.add_field(name=t("table.direction", lang), value=direction, inline=True)
     pile = tn("table.cards", view.draw_pile_size, lang)
@@ -283,6 +280,17 @@ def table_screen(
     # whose turn it is is said once: the status line above, and the turn ping below (its own message: mentions in an
     # edit never notify), not a third time as this message's text (issue 18 point 5)
     return Screen(content=None, embed=embed, view=table_components(session, view, lang), files=files)
+
+
+def top_text(view: PlayerView, lang: str) -> str:
+    """The top card in words and, when the colour in play is not plain from its name (a wild's declared colour; a
+    Flex number, whose name gives two colours: SPEC X4, its regular one is in play), that colour in words on a line
+    of its own (issue 18 point 5: not only by the marks)."""
+    top = card_name(view.top, lang)
+    colour = view.colour_in_play if view.colour_in_play is not None else view.declared_colour
+    if colour is not None and (colour != view.top.colour or view.top.flex_colour is not None):
+        top += "\n" + t("table.colour_in_play", lang, colour=colour_name(colour, lang))
+    return top
 
 
 def clock_line(session: SessionView, view: PlayerView, lang: str) -> str | None:
@@ -496,10 +504,7 @@ def hand_screen(
         (note + "\n\n" if note else "") + hand_status(session, view, lang, round_pause) + "\n\n" + "\n".join(lines)
     )
     embed.description = embed.description[:4096]
-    top = card_name(view.top, lang)
-    if view.declared_colour is not None:
-        top += " → " + colour_name(view.declared_colour, lang)
-    embed.add_field(name=t("table.top", lang), value=top, inline=False)
+    embed.add_field(name=t("table.top", lang), value=top_text(view, lang), inline=False)
     if view.power is not None:
         embed.add_field(
             name=t("hand.power", lang),
@@ -593,8 +598,9 @@ def hand_status(session: SessionView, view: PlayerView, lang: str, round_pause: 
         return _with_clock(t("hand.declare", lang), session, view, lang)
     if view.phase is Phase.STACK and view.stack is not None:
         return _with_clock(t("hand.stack", lang, n=view.stack), session, view, lang)
-    if "force_play" in view.house_rules and ids.play_options(view):
-        return _with_clock(t("hand.your_turn", lang) + "\n" + t("hand.must_play", lang), session, view, lang)
+    if "force_play" in view.house_rules and ids.play_options(view) and not any(isinstance(a, Draw) for a in view.legal):
+        # one hint that matches the controls: no "play a card or draw" beside a hand without Draw (issue 18 point 5)
+        return _with_clock(t("hand.must_play", lang), session, view, lang)
     return _with_clock(t("hand.your_turn", lang), session, view, lang)
 
 

@@ -84,3 +84,47 @@ def test_a_seat_removed_from_the_match_is_drawn_as_left_in_every_table_image() -
     assert fresh.game is not None
     playing = screens.table_scene(SessionView.of(fresh), fresh.game.view(None), "en")
     assert all(seat.left is None for seat in playing.seats)
+
+
+def _on_top(game: object, test: object) -> int:
+    """Move the first card whose face passes ``test`` onto the discard pile (from wherever it is)."""
+    from bot.engine.game import Game
+
+    assert isinstance(game, Game) and callable(test)
+    card = next(c for c in range(len(game.deck)) if test(game.faces[c]))
+    for pile in (game.draw_pile, game.discard, *game.hands):
+        if card in pile:
+            pile.remove(card)
+    game.discard.append(card)
+    return card
+
+
+def test_the_colour_in_play_is_said_in_words_after_a_wild_and_on_a_flex_number() -> None:
+    """Issue 18 point 5: on a wild, and on a Flex number (whose name gives two colours; SPEC X4: its regular colour
+    is in play), the table and the hand say "Colour in play: … Red" on a line of their own; on a plain card, no such
+    line."""
+    from bot.engine.cards import Colour, Kind, Mode
+    from bot.engine.game import Game
+
+    session = flip_session(3)
+    game, _ = Game.new("classic", 3, seed=5)
+    session.mode, session.game = Mode.CLASSIC, game
+    _on_top(game, lambda f: f.kind is Kind.WILD)
+    game.declared = Colour.RED
+    table = screens.table_screen(SessionView.of(session), "en", [])
+    top = next(f for f in table.embeds()[0].fields if f.name == "Top card")
+    assert top.value is not None and top.value.endswith("Colour in play: **🟥▲▲▲▲ Red**")
+    hand = screens.hand_screen(SessionView.of(session), game.view(0), "en")
+    assert "Colour in play: **🟥▲▲▲▲ Red**" in hand.embeds()[0].to_dict()["fields"][0]["value"]
+
+    _on_top(game, lambda f: f.kind is Kind.NUMBER and f.colour is Colour.BLUE)
+    table = screens.table_screen(SessionView.of(session), "en", [])
+    top = next(f for f in table.embeds()[0].fields if f.name == "Top card")
+    assert top.value is not None and "Colour in play" not in top.value
+
+    flex, _ = Game.new("flex", 3, seed=5)
+    session.mode, session.game = Mode.FLEX, flex
+    _on_top(flex, lambda f: f.kind is Kind.NUMBER and f.flex_colour is not None and f.colour is Colour.GREEN)
+    table = screens.table_screen(SessionView.of(session), "en", [])
+    top = next(f for f in table.embeds()[0].fields if f.name == "Top card")
+    assert top.value is not None and "(flex: " in top.value and top.value.endswith("Colour in play: **🟩▲▲ Green**")

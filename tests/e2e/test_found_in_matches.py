@@ -199,3 +199,31 @@ async def test_a_kicked_or_timed_out_players_hand_says_why_without_controls_and_
     assert "was removed from the game after 3 timeouts in a row" in table_text
     assert "left the game" not in table_text
     emulator.assert_all_interactions_answered_once(max_latency=3.0)
+
+
+# --------------------------------------------------------------------------------------------------------------------
+# Whose turn it is, said once
+
+
+async def test_the_table_says_whose_turn_it_is_once_and_the_ping_below_it_pings(
+    emulator: DiscordEmulator, world: dict[str, Any], bot_starter: Any, tmp_path: Path
+) -> None:
+    """Issue 18 point 5: the table's status line names the player to move and the turn ping below it pings them;
+    the table message no longer carries "<@x>, it's your move." as its text right above that ping."""
+    bot = await bot_starter(make_bot(emulator, tmp_path / "uno.sqlite3", world["guild"]))
+    alice, bob, _carol = world["users"]
+    channel = world["channel"]
+    await emulator.slash(alice, channel, "uno new", game="classic")
+    table = Table(emulator, bot, channel, [alice, bob])
+    await emulator.click(bob, table.public_message(), label="Join")
+    await emulator.click(alice, table.public_message(), label="Start")
+    await emulator.settle()
+    await playing(table)
+    await emulator.settle()
+    user = table.user_of(table.session.game.pending)
+    message = table.public_message()
+    assert message.content == "" and message.text.count(user.mention) == 1
+    assert f"It's {user.mention}'s turn." in message.text
+    (ping,) = [m for m in emulator.public_messages(channel) if m.id > message.id and user.mention in m.content]
+    assert ping.content == f"{user.mention}, it's your move."
+    emulator.assert_all_interactions_answered_once(max_latency=3.0)

@@ -165,7 +165,8 @@ async def test_draw_to_match_and_force_play(
     alice, bob, _ = world["users"]
     assert "Draw to match" in table.lobby_text and "Force play" in table.lobby_text  # type: ignore[attr-defined]
     alice_hand = await table.open_hand(alice)
-    assert button(alice_hand, "draw") is None and "you must play" in alice_hand.text
+    assert button(alice_hand, "draw") is None and "you may not draw" in alice_hand.text
+    assert "or draw" not in alice_hand.text  # one hint, as the controls are (issue 18 point 5)
     await play(table, alice, alice_hand, "Red 1", uno=True)
     bob_hand = await table.open_hand(bob)
     assert button(bob_hand, "draw") is not None, "nothing playable: drawing is allowed"
