@@ -18,7 +18,7 @@ from bot.adapter import SessionView, Status
 from bot.adapter.session_view import SeatView as SessionSeat
 from bot.ai import Level
 from bot.engine.actions import Accept, CallUno, Challenge, DeclareColour, Draw, Keep
-from bot.engine.cards import Face, Kind, Mode, Side, colours_of
+from bot.engine.cards import Face, Kind, Mode, Side, colours_of, hand_sort_key
 from bot.engine.events import RoundEnded
 from bot.engine.options import Options
 from bot.engine.view import HandCard, Phase, PlayerView
@@ -545,7 +545,8 @@ def revealed_text(session: SessionView, view: PlayerView, lang: str) -> str:
     assert view.revealed is not None
     owner, faces = view.revealed
     name = player_name(session, owner, lang)
-    lines = [t("hand.revealed", lang, player=name, cards=cards_line(faces, lang))]
+    shown = sorted(faces, key=hand_sort_key)  # in the order of every hand (issue 18 point 5), not as dealt
+    lines = [t("hand.revealed", lang, player=name, cards=cards_line(shown, lang))]
     verdict = verdict_for(session.channel_id, session.seed, view)
     if verdict is not None:
         if verdict.colour is not None:

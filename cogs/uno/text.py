@@ -256,8 +256,8 @@ def _event_line(e: Event, name: Callable[[int], str], lang: str) -> str | None:
         case CardsDrawn(player=p, count=n, reason=reason):
             if n == 0:
                 return t("ev.drew_none", lang, player=name(p))
-            if reason == "uno":
-                return None  # said by UnoCaught
+            if reason in ("uno", "challenge", "false_catch"):
+                return None  # said by UnoCaught, ChallengeResolved, FalseCatch ("… draws 6"): once (issue 18 point 5)
             return tn("ev.drew", n, lang, player=name(p))
         case TurnSkipped(player=p):
             return t("ev.skipped", lang, player=name(p))

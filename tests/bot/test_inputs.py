@@ -89,4 +89,5 @@ def test_the_log_tells_a_challenge_before_the_cards_its_penalty_drew() -> None:
     assert kinds.index(CardsDrawn) < kinds.index(ChallengeResolved)  # as the engine reports them
     lines = event_lines(events, lambda s: ["Ann", "Ben"][s], "en")
     assert lines[0].startswith(f"{['Ann', 'Ben'][1 - seat]} challenged") and "guilty" in lines[0]
-    assert "drew 4 cards" in lines[1]
+    assert lines[0].endswith(f"{['Ann', 'Ben'][seat]} draws 4")  # the penalty told once (issue 18 point 5)
+    assert not any("drew 4 cards" in line for line in lines), lines

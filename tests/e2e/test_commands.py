@@ -209,9 +209,9 @@ async def test_the_challenger_sees_the_verdict_and_the_colour_in_play_and_the_lo
     assert "Colour in play when the card was played: " in text
     assert colour.value.title() in text.split("Colour in play when the card was played: ")[1].split("\n")[0]
     lines = log_lines(table.public_message())
-    verdict = next(i for i, line in enumerate(lines) if "challenged" in line)
-    drew = next(i for i, line in enumerate(lines) if "drew 4 cards" in line)
-    assert verdict < drew, lines  # the challenge first, then the penalty it cost
+    verdict = next(line for line in lines if "challenged" in line)
+    assert verdict.endswith(f"{name} draws 4"), lines  # the challenge and the penalty it cost, in that order
+    assert not any("drew 4 cards" in line for line in lines), lines  # told once (issue 18 point 5)
     emulator.assert_all_interactions_answered_once(max_latency=3.0)
 
 

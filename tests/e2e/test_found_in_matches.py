@@ -14,10 +14,11 @@ import pytest
 
 from bot.adapter.clock import ManualClock
 from bot.adapter.session import Status
-from bot.engine.cards import Kind
+from bot.engine.cards import Colour, Kind, hand_sort_key
+from cogs.uno.text import cards_line
 from tests.discord_emulator import DiscordEmulator, Message
 
-from .test_commands import find, give, play_select, playing
+from .test_commands import find, give, log_lines, play_select, playing
 from .uno_driver import Table, make_bot, uno_world
 
 
@@ -226,4 +227,55 @@ async def test_the_table_says_whose_turn_it_is_once_and_the_ping_below_it_pings(
     assert f"It's {user.mention}'s turn." in message.text
     (ping,) = [m for m in emulator.public_messages(channel) if m.id > message.id and user.mention in m.content]
     assert ping.content == f"{user.mention}, it's your move."
+    emulator.assert_all_interactions_answered_once(max_latency=3.0)
+
+
+# --------------------------------------------------------------------------------------------------------------------
+# A challenge: the revealed hand sorted, the penalty told once
+
+
+async def test_a_challenge_shows_the_hand_sorted_and_the_log_tells_the_penalty_once(
+    emulator: DiscordEmulator, world: dict[str, Any], bot_starter: Any, tmp_path: Path
+) -> None:
+    """Issue 18 point 5: the hand a challenge reveals is in the order of every hand (colour, then value), not as
+    it was dealt; the log says "… challenged …: innocent. Alice draws 6" and no second "Alice drew 6 cards"."""
+    bot = await bot_starter(make_bot(emulator, tmp_path / "uno.sqlite3", world["guild"]))
+    alice, bob, _carol = world["users"]
+    channel = world["channel"]
+    await emulator.slash(alice, channel, "uno new", game="classic")
+    table = Table(emulator, bot, channel, [alice, bob])
+    await emulator.click(bob, table.public_message(), label="Join")
+    await emulator.click(alice, table.public_message(), label="Start")
+    await emulator.settle()
+    game = await playing(table)
+    seat = game.pending
+    colour = game.colour_in_play()
+    wd4 = find(game, lambda f: f.kind is Kind.WILD_DRAW_FOUR)
+    kept: list[int] = []
+    for wanted in ((Colour.YELLOW, 9), (Colour.RED, 1), (Colour.BLUE, 7), (Colour.RED, 8)):  # not in order
+        if wanted[0] is not colour:  # none of the colour in play: the Wild Draw Four is legal (SPEC G7)
+            card = find(
+                game, lambda f, w=wanted: f.kind is Kind.NUMBER and (f.colour, f.number) == w, besides=tuple(kept)
+            )
+            kept.append(card)
+    give(game, seat, [*kept, wd4])
+    player, victim = table.user_of(seat), table.user_of(1 - seat)
+    table.republish()  # the position laid out above is what the bot shows as committed
+    hand = await table.open_hand(player)
+    select = play_select(hand)
+    option = next(o for o in select.options if "Wild Draw Four" in o.label)
+    await emulator.select(player, hand, select.custom_id, [option.value])
+    declared = next(b for b in hand.buttons() if b.custom_id.startswith("uno:h:colour"))
+    await emulator.click(player, hand, declared.custom_id)
+    res = await emulator.click(victim, table.public_message(), label="Challenge")
+    (revealed,) = res.ephemeral_messages
+    faces = sorted((game.faces[c] for c in kept), key=hand_sort_key)
+    name = table.session.seats[seat].name
+    assert f"{name}'s hand was: {cards_line(faces, 'en')}" in revealed.text
+    await emulator.settle()
+    lines = log_lines(table.public_message())
+    verdict = next(line for line in lines if "challenged" in line)
+    penalised = table.session.seats[1 - seat].name
+    assert verdict.endswith(f"innocent. {penalised} draws 6"), lines
+    assert not any("drew 6 cards" in line for line in lines), lines
     emulator.assert_all_interactions_answered_once(max_latency=3.0)
