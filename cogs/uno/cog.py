@@ -397,7 +397,7 @@ class UnoCog(
         else:
             rank = (
                 t("stats.rank", lang, rank=stats.rank, of=stats.ranked_players)
-                if stats.rank
+                if stats.rank and stats.wins  # no "Rank 1 of 1" without a match won (issue 18 point 5)
                 else t("stats.unranked", lang)
             )
             embed.description = t(

@@ -279,3 +279,47 @@ async def test_a_challenge_shows_the_hand_sorted_and_the_log_tells_the_penalty_o
     assert verdict.endswith(f"innocent. {penalised} draws 6"), lines
     assert not any("drew 6 cards" in line for line in lines), lines
     emulator.assert_all_interactions_answered_once(max_latency=3.0)
+
+
+# --------------------------------------------------------------------------------------------------------------------
+# No rank without a match won
+
+
+async def test_a_player_who_lost_their_only_match_to_an_ai_is_not_ranked_first(
+    emulator: DiscordEmulator, world: dict[str, Any], bot_starter: Any, tmp_path: Path
+) -> None:
+    """Issue 18 point 5: alice loses her one match to an AI seat; ``/uno stats`` says she is not ranked yet (it
+    said "Rank 1 of 1" beside 0 wins: the AI is on no leaderboard)."""
+    bot = await bot_starter(make_bot(emulator, tmp_path / "uno.sqlite3", world["guild"]))
+    alice = world["users"][0]
+    channel = world["channel"]
+    await emulator.slash(alice, channel, "uno new", game="classic", target=0)
+    table = Table(emulator, bot, channel, [alice])
+    await emulator.click(alice, table.public_message(), label="Add AI")
+    await emulator.click(alice, table.public_message(), label="Start")
+    await emulator.settle()
+    game = await playing(table)
+    assert game.pending == 0  # the AI moved at once if it was first
+    colour = game.colour_in_play()
+    top = game.top
+    last = find(game, lambda f: f.kind is Kind.NUMBER and f.colour == colour)
+    give(game, 1, [last])  # the AI's last card, playable
+    stuck = find(
+        game,
+        lambda f: f.kind is Kind.NUMBER and f.colour not in (colour, None) and f.number != top.number,
+        besides=(last,),
+    )
+    give(game, 0, [stuck])  # alice cannot play: she draws, and keeps what she drew
+    table.republish()
+    hand = await table.open_hand(alice)
+    await emulator.click(alice, hand, hand.find_button(label="Draw").custom_id)
+    if any(b.label == "Keep" for b in hand.buttons()):
+        await emulator.click(alice, hand, hand.find_button(label="Keep").custom_id)
+    await emulator.settle()
+    session = table.session
+    assert session.status == Status.FINISHED and session.result.winner == 1
+    res = await emulator.slash(alice, channel, "uno stats")
+    (answer,) = res.public_messages or res.ephemeral_messages
+    assert "Not ranked yet" in answer.text and "Rank 1 of 1" not in answer.text
+    assert "Matches won: **0** of 1" in answer.text
+    emulator.assert_all_interactions_answered_once(max_latency=3.0)
