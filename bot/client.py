@@ -38,6 +38,8 @@ HANDLER_TASKS = (
     "discord-ui-modal-dispatch",
     "discord.py: on_interaction",
 )
+#: The locale Discord gives a server that never chose one: it says nothing of its players' language.
+DEFAULT_GUILD_LOCALE = "en-US"
 #: How long stopping waits for the interactions being handled (s) before it closes the sessions and the connection.
 HANDLER_DRAIN = 10.0
 
@@ -216,7 +218,14 @@ class UnoBot(ShardedBot):
         settings = await self.guild_settings(interaction.guild_id)
         return language_for(settings.language, str(interaction.locale))
 
-    async def public_language(self, guild_id: int | None, guild_locale: str | None) -> str:
-        """The language of public messages: the server's setting, else the server's locale, else English."""
+    async def public_language(
+        self, guild_id: int | None, guild_locale: str | None, host_locale: str | None = None
+    ) -> str:
+        """The language of a game's public messages: the server's ``language`` setting; else the server's locale,
+        unless it is Discord's default (``en-US``, which most servers never change: an Italian server left at it got
+        English tables while every hand was Italian, issue 18 point 5), then the host's Discord language
+        (``host_locale``); else English. ``/uno settings`` says so and how to choose one."""
         settings = await self.guild_settings(guild_id)
-        return language_for(settings.language, guild_locale)
+        if settings.language is not None or (guild_locale and guild_locale != DEFAULT_GUILD_LOCALE):
+            return language_for(settings.language, guild_locale)
+        return language_for(None, host_locale or guild_locale)

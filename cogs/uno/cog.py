@@ -162,7 +162,9 @@ class UnoCog(
             turn_timer = inputs.turn_timer(timer) if timer is not None else settings.turn_timer
             guild_id, channel_id = guild_of(interaction), channel_of(interaction)
             self.manager.check_lobby(guild_id=guild_id, mode=mode, options=options, turn_timer=turn_timer)
-            public_lang = await self.bot.public_language(interaction.guild_id, str(interaction.guild_locale or ""))
+            public_lang = await self.bot.public_language(
+                interaction.guild_id, str(interaction.guild_locale or ""), str(interaction.locale)
+            )
         except (AdapterError, RuleError) as exc:
             await self.error(interaction, exc, lang)
             return
@@ -510,6 +512,8 @@ class UnoCog(
             threads=t("settings.enabled" if current.game_threads else "settings.disabled", lang),
             rules=("\n" + "\n".join(f"• {line}" for line in lines)) if lines else t("settings.standard_rules", lang),
         )
+        if current.language is None:  # how the tables' language is chosen, and how to choose it (issue 18 point 5)
+            text += "\n\n" + t("settings.auto_tables", lang)
         title = t("settings.saved", lang) if changes else t("settings.title", lang)
         await interaction.response.send_message(embed=discord.Embed(title=title, description=text), ephemeral=True)
 

@@ -323,3 +323,41 @@ async def test_a_player_who_lost_their_only_match_to_an_ai_is_not_ranked_first(
     assert "Not ranked yet" in answer.text and "Rank 1 of 1" not in answer.text
     assert "Matches won: **0** of 1" in answer.text
     emulator.assert_all_interactions_answered_once(max_latency=3.0)
+
+
+# --------------------------------------------------------------------------------------------------------------------
+# The public table's language when the server chose none
+
+
+async def test_a_table_on_a_server_left_at_discords_default_locale_speaks_its_hosts_language(
+    emulator: DiscordEmulator, bot_starter: Any, tmp_path: Path
+) -> None:
+    """Issue 18 point 5: on a server whose locale is Discord's default (en-US) and which set no language, an Italian
+    host's table is in Italian (it was English while every hand was Italian); a server that chose its locale (German)
+    keeps it; ``/uno settings`` says how the tables' language is chosen and how to set one; once set, it wins."""
+    guild = emulator.add_guild("Club", locale="en-US", channels=("uno",))
+    gianni = emulator.add_user("Gianni", locale="it", guild=guild)
+    admin = emulator.add_user("Admin", locale="en-US", guild=guild, manage_guild=True)
+    channel = guild.channel("uno")
+    bot = await bot_starter(make_bot(emulator, tmp_path / "uno.sqlite3", guild))
+    await emulator.slash(gianni, channel, "uno new", game="classic")
+    table = Table(emulator, bot, channel, [gianni])
+    lobby = table.public_message()
+    assert ": nuova partita" in lobby.text
+    assert lobby.find_button(label="Entra") and table.session.ui["lang"] == "it"
+    await emulator.slash(gianni, channel, "uno end")
+
+    res = await emulator.slash(admin, channel, "uno settings")
+    text = res.ephemeral_messages[0].text
+    assert "the host's Discord language while the server keeps Discord's default (English, US)" in text
+    assert "set `language` in `/uno settings`" in text
+    await emulator.slash(admin, channel, "uno settings", language="en")
+    await emulator.slash(gianni, channel, "uno new", game="classic")
+    assert table.public_message().find_button(label="Join") and table.session.ui["lang"] == "en"
+    res = await emulator.slash(admin, channel, "uno settings")
+    assert "Discord's default" not in res.ephemeral_messages[0].text  # a language is set: nothing to explain
+    await emulator.slash(gianni, channel, "uno end")
+
+    german = emulator.add_guild("Stammtisch", locale="de", channels=("uno",))  # its commands are not synced here
+    assert await bot.public_language(german.id, "de", "it") == "de"  # a server that chose its locale keeps it
+    emulator.assert_all_interactions_answered_once(max_latency=3.0)
