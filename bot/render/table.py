@@ -13,7 +13,7 @@ from PIL import Image, ImageDraw
 from bot.engine.cards import Colour, Face, Mode, Side, colours_of
 from bot.render._draw import arc_arrow, arrowhead
 from bot.render._png import encode_png
-from bot.render._text import fit, main_font, text_image
+from bot.render._text import fit, main_font, text_image, text_width
 from bot.render.cards import (
     CHIP_WIDTH,
     card_back_image,
@@ -58,6 +58,9 @@ _LEFT_LABEL_X = 226  # from the row's left edge: where a player who left has "le
 # (overlapping at most their 3 px border) as a line fills; more than fit on one line (13) take two lines, balanced;
 # more than fit on two overlap further. Sized so that values and marks still read at 450 px (test_preview_size.py).
 _CARDS_X = 284  # from the row's left edge
+_NAME_X = 30  # a name's left, from the row's left edge
+_NAME_W = 186  # a name's column, px, when the rows have no room to spare (else wider: :func:`_name_width`)
+_BACK_STEP = 12  # px from one card back to the next in a classic or Flex row, at most
 _CARDS_RIGHT = 8  # free at the row's right edge
 _CHIP_H = chip_height(CHIP_WIDTH)
 _CHIP_STEP = CHIP_WIDTH + 4
@@ -146,6 +149,32 @@ def _chip_lines(n: int) -> tuple[int, int, float]:
     per_line = max(1, math.ceil(n / lines))
     step = _CHIP_STEP if per_line == 1 else min(_CHIP_STEP, avail / (per_line - 1))
     return lines, per_line, step
+
+
+def _cards_room(scene: TableScene, seat: SeatView) -> float:
+    """The px a seat row's cards take from where they start, laid out as they are with a name column of
+    :data:`_NAME_W`: the Power Card and the card backs at their widest spacing, or the row chips of UNO FLIP."""
+    if seat.left is not None:
+        return 0.0
+    if scene.mode is Mode.FLIP and seat.backs is not None:
+        if not seat.backs:
+            return 0.0
+        _, per_line, step = _chip_lines(len(seat.backs))
+        return CHIP_WIDTH + (per_line - 1) * step
+    power = 36 if scene.mode is Mode.FLEX and seat.power is not None else 0
+    return power + (_SEAT_BACK_W + (seat.cards - 1) * _BACK_STEP if seat.cards else 0)
+
+
+def _name_width(scene: TableScene) -> int:
+    """The width of the name column, px: :data:`_NAME_W`, or wider for a name that needs it while every row has that
+    room to spare right of its cards (issue 18 point 5: "Christopher Al…" beside 400 empty px); the counts and cards
+    move right by as much in every row, so the columns stay aligned and no row's cards are squeezed or relaid."""
+    needed = max(text_width(" ".join(seat.name.split()), _NAME_SIZE) for seat in scene.seats)
+    if needed <= _NAME_W:
+        return _NAME_W
+    free = TABLE_WIDTH - _MARGIN - _SEATS_X - _CARDS_X - _CARDS_RIGHT
+    spare = min(free - _cards_room(scene, seat) for seat in scene.seats)
+    return _NAME_W + max(0, min(math.ceil(needed) - _NAME_W, int(spare)))
 
 
 def _row_height(scene: TableScene, seat: SeatView) -> int:
@@ -292,25 +321,27 @@ def _pill(text: str, size: int, hot: bool) -> Image.Image:
 
 
 @lru_cache(maxsize=512)
-def _name(text: str, turn: bool) -> Image.Image:
+def _name(text: str, turn: bool, width: int = _NAME_W) -> Image.Image:
     """A player's name in the bundled fonts (any script, emoji; see :mod:`bot.render._text`), cut with an ellipsis to
-    fit its column, as a transparent sprite."""
-    return text_image(fit(text, _NAME_SIZE, 186) or "?", _NAME_SIZE, HIGHLIGHT if turn else TEXT)
+    fit its column of ``width`` px, as a transparent sprite."""
+    return text_image(fit(text, _NAME_SIZE, width) or "?", _NAME_SIZE, HIGHLIGHT if turn else TEXT)
 
 
 @lru_cache(maxsize=512)
-def _left_name(text: str) -> Image.Image:
+def _left_name(text: str, width: int = _NAME_W) -> Image.Image:
     """The name of a player who left: dimmed and struck through, cut like :func:`_name`."""
-    img = text_image(fit(text, _NAME_SIZE, 186) or "?", _NAME_SIZE, MUTED).copy()
+    img = text_image(fit(text, _NAME_SIZE, width) or "?", _NAME_SIZE, MUTED).copy()
     y = round(_NAME_SIZE * 0.83)  # through the middle of the lower-case letters (baseline at 1.1 × size)
     ImageDraw.Draw(img).line((0, y, img.width - 1, y), fill=(*MUTED, 255), width=2)
     return img
 
 
 @lru_cache(maxsize=64)
-def _left_label(text: str) -> Image.Image:
-    """The words for a player who left (:attr:`SeatView.left`), dimmed, cut to the row's free width."""
-    return text_image(fit(text, 17, TABLE_WIDTH - _MARGIN - _CARDS_RIGHT - _SEATS_X - _LEFT_LABEL_X) or "—", 17, MUTED)
+def _left_label(text: str, shift: int = 0) -> Image.Image:
+    """The words for a player who left (:attr:`SeatView.left`), dimmed, cut to the row's free width (``shift``: px
+    the name column is wider than :data:`_NAME_W`)."""
+    free = TABLE_WIDTH - _MARGIN - _CARDS_RIGHT - _SEATS_X - _LEFT_LABEL_X - shift
+    return text_image(fit(text, 17, free) or "—", 17, MUTED)
 
 
 @lru_cache(maxsize=8)
@@ -341,22 +372,24 @@ def seat_box(scene: TableScene, i: int) -> tuple[int, int, int, int]:
 
 
 def _seats(img: Image.Image, scene: TableScene) -> None:
+    width = _name_width(scene)
+    shift = width - _NAME_W  # the counts, cards and labels move right by as much as the names' column grew
     for i, seat in enumerate(scene.seats):
         turn = i == scene.turn
         x0, y0, x1, y1 = seat_box(scene, i)
         cy = (y0 + y1) // 2
         if seat.left is not None:
             _paste(img, _row_background(x1 - x0, y1 - y0, False, left=True), x0, y0)
-            name = _left_name(seat.name)
-            _paste(img, name, x0 + 30, cy - name.height // 2)
-            label = _left_label(seat.left)
-            _paste(img, label, x0 + _LEFT_LABEL_X, cy - label.height // 2)
+            name = _left_name(seat.name, width)
+            _paste(img, name, x0 + _NAME_X, cy - name.height // 2)
+            label = _left_label(seat.left, shift)
+            _paste(img, label, x0 + _LEFT_LABEL_X + shift, cy - label.height // 2)
             continue
         _paste(img, _row_background(x1 - x0, y1 - y0, turn), x0, y0)
-        name = _name(seat.name, turn)
-        _paste(img, name, x0 + 30, cy - name.height // 2)
-        _paste_centred(img, _pill(str(seat.cards), 17, seat.cards == 1), x0 + 250, cy)
-        x = x0 + _CARDS_X
+        name = _name(seat.name, turn, width)
+        _paste(img, name, x0 + _NAME_X, cy - name.height // 2)
+        _paste_centred(img, _pill(str(seat.cards), 17, seat.cards == 1), x0 + 250 + shift, cy)
+        x = x0 + _CARDS_X + shift
         if scene.mode is Mode.FLEX and seat.power is not None:
             p = power_card_image(seat.power, _SEAT_POWER_W)
             _paste(img, p, x, cy - p.height // 2)
@@ -365,7 +398,7 @@ def _seats(img: Image.Image, scene: TableScene) -> None:
             _chips(img, seat.backs, scene.side.other, x, y0 + _CHIP_PAD)
         else:
             back = card_back_image(_SEAT_BACK_W)
-            _strip(img, [back] * seat.cards, x, cy, x1 - _CARDS_RIGHT, max_step=12)
+            _strip(img, [back] * seat.cards, x, cy, x1 - _CARDS_RIGHT, max_step=_BACK_STEP)
     # the direction of play along the seat list
     if len(scene.seats) > 1:
         d = ImageDraw.Draw(img)

@@ -250,3 +250,31 @@ def test_a_player_who_left_has_a_dimmed_row_with_no_count_and_no_cards(mode: Mod
 def test_a_seat_that_left_shows_no_other_faces():
     with pytest.raises(ValueError):
         SeatView("Milan", 1, (parse_face("P1"),), left="left the game")
+
+
+def test_a_long_name_uses_the_room_its_row_has_and_the_columns_stay_aligned() -> None:
+    """Issue 18 point 5: "Christopher Alexander-Montgomery" (or a name with an emoji at its end) is drawn whole while
+    the rows have room right of their cards (it was cut at 186 px beside 400 empty ones); the counts and cards move
+    right together in every row; a row whose cards fill it keeps the 186 px column, and its cards as they were."""
+    from bot.render.table import _NAME_SIZE, _NAME_W, _cards_room, _name_width
+
+    top = parse_face("R5")
+    long_name, emoji_name = "Christopher Alexander-Montgomery", "Ľubomír Novák the Great 🎉"
+    seats = (SeatView(long_name, 7), SeatView(emoji_name, 3), SeatView("Mia", 12))
+    scene = TableScene(Mode.CLASSIC, Side.LIGHT, top, seats)
+    width = _name_width(scene)
+    assert width > _NAME_W
+    assert fit(long_name, _NAME_SIZE, width) == long_name and fit(emoji_name, _NAME_SIZE, width) == emoji_name
+    assert fit(long_name, _NAME_SIZE, _NAME_W) != long_name  # what it used to draw: "Christopher Alexan…"
+    img = table_image(scene)
+    x0, y0, _x1, y1 = seat_box(scene, 2)  # Mia's count pill moved right with the column
+    shift = width - _NAME_W
+    assert _count(img, PILL_BG, (x0 + 250 + shift - 8, y0, x0 + 250 + shift + 8, y1)) > 0
+    assert _count(img, PILL_BG, (x0 + 240, y0, x0 + 246, y1)) == 0
+
+    full = TableScene(Mode.CLASSIC, Side.LIGHT, top, (SeatView(long_name, 7), SeatView("Mia", 60)))
+    assert _name_width(full) == _NAME_W  # 60 backs fill that row: nothing to spare
+    flip = [SeatView(long_name, 13, backs=tuple(parse_faces("O1 O2 O3 O4 O5 O6 O7 O8 O9 P1 P2 P3 P4")))]
+    flip_scene = TableScene(Mode.FLIP, Side.LIGHT, top, tuple(flip))
+    free = TABLE_WIDTH - 14 - 34 - 284 - 8
+    assert _name_width(flip_scene) - _NAME_W <= free - _cards_room(flip_scene, flip[0])
