@@ -2,7 +2,10 @@
 the round and match summaries, the turn ping and every open hand up to date (DESIGN "Discord layer").
 
 - The live table stays at the bottom of the channel: once :data:`TABLE_REPOST_AFTER` messages stand below it, it is
-  posted anew and the old one keeps a one-line pointer, without buttons (issue 10, point 2).
+  posted anew and the old one is deleted (issue 10, point 2; issue 18 point 5: no "the table moved" stubs left).
+- A match leaves one round summary in the channel, its last round's: each round's summary is posted below the table
+  (a new message, so the players see it come) and the summary of the round before is deleted; the match summary
+  stays beside it (issue 18 point 5: a 500-point match left 25 of them).
 - Every open hand whose token still lives is updated when what its player sees changes (:meth:`Hands.refresh`).
 - On start-up (:meth:`SessionManager.republish`) and after any failed edit, every live session's public message is
   brought up to its committed state (:meth:`Publisher.repaint`), paced within Discord's rate limits; a lobby whose
@@ -377,10 +380,16 @@ class Publisher:
         with screen:
             if self._ui(session).get("summary") == key:
                 return  # posted already (a repaint merged with the change that posts it)
-            await channel.send(**screen.send_kwargs())
+            message = await channel.send(**screen.send_kwargs())
         self.requests["post"] += 1
         self.below[session.channel_id] = self.below.get(session.channel_id, 0) + 1
-        await self._note(session, commit=True, summary=key)
+        if kind != "round":
+            await self._note(session, commit=True, summary=key)
+            return
+        previous = self._ui(session).get("round_summary")
+        await self._note(session, commit=True, summary=key, round_summary=message.id)
+        if previous is not None and int(previous) != message.id:  # one round summary per match: the newest
+            await self.delete(channel, int(previous))
 
     async def edit_public(self, session: SessionView, screen: Screen, *, repost: bool = False) -> None:
         """Edit the session's public message into ``screen``; post it anew (and remember it) when it vanished or
@@ -437,11 +446,27 @@ class Publisher:
         return int(message) if message is not None else None
 
     async def strip(self, channel: discord.PartialMessageable, message_id: int, lang: str) -> None:
-        """Turn an old public message into a pointer to the channel's bottom, without buttons."""
+        """Take an old public message away once the table was posted anew below: deleted (issue 18 point 5: a
+        match left a "the table moved" stub at each repost); where it cannot be, a pointer to the channel's bottom,
+        without buttons."""
+        if await self.delete(channel, message_id):
+            return
         with contextlib.suppress(discord.HTTPException):
             await channel.get_partial_message(message_id).edit(
                 content=t("table.moved", lang), embeds=[], attachments=[], view=None
             )
+
+    async def delete(self, channel: discord.PartialMessageable, message_id: int) -> bool:
+        """Delete the bot's message ``message_id`` of ``channel``; whether it is gone (a message already gone is)."""
+        try:
+            await channel.get_partial_message(message_id).delete()
+        except discord.NotFound:
+            return True
+        except discord.HTTPException as exc:
+            log.warning("deleting message %s of channel %s failed: %s", message_id, channel.id, exc)
+            return False
+        self.requests["delete"] += 1
+        return True
 
     # ------------------------------------------------------------------------------------------------------------
     # Turn pings and hands

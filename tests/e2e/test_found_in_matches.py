@@ -15,6 +15,7 @@ import pytest
 from bot.adapter.clock import ManualClock
 from bot.adapter.session import Status
 from bot.engine.cards import Colour, Kind, hand_sort_key
+from cogs.uno.publisher import TABLE_REPOST_AFTER
 from cogs.uno.text import cards_line
 from tests.discord_emulator import DiscordEmulator, Message
 
@@ -360,4 +361,38 @@ async def test_a_table_on_a_server_left_at_discords_default_locale_speaks_its_ho
 
     german = emulator.add_guild("Stammtisch", locale="de", channels=("uno",))  # its commands are not synced here
     assert await bot.public_language(german.id, "de", "it") == "de"  # a server that chose its locale keeps it
+    emulator.assert_all_interactions_answered_once(max_latency=3.0)
+
+
+# --------------------------------------------------------------------------------------------------------------------
+# A clean channel: one round summary per match, no "the table moved" stubs
+
+
+async def test_a_match_leaves_one_round_summary_and_no_stubs_of_moved_tables(
+    emulator: DiscordEmulator, world: dict[str, Any], bot_starter: Any, tmp_path: Path
+) -> None:
+    """Issue 18 point 5: each round's summary is posted below the table (a new message: it is seen) and the one of
+    the round before is deleted, so a match leaves its last round's summary only (a 500-point match left 25); a table
+    posted anew below the chat deletes the old one instead of leaving a "the table moved" stub."""
+    bot = await bot_starter(make_bot(emulator, tmp_path / "uno.sqlite3", world["guild"]))
+    alice, bob, carol = world["users"]
+    channel = world["channel"]
+    await emulator.slash(alice, channel, "uno new", game="classic", target=500)
+    table = Table(emulator, bot, channel, [alice, bob])
+    await emulator.click(bob, table.public_message(), label="Join")
+    await emulator.click(alice, table.public_message(), label="Start")
+    await emulator.settle()
+    first_table = table.public_message()
+    for _ in range(TABLE_REPOST_AFTER):  # the chat goes on below the table: it is posted anew at the next change
+        await emulator.post(carol, channel, "gg")
+    for number in (1, 2, 3):
+        await win_the_round(emulator, table)
+        summaries = [m for m in emulator.public_messages(channel) if m.embeds and "goes out!" in m.text]
+        assert [m.text.split(":")[0] for m in summaries] == [f"Round {number}"]
+        if number < 3:
+            await emulator.click(alice, table.public_message(), label="Next round")
+            await emulator.settle()
+    texts = [m.text for m in emulator.public_messages(channel)]
+    assert not any("moved" in text.lower() for text in texts), texts
+    assert first_table.deleted and table.public_message() is not first_table
     emulator.assert_all_interactions_answered_once(max_latency=3.0)

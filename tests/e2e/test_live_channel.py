@@ -104,8 +104,8 @@ async def test_an_ai_turn_never_pings_and_a_finished_turn_leaves_no_ping(
 async def test_the_table_is_posted_anew_at_the_bottom_once_messages_pile_up_below_it(
     emulator: DiscordEmulator, world: dict[str, Any], bot_starter: Any, tmp_path: Path
 ) -> None:
-    """Issue 10.2: chat pushes the table up; at the next move it is posted at the bottom and the old one keeps only
-    a pointer to it, without buttons. The table never notifies when posted anew."""
+    """Issue 10.2: chat pushes the table up; at the next move it is posted at the bottom and the old one is deleted
+    (issue 18 point 5: it used to stay as a "the table moved" stub). The table never notifies when posted anew."""
     bot = await bot_starter(make_bot(emulator, tmp_path / "uno.sqlite3", world["guild"]))
     _alice, bob, carol = world["users"]
     table = await start_two_player_game(emulator, world, bot)
@@ -120,7 +120,7 @@ async def test_the_table_is_posted_anew_at_the_bottom_once_messages_pile_up_belo
     new = table.public_message()
     assert new.id != old.id
     assert new.allowed_mentions == {"parse": []}  # posting the table (it names the player to move) pings nobody
-    assert old.components == [] and old.embeds == [] and "moved" in old.content
+    assert old.deleted and not any("moved" in m.text for m in emulator.public_messages(table.channel))
     # the new table is below every chat message, and the game goes on through it
     chat = [m for m in emulator.public_messages(table.channel) if m.author.id in (bob.id, carol.id)]
     assert all(m.id < new.id for m in chat)
@@ -304,10 +304,10 @@ async def test_a_player_removed_by_the_turn_timer_is_logged_as_such_and_drawn_as
     text = table.public_message().text
     assert f"{name} was removed from the game after {n} timeouts in a row" in text
     assert f"{name} left the game" not in text
-    assert f"~~{name}~~ · left the game" in text
+    assert f"~~{name}~~ · removed after {n} timeouts in a row" in text  # not "left the game" (issue 18 point 5)
     view = table.view
     assert view.status is Status.PLAYING  # the game goes on without them
     scene = screens.table_scene(view, view.public, "en")
-    assert scene.seats[seat].left == "left the game"
+    assert scene.seats[seat].left == f"removed after {n} timeouts in a row"
     assert [s.left for i, s in enumerate(scene.seats) if i != seat] == [None, None]
     emulator.assert_all_interactions_answered_once(max_latency=3.0)
