@@ -18,7 +18,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -129,6 +129,22 @@ class HandRegistry:
             return None
         return hand
 
+    def take(self, channel_id: int, user_id: int) -> OpenHand | None:
+        """The entry of the user's hand in the channel as it is (its token not checked), to :meth:`put` back."""
+        return self._open.get((channel_id, user_id))
+
+    def put(self, channel_id: int, user_id: int, hand: OpenHand | None, stale: bool) -> None:
+        """Put back an entry taken with :meth:`take` (None: no open hand), and whether the user had to reopen it."""
+        key = (channel_id, user_id)
+        if hand is None:
+            self._open.pop(key, None)
+        else:
+            self._open[key] = hand
+        if stale:
+            self._stale.add(key)
+        else:
+            self._stale.discard(key)
+
     def drop(self, channel_id: int, user_id: int) -> None:
         """The user's hand can no longer be edited (its token is too old, or Discord refused it): never use it
         again; the user must open their hand anew to follow the game."""
@@ -212,9 +228,15 @@ class Hands:
         note: str | None = None,
     ) -> None:
         """Answer with a new ephemeral hand. With card images the answer is deferred first (the image takes a few
-        milliseconds to draw) and the hand follows."""
-        async with self._lock(session.channel_id, interaction.user.id):
+        milliseconds to draw) and the hand follows.
+
+        The hand is open (in :attr:`open`) from the start, before it is sent: a change committed while it is drawn
+        and sent (its state is older) refreshes it right after (:meth:`refresh` waits for this hand's lock), instead
+        of finding no hand to refresh and leaving the new one behind (issue 20.1). Should sending fail, the hand the
+        player had open before is open again."""
+        async with self._lock(session.channel_id, interaction.user.id), self._opening(interaction, session.channel_id):
             session, view = self._newest(session, view, interaction.user.id)
+            self._remember(interaction, session, view, lang)
             images = await self.images.shown(session.guild_id)
             if images and not interaction.response.is_done():
                 await interaction.response.defer(ephemeral=True, thinking=True)
@@ -239,9 +261,11 @@ class Hands:
         page: int = 0,
         note: str | None = None,
     ) -> None:
-        """Update the ephemeral hand the component is on (deferring first when an image is drawn)."""
-        async with self._lock(session.channel_id, interaction.user.id):
+        """Update the ephemeral hand the component is on (deferring first when an image is drawn); open from the
+        start, as :meth:`send`'s."""
+        async with self._lock(session.channel_id, interaction.user.id), self._opening(interaction, session.channel_id):
             session, view = self._newest(session, view, interaction.user.id)
+            self._remember(interaction, session, view, lang)
             images = await self.images.shown(session.guild_id)
             if images and not interaction.response.is_done():
                 await interaction.response.defer()
@@ -377,6 +401,17 @@ class Hands:
                 await hand.interaction.edit_original_response(
                     content=text(hand.lang), embeds=[], attachments=[], view=discord.ui.View(timeout=None)
                 )
+
+    @contextlib.asynccontextmanager
+    async def _opening(self, interaction: discord.Interaction[UnoBot], channel_id: int) -> AsyncIterator[None]:
+        """Put the user's previous open hand back should the body (sending a new one) fail."""
+        user = interaction.user.id
+        previous, stale = self.open.take(channel_id, user), self.open.needs_reopen(channel_id, user)
+        try:
+            yield
+        except BaseException:
+            self.open.put(channel_id, user, previous, stale)
+            raise
 
     def _remember(
         self, interaction: discord.Interaction[UnoBot], session: SessionView, view: PlayerView, lang: str

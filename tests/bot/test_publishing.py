@@ -332,6 +332,65 @@ async def test_an_answer_drawn_from_an_older_commit_shows_the_newer_state_the_ha
     assert hand is not None and newest[0] is hand.session
 
 
+class OpeningInteraction(FakeInteraction):
+    """A **Show my hand** click whose answer (a new hand showing version ``first``) is held in flight while the test
+    commits a move; later edits of the hand show what the hand registry says it shows."""
+
+    def __init__(self, discord: FakeDiscord, user: int, first: int, hands: Hands) -> None:
+        super().__init__(discord, user, self.registered)
+        self.user = SimpleNamespace(id=user)  # type: ignore[assignment]
+        self.response = self
+        self.answered = False
+        self.first = first
+        self.hands = hands
+
+    def registered(self) -> int | None:
+        hand = self.hands.open.get(CHANNEL, self.user.id)
+        return hand.session.version if hand is not None and hand.session is not None else None
+
+    def is_done(self) -> bool:
+        return self.answered
+
+    async def send_message(self, **kwargs: Any) -> None:
+        self.answered = True
+        await self.discord.request("hand", self.user.id, self.user.id, self.first)
+
+    async def edit_original_response(self, **kwargs: Any) -> None:
+        await self.discord.request("hand", self.user.id, self.user.id, self.registered())
+
+
+async def test_a_hand_opened_while_a_move_is_committed_is_brought_to_that_move(world: World) -> None:
+    """Issue 20.1 (latest state wins; hands never freeze): the other players press **Show my hand** just before the
+    player to move moves. Their new hands show the state before the move (their answers were drawn from it), and
+    they were not open yet when the move's refresh ran; once sent, the hand of the player to move next must still be
+    brought to the move (measured: in benchmarks/limits.py pace, five hands opened as play began; the next player's
+    hand said "Waiting for …" until the turn timer ran out, 60 s later)."""
+    mover = world.pending_user()
+    before = world.view
+    assert before.seat_views is not None
+    others = [u for u in USERS if u != mover]
+    world.discord.hold("hand")
+    opening = []
+    for user in others:
+        seat = before.seat_of(user)
+        assert seat is not None
+        interaction = OpeningInteraction(world.discord, user, before.version, world.hands)
+        hand = world.hands.send(interaction, before, before.seat_views[seat], "en")  # type: ignore[arg-type]
+        opening.append(asyncio.get_running_loop().create_task(hand))
+    await until(lambda: all(world.discord.inflight.get(("hand", u), 0) == 1 for u in others))
+    await world.move()  # committed while the new hands are in flight, showing the state before it
+    after = world.view
+    nxt = world.pending_user()
+    assert after.version > before.version and nxt in others
+    world.discord.release("hand")
+    await asyncio.gather(*opening)
+    await world.m.idle()
+    await until(lambda: not world.hands._sending)
+    shown = [e[3] for e in world.discord.of("hand") if e[1] == nxt]
+    assert shown[0] == before.version, shown
+    assert shown[-1] == after.version, shown  # brought to the move, not left behind it
+
+
 # ----------------------------------------------------------------------------------------------------------------
 # 20.2 The player to move first
 
