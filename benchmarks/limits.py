@@ -31,6 +31,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import inspect
+import itertools
 import json
 import os
 import random
@@ -60,6 +61,7 @@ from tests.e2e.uno_driver import Table  # noqa: E402
 POLL = 0.02  # how often the simulated players look at their messages (s)
 DECISIONS = ("uno:hs:play", "uno:h:draw", "uno:h:keep", "uno:h:challenge", "uno:h:accept", "uno:h:declare")
 CHANNEL_MESSAGE = re.compile(r"channels/\d+/messages(/\d+)?$")
+HAND_MESSAGE = re.compile(r"webhooks/\d+/[^/]+(/messages/[^/]+)?$")
 LIMITED = "benchmark_without_rate_limits" in inspect.signature(DiscordEmulator.__init__).parameters
 
 
@@ -78,11 +80,18 @@ def ready(hand: Message) -> bool:
     return not hand.loading and any(c.custom_id and c.custom_id.startswith(DECISIONS) for c in controls)
 
 
-def channel_requests(emu: DiscordEmulator, since: float) -> Counter[str]:
-    """Requests to channel messages since ``since`` (emulator clock): ``edit``, ``post``, ``delete``; and ``404``."""
+def channel_requests(emu: DiscordEmulator, since: float, until: float = float("inf")) -> Counter[str]:
+    """Requests to channel messages from ``since`` to ``until`` (emulator clock): ``edit``, ``post``, ``delete``;
+    ``404``; and ``hand``: the requests through interaction webhooks (hand edits and followups; the answers to clicks
+    themselves, interaction callbacks, not counted)."""
     counts: Counter[str] = Counter()
     for at, method, path, status in emu.requests:
-        if at < since or not CHANNEL_MESSAGE.search(path):
+        if at < since or at > until:
+            continue
+        if HAND_MESSAGE.fullmatch(path) and method in ("PATCH", "POST"):
+            counts["hand"] += 1
+            continue
+        if not CHANNEL_MESSAGE.search(path):
             continue
         counts[{"PATCH": "edit", "POST": "post", "DELETE": "delete"}.get(method, method)] += 1
         if status == 404:
@@ -201,6 +210,7 @@ async def pace(limits: bool, decisions: int, bot_root: Path, tmp: Path) -> dict[
         await run.start_bot(guild)
         channel = guild.channel("uno")
         made, elapsed, requests = 0, 0.0, Counter[str]()
+        gaps: list[float] = []  # the longest time without a table edit in each match's play (s)
         rng = random.Random(4)
         while made < decisions:
             table = await open_table(emu, channel, users, rng)
@@ -216,16 +226,25 @@ async def pace(limits: bool, decisions: int, bot_root: Path, tmp: Path) -> dict[
             await asyncio.gather(
                 *(hand_player(table, u, lambda g=game: g.update(["decisions"]), stop, every=None) for u in users)
             )
-            elapsed += emu.now() - started
-            requests += channel_requests(emu, started)
+            ended = emu.now()
+            elapsed += ended - started
+            requests += channel_requests(emu, started, ended)
             made += game["decisions"]
+            edits = [v.at for v in public(table).history if started <= v.at <= ended]
+            moments = [started, *edits, ended]
+            gaps.append(max(b - a for a, b in itertools.pairwise(moments)))
             await asyncio.sleep(1.0)
         rate = made / elapsed
         print(
             f"  limits {'on ' if run.limits else 'off'}: {made} decisions in {elapsed:.1f} s of play: "
             f"{rate:.2f} decisions/s; channel requests per decision: edits {requests['edit'] / made:.2f}, "
             f"posts {requests['post'] / made:.2f}, deletes {requests['delete'] / made:.2f} "
-            f"(404s: {requests['404']}); 429s: {four_twenty_nines(emu)}"
+            f"(404s: {requests['404']}); hand requests (interaction webhooks) per decision "
+            f"{requests['hand'] / made:.2f}; 429s: {four_twenty_nines(emu)}"
+        )
+        print(
+            f"    table edits: {requests['edit'] / elapsed:.2f}/s of play; the longest time without one while "
+            f"playing: {max(gaps):.2f} s"
         )
         return {"rate": rate, **{k: v / made for k, v in requests.items()}}
 
@@ -234,14 +253,15 @@ async def pace(limits: bool, decisions: int, bot_root: Path, tmp: Path) -> dict[
 # lag
 
 
-def expected_embed(snapshot: dict[str, Any], round_pause: float) -> Any:
-    """The table embed the bot's screens draw from a committed snapshot (its image aside), or None (no table)."""
+def expected_embed(snapshot: dict[str, Any], round_pause: float) -> tuple[Any, tuple[int, int | None] | None]:
+    """The table embed the bot's screens draw from a committed snapshot (its image aside), or None (no table); and
+    the turn it shows (round, seat to decide), None without a table."""
     view = SessionView.of(Session.from_dict(snapshot))
     if view.public is None:
-        return None
+        return None, None
     lang = str(view.ui.get("lang", "en"))
     embed = screens.table_screen(view, lang, list(view.log[-LOG_SHOWN:]), round_pause=round_pause).embed
-    return embed.to_dict() if embed is not None else None
+    return (embed.to_dict() if embed is not None else None), (view.public.round, view.public.pending)
 
 
 async def watch_commits(db: Path, channel_id: int, seen: list[tuple[float, int, str]], stop: asyncio.Event) -> None:
@@ -312,8 +332,15 @@ def lag_figures(
     """Match each table revision to the commit it shows; sample how far behind the table was."""
     pause = Limits().round_pause
     embeds: dict[int, dict[str, Any] | None] = {}
+    turn_of: dict[int, tuple[int, int | None] | None] = {}
     for _, version, snapshot in commits:
-        embeds[version] = expected_embed(json.loads(snapshot), pause)
+        embeds[version], turn_of[version] = expected_embed(json.loads(snapshot), pause)
+    turns: dict[int, int] = {}  # version -> how many times the turn had passed on by then
+    passed, last_turn = 0, None
+    for version in sorted(turn_of):
+        if turn_of[version] != last_turn:
+            passed, last_turn = passed + 1, turn_of[version]
+        turns[version] = passed
     shown: list[tuple[float, int]] = []  # (time, version shown), table revisions from the start of play
     unmatched = 0
     last_version = 0
@@ -323,23 +350,25 @@ def lag_figures(
         embed = {k: v for k, v in revision.embeds[0].items() if k != "image"}
         matches = [v for v, e in embeds.items() if e == embed and v >= last_version]
         if not matches:
-            unmatched += 1
+            unmatched += revision.at >= began  # the lobby's revisions before are not the table's
             continue
         last_version = min(matches)
         shown.append((revision.at, last_version))
     first_seen = {version: at for at, version, _ in commits}
     versions = sorted(first_seen)
-    worst_moves, worst_seconds, samples = 0, 0.0, []
+    worst_moves, worst_turns, worst_seconds, samples = 0, 0, 0.0, []
     last_commit = max((at for at, _, _ in commits if at <= ended), default=began)
     t = began + 1.0
     while t <= ended + 4.9:
         table_version = max((v for at, v in shown if at <= t), default=0)
         committed = max((v for v in versions if first_seen[v] <= t), default=0)
         behind = max(0, committed - table_version)
+        turns_behind = max(0, turns.get(committed, 0) - turns.get(table_version, 0))
         oldest = min((first_seen[v] for v in versions if table_version < v <= committed), default=t)
         seconds = t - oldest
         samples.append((behind, seconds))
         worst_moves, worst_seconds = max(worst_moves, behind), max(worst_seconds, seconds)
+        worst_turns = max(worst_turns, turns_behind)
         t += 0.05
     final = max(v for v in versions if first_seen[v] <= ended + 0.001) if versions else 0
     caught = next((at for at, v in shown if v >= final), None)
@@ -350,15 +379,16 @@ def lag_figures(
         f"{len(versions)} commits seen, {len(shown)} table revisions matched, {unmatched} not matched)"
     )
     print(
-        f"  table behind the committed game: at most {worst_seconds:.2f} s and {worst_moves} commits "
-        f"(median {p50:.2f} s); shown {catch_up:.2f} s after the last commit; 429s: {four_twenty_nines(run.emu)}"
+        f"  table behind the committed game: at most {worst_seconds:.2f} s and {worst_moves} commits (moves), "
+        f"{worst_turns} turns (median {p50:.2f} s); shown {catch_up:.2f} s after the last commit; 429s: "
+        f"{four_twenty_nines(run.emu)}"
     )
     print(
         f"  channel requests per decision: edits {requests['edit'] / max(decisions, 1):.2f}, posts "
         f"{requests['post'] / max(decisions, 1):.2f}, deletes {requests['delete'] / max(decisions, 1):.2f} "
-        f"(404s: {requests['404']})"
+        f"(404s: {requests['404']}); hand requests {requests['hand'] / max(decisions, 1):.2f}"
     )
-    return {"seconds": worst_seconds, "moves": worst_moves, "catch_up": catch_up}
+    return {"seconds": worst_seconds, "moves": worst_moves, "turns": worst_turns, "catch_up": catch_up}
 
 
 # ----------------------------------------------------------------------------------------------------------------
