@@ -8,8 +8,8 @@ newer one replaces it before it is sent. A hand never goes back to an older comm
 Issue 20, point 5: a hand is edited only through a token younger than :data:`HAND_REFRESH_WINDOW` (Discord's 15
 minutes less :data:`~bot.limits.HAND_TOKEN_MARGIN`), measured from the interaction's creation; an older one, or one
 Discord refused (401, 50027 Invalid Webhook Token, or the message gone), is dropped and never used again, and its
-player is marked as having to reopen their hand (:meth:`HandRegistry.needs_reopen`): the turn ping tells them to press
-**Show my hand** when their decision comes.
+player is marked as having to reopen their hand (:meth:`HandRegistry.needs_reopen`): when their decision comes, the turn
+ping and the table's line (also where a server turned pings off) tell them to press **Show my hand**.
 """
 
 from __future__ import annotations
@@ -199,6 +199,8 @@ class Hands:
         #: Hand edits sent by :meth:`refresh`, and refreshes replaced by a newer one before they were sent.
         self.edits = 0
         self.coalesced = 0
+        #: Called with (channel, user) when a player whose hand could no longer be updated opens one again.
+        self.reopened: Callable[[int, int], None] | None = None
 
     def _lock(self, channel_id: int, user_id: int) -> asyncio.Lock:
         return self._locks.setdefault((channel_id, user_id), asyncio.Lock())
@@ -416,6 +418,8 @@ class Hands:
     def _remember(
         self, interaction: discord.Interaction[UnoBot], session: SessionView, view: PlayerView, lang: str
     ) -> None:
+        if self.reopened is not None and self.open.needs_reopen(session.channel_id, interaction.user.id):
+            self.reopened(session.channel_id, interaction.user.id)
         self.open.remember(
             session.channel_id, interaction.user.id, interaction, ids.hand_fingerprint(view), lang, view, session
         )

@@ -215,6 +215,9 @@ class Publisher:
         self.jumps = house.JumpWatch()
         #: Channels (a game's thread, mostly) deleted under a live game: nothing is posted or edited there any more.
         self.gone: set[int] = set()
+        #: The player each channel's table tells to press Show my hand (:meth:`reopen_user`).
+        self.told: dict[int, int] = {}
+        hands.reopened = self.hand_reopened
 
     # ------------------------------------------------------------------------------------------------------------
     # The adapter's hooks
@@ -366,10 +369,42 @@ class Publisher:
         png = await self.images.table(session, public, lang)
         log_lines = list(session.log[-LOG_SHOWN:])
         repost = self.below.get(session.channel_id, 0) >= TABLE_REPOST_AFTER and session.status == Status.PLAYING
+        told = self.reopen_user(session)
+        if told is not None:
+            self.told[session.channel_id] = told
+        else:
+            self.told.pop(session.channel_id, None)
         screen = screens.table_screen(
-            session, lang, log_lines, png=png, round_pause=self.bot.manager.limits.round_pause
+            session,
+            lang,
+            log_lines,
+            png=png,
+            round_pause=self.bot.manager.limits.round_pause,
+            reopen=told is not None,
         )
         await self.edit_public(session, screen, repost=repost)
+
+    def reopen_user(self, session: SessionView) -> int | None:
+        """The human to move whose open hand can no longer be updated (its token too old or refused: issue 20.5),
+        or None. The table's line tells them to press Show my hand, as the turn ping does: also when the server
+        turned pings off, so that nobody is left looking at a hand that silently stopped following the game."""
+        public = session.public
+        if session.status is not Status.PLAYING or public is None or public.phase not in DECISIONS:
+            return None
+        seat = public.pending
+        user = session.seats[seat].user_id if seat is not None else None
+        if user is None or not self.hands.open.needs_reopen(session.channel_id, user):
+            return None
+        return user
+
+    def hand_reopened(self, channel_id: int, user_id: int) -> None:
+        """``user_id`` opened their hand again (:attr:`Hands.reopened`): the table's line that told them to stops
+        saying so (the table is shown again)."""
+        if self.told.get(channel_id) != user_id or channel_id in self.gone:
+            return
+        session = self.bot.manager.snapshot(channel_id)
+        if session is not None and session.public is not None and session.status is Status.PLAYING:
+            self._push(Paint(session))
 
     async def post_summary(self, session: SessionView, screen: Screen, kind: str) -> None:
         """Post a round or match summary below the table, and note it with the session (so that a restart posts

@@ -248,10 +248,18 @@ def option_lines(o: Options, mode: Mode | None, lang: str) -> list[str]:
 
 
 def table_screen(
-    session: SessionView, lang: str, log: list[str], *, png: bytes | None = None, round_pause: float | None = None
+    session: SessionView,
+    lang: str,
+    log: list[str],
+    *,
+    png: bytes | None = None,
+    round_pause: float | None = None,
+    reopen: bool = False,
 ) -> Screen:
     """The public table: public view only (no hand, no other faces of any hand). ``png``: the table image, if any;
-    ``round_pause``: how long the pause between rounds lasts (s), named while a round is over."""
+    ``round_pause``: how long the pause between rounds lasts (s), named while a round is over; ``reopen``: the
+    player to move has an open hand that can no longer be updated (issue 20.5): the line above the table tells them
+    to press Show my hand."""
     view = session.public
     assert view is not None
     embed = discord.Embed(
@@ -278,8 +286,12 @@ def table_screen(
         files.append(_png(png, "table.png"))
         embed.set_image(url="attachment://table.png")
     # whose turn it is is said once: the status line above, and the turn ping below (its own message: mentions in an
-    # edit never notify), not a third time as this message's text (issue 18 point 5)
-    return Screen(content=None, embed=embed, view=table_components(session, view, lang), files=files)
+    # edit never notify), not a third time as this message's text (issue 18 point 5); only a player to move whose open
+    # hand can no longer be updated is told here to press Show my hand (issue 20.5; also where pings are off)
+    content = None
+    if reopen and view.pending is not None and session.seats[view.pending].user_id is not None:
+        content = t("table.ping_reopen", lang, player=mention(session, view.pending, lang))
+    return Screen(content=content, embed=embed, view=table_components(session, view, lang), files=files)
 
 
 def top_text(view: PlayerView, lang: str) -> str:

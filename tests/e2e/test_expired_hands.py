@@ -131,3 +131,48 @@ async def test_issue_20_5_a_hand_refused_as_expired_is_dropped_after_the_one_req
         hand = registry.get(table.channel.id, user.id)
         assert hand is None or hand.interaction.token not in refused
     assert moves >= 6
+
+
+async def test_issue_20_5_with_turn_pings_off_the_table_tells_the_player_whose_hand_can_no_longer_be_updated(
+    emulator: DiscordEmulator, world: dict[str, Any], bot_starter: Any, tmp_path: Path
+) -> None:
+    """A server that turned pings off (``/uno settings turn_pings:False``) gets no ping, so the turn ping cannot be
+    what tells a player their hand stopped following the game. The table's line (above the table, naming the player
+    to move without notifying anyone; otherwise the table has no such line, issue 18.5) says it instead: press Show
+    my hand; once they have, it no longer says so."""
+    bot = await bot_starter(make_bot(emulator, tmp_path / "uno.sqlite3", world["guild"]))
+    bot.get_cog("Uno").hands.open.now = emulator.now
+    carol = world["users"][2]
+    await emulator.slash(carol, world["channel"], "uno settings", turn_pings=False)
+    table = await start_three_player_game(emulator, world, bot)
+    began = moved_at = emulator.now()
+    hands = {user.id: await table.open_hand(user) for user in table.users}
+    told = moves = 0
+    for step in range(600):
+        session = table.session
+        game = session.game
+        if session.status is not Status.PLAYING or game.phase not in screens.DECISIONS:
+            break
+        player = table.user_of(game.pending)
+        assert player is not None
+        line = table.public_message().content or ""
+        hand = hands[player.id]
+        if REOPEN in line:
+            assert line.startswith(f"<@{player.id}>"), line
+            told += 1
+            hands[player.id] = hand = await table.open_hand(player)
+            await emulator.settle()
+            assert REOPEN not in table.public_message().content  # told once they have reopened it
+        else:
+            assert hand.history[-1].at >= moved_at, f"step {step}: {player.username}'s hand is frozen and untold"
+        moved_at = emulator.now()
+        await table.take_turn(player, hand)
+        await emulator.settle()
+        moves += 1
+        elapsed = emulator.now() - began
+        emulator.advance_clock(470.0 if elapsed < 30 * 60 and step % 4 in (2, 3) else 25.0)
+    assert emulator.now() - began >= 30 * 60 and moves >= 10
+    assert told >= 2
+    assert pings(emulator, table) == []  # pings are off: none was posted
+    assert emulator.expired_token_requests() == []
+    emulator.assert_all_interactions_answered_once(max_latency=3.0)
