@@ -158,12 +158,17 @@ class UnoBot(ShardedBot):
         return bool(outages is not None and outages.down)
 
     async def database_up(self, user_id: int) -> bool:
-        """Whether the database can be used now. During an outage it is asked once more (``user_id``'s preferences,
-        a cheap read), so a database that just came back is seen at once, not at the next write."""
+        """Whether the database can be used now. During an outage it is asked once more, so a database that just
+        came back is seen at once, not at the next move: with a read (``user_id``'s preferences), or, when only writes
+        failed (a full SQLite disk still answers reads), with the lease renewal (a write the bot makes every third of
+        a lease anyway: :meth:`SessionManager.renew_now`)."""
         if not self.database_down:
             return True
         with contextlib.suppress(StorageUnavailable):
             self._prefs_cache[user_id] = await self.store.get_prefs(user_id)
+        outages = getattr(self.store, "outages", None)
+        if outages is not None and outages.writes_only:
+            await self.manager.renew_now()  # its failure is the outage going on (logged once by the store)
         return not self.database_down
 
     async def guild_settings(self, guild_id: int | None, *, strict: bool = False) -> GuildSettings:

@@ -89,6 +89,7 @@ class SessionManager:
         #: Channels of this process's guilds whose live game another process holds the lease of (taken over later).
         self.elsewhere: set[int] = set()
         self._lease_timer: TimerHandle | None = None
+        self._renewing = asyncio.Lock()
         self._rng = rng or Random(secrets.randbits(64))
         self._timers = Timers(self.clock, self.limits, on_timeout=self._on_timeout, on_ai=self._ai_move)
         self._fanout = FanOut()
@@ -197,13 +198,27 @@ class SessionManager:
         return len(got)
 
     def _schedule_renewal(self) -> None:
+        """The next renewal in a third of the lease (one timer at a time: a new one replaces the one waiting)."""
+        if self._lease_timer is not None:
+            self._lease_timer.cancel()
         if not self._timers.closed:
             self._lease_timer = self.clock.call_later(self.leases.ttl / 3, lambda: self._timers.spawn(self._renew()))
+
+    async def renew_now(self) -> None:
+        """Renew the leases and shard locks now instead of at the next period (the periodic renewal's work, which
+        then counts its period from here). It writes (the shard lock's expiry at least), so it is how a database that
+        only refused writes, an SQLite disk that was full, is seen back at once (issue 20, point 7)."""
+        if not self._timers.closed:
+            await self._renew()
 
     async def _renew(self) -> None:
         """Renew our leases and shard locks in one round trip; stop the games whose lease is lost (all of them if the
         shard locks are lost); take over (and repaint) the games waiting in :attr:`elsewhere`, including ours whose
-        lease lapsed while the database was away."""
+        lease lapsed while the database was away. One renewal at a time."""
+        async with self._renewing:
+            await self._renew_once()
+
+    async def _renew_once(self) -> None:
         try:
             lost, regained = await self.leases.renew_all()
             for channel in lost:

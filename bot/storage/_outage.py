@@ -4,7 +4,8 @@ point 7).
 :func:`watch_outages` wraps a :class:`~bot.storage.Store` so that every call that fails with
 :class:`~bot.storage.StorageUnavailable` reports to one :class:`OutageLog`, and every call that succeeds after such a
 failure ends the outage. Callers then refuse the action with the one "database unavailable" message and log nothing
-themselves: an outage of any length costs two log lines, no tracebacks.
+themselves: an outage of any length costs two log lines, no tracebacks. Whoever shows the outage to users listens for
+its end (:attr:`OutageLog.listeners`) to take the line down at once.
 """
 
 from __future__ import annotations
@@ -26,21 +27,29 @@ class OutageLog:
     """Whether the database is away, told once each way.
 
     :meth:`failed` (a call raised :class:`StorageUnavailable`) logs one WARNING when an outage starts;
-    :meth:`answered` (a call succeeded) logs one INFO line "back after N s" when it ends. A database that could not be
-    reached is back as soon as any call succeeds; one where only writes failed
-    (:attr:`StorageUnavailable.writes_only`: an SQLite disk that is full still answers reads) is back when a call of a
-    method that failed during the outage succeeds. ``clock``: monotonic seconds."""
+    :meth:`answered` (a call succeeded) logs one INFO line "back after N s" when it ends, and calls each of
+    :attr:`listeners`. A database that could not be reached is back as soon as any call succeeds; one where only
+    writes failed (:attr:`StorageUnavailable.writes_only`: an SQLite disk that is full still answers reads) is back
+    when a call of a method that failed during the outage succeeds, or any call during which a write reached the
+    database (the store's ``writes`` count grew). ``clock``: monotonic seconds."""
 
     def __init__(self, *, clock: Callable[[], float] = time.monotonic) -> None:
         self._clock = clock
         self.since: float | None = None
         self._failed: set[str] = set()
         self._writes_only = True
+        #: Called (without arguments) when an outage ends.
+        self.listeners: list[Callable[[], None]] = []
 
     @property
     def down(self) -> bool:
         """Whether an outage is going on (a call failed and none of the failed kind has succeeded since)."""
         return self.since is not None
+
+    @property
+    def writes_only(self) -> bool:
+        """Whether the outage going on is one where only writes fail (so only a write can show it over)."""
+        return self.since is not None and self._writes_only
 
     def failed(self, method: str, error: StorageUnavailable) -> None:
         """``method`` failed with ``error``: the first failure of an outage logs one warning."""
@@ -50,15 +59,21 @@ class OutageLog:
             self.since = self._clock()
             log.warning("the database is unavailable (%s); changes are refused until it is back", error)
 
-    def answered(self, method: str) -> None:
-        """``method`` succeeded: the outage, if any, is over (one INFO line), unless only writes failed and
-        ``method`` is not one of them."""
-        if self.since is None or (self._writes_only and method not in self._failed):
+    def answered(self, method: str, *, wrote: bool = False) -> None:
+        """``method`` succeeded (``wrote``: a write reached the database meanwhile): the outage, if any, is over (one
+        INFO line, then the :attr:`listeners`), unless only writes failed and neither ``method`` is one of them nor
+        a write went through."""
+        if self.since is None or (self._writes_only and method not in self._failed and not wrote):
             return
         log.info("the database is back after %.0f s", self._clock() - self.since)
         self.since = None
         self._failed.clear()
         self._writes_only = True
+        for listener in list(self.listeners):
+            try:
+                listener()
+            except Exception:
+                log.exception("a listener of the database's return failed")
 
 
 class _Watched:
@@ -79,14 +94,17 @@ class _Watched:
             return attr
         outages = self.outages
 
+        store = self._store
+
         @functools.wraps(attr)
         async def call(*args: Any, **kwargs: Any) -> Any:
+            writes = getattr(store, "writes", None)
             try:
                 result = await attr(*args, **kwargs)
             except StorageUnavailable as exc:
                 outages.failed(name, exc)
                 raise
-            outages.answered(name)
+            outages.answered(name, wrote=writes is not None and getattr(store, "writes", None) != writes)
             return result
 
         self.__dict__[name] = call  # looked up once: later calls find it on the instance

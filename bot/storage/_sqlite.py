@@ -265,6 +265,9 @@ class SqliteStore:
         self._last_checkpoint = time.monotonic()
         self._pending_saves: list[tuple[tuple[Any, ...], asyncio.Future[None]]] = []
         self._saver: asyncio.Task[None] | None = None
+        #: Writes committed that changed rows (so reached the file): a database whose writes failed (a full disk) is
+        #: seen back by one of them, not by a read (issue 20, point 7; :class:`~bot.storage.OutageLog`).
+        self.writes = 0
         self.path = path
         self.clock = clock
         self.db_clock = db_clock or clock
@@ -335,11 +338,13 @@ class SqliteStore:
     async def _writing(self) -> AsyncIterator[aiosqlite.Connection]:
         """Hold the writer for a single-statement transaction (autocommit)."""
         async with self._lock:
+            changes = self._writer.total_changes
             try:
                 yield self._writer
             except sqlite3.OperationalError as e:
                 _raise_unavailable(e)
                 raise
+            self._wrote(changes)
         self._committed()
 
     async def _read(self, sql: str, params: Iterable[Any] = ()) -> Iterable[sqlite3.Row]:
@@ -354,12 +359,14 @@ class SqliteStore:
     async def _transaction(self) -> AsyncIterator[aiosqlite.Connection]:
         """Hold the writer and run the body in one ``BEGIN IMMEDIATE`` transaction; roll back on any exception."""
         async with self._lock:
+            changes = self._writer.total_changes
             try:
                 # Inside the try: a caller cancelled while BEGIN is queued must still roll back (aiosqlite runs every
                 # queued statement, in order, whatever happens to the task that queued it).
                 await self._writer.execute("BEGIN IMMEDIATE")
                 yield self._writer
                 await self._writer.execute("COMMIT")
+                self._wrote(changes)
             except BaseException as e:
                 # Suppressed: after a cancelled COMMIT (or BEGIN failing) there may be no transaction to roll back.
                 with contextlib.suppress(sqlite3.Error):
@@ -368,6 +375,12 @@ class SqliteStore:
                     _raise_unavailable(e)
                 raise
         self._committed()
+
+    def _wrote(self, changes: int) -> None:
+        """A write was committed; it reached the file when it changed rows (``changes``: the writer's
+        ``total_changes`` before it): count it in :attr:`writes`."""
+        if self._writer.total_changes != changes:
+            self.writes += 1
 
     def _committed(self) -> None:
         """Start a background WAL checkpoint now and then, so that commits do not pay for one.

@@ -90,11 +90,18 @@ class UnoCog(
         super().__init__()
 
     async def cog_load(self) -> None:
-        """Bring every resumed session's public messages up to their committed state (:meth:`Publisher.repaint`)."""
+        """Bring every resumed session's public messages up to their committed state (:meth:`Publisher.repaint`);
+        listen for the end of database outages (:meth:`Publisher.database_back`)."""
         self.bot.manager.republish()
+        outages = getattr(self.bot.store, "outages", None)
+        if outages is not None:
+            outages.listeners.append(self.publisher.database_back)
 
     async def cog_unload(self) -> None:
         """Let the images being drawn finish, then stop the image worker (:meth:`Images.close`)."""
+        outages = getattr(self.bot.store, "outages", None)
+        if outages is not None and self.publisher.database_back in outages.listeners:
+            outages.listeners.remove(self.publisher.database_back)
         self.publisher.close()
         await self.images.close()
 

@@ -75,7 +75,8 @@ class OpenHand:
     """A hand message a player has open: the interaction that can edit it, the fingerprint of the view it shows
     (:func:`cogs.uno.ids.hand_fingerprint`), when it was opened (``time.monotonic()`` s), its language, what its
     player saw in it (:func:`seen_key`), whether it was their decision, and the committed state it shows
-    (``session``, ``view``; ``stamp`` orders it, :func:`stamp`)."""
+    (``session``, ``view``; ``stamp`` orders it, :func:`stamp`); the ``note`` shown above it, if any (such as the
+    database outage's line)."""
 
     interaction: discord.Interaction[UnoBot]
     fingerprint: str
@@ -86,6 +87,7 @@ class OpenHand:
     stamp: Stamp = (0.0, 0)
     session: SessionView | None = None
     view: PlayerView | None = None
+    note: str | None = None
 
 
 def token_age(interaction: discord.Interaction[UnoBot]) -> float:
@@ -113,13 +115,19 @@ class HandRegistry:
         lang: str,
         view: PlayerView | None = None,
         session: SessionView | None = None,
+        note: str | None = None,
     ) -> None:
         seen = seen_key(view) if view is not None else ()
         mine = view is not None and view.me is not None and view.pending == view.me
         opened = self.now() - min(token_age(interaction), self.window)
         at = stamp(session) if session is not None else (0.0, 0)
-        self._open[(channel_id, user_id)] = OpenHand(interaction, fp, opened, lang, seen, mine, at, session, view)
+        hand = OpenHand(interaction, fp, opened, lang, seen, mine, at, session, view, note)
+        self._open[(channel_id, user_id)] = hand
         self._stale.discard((channel_id, user_id))
+
+    def noted(self) -> list[tuple[int, int, OpenHand]]:
+        """``(channel, user, hand)`` of every open hand that shows a note (tokens not checked)."""
+        return [(channel, user, hand) for (channel, user), hand in self._open.items() if hand.note is not None]
 
     def get(self, channel_id: int, user_id: int) -> OpenHand | None:
         """The user's open hand in the channel, if its interaction can still edit it (an older one is dropped)."""
@@ -238,7 +246,7 @@ class Hands:
         player had open before is open again."""
         async with self._lock(session.channel_id, interaction.user.id), self._opening(interaction, session.channel_id):
             session, view = self._newest(session, view, interaction.user.id)
-            self._remember(interaction, session, view, lang)
+            self._remember(interaction, session, view, lang, note)
             images = await self.images.shown(session.guild_id)
             if images and not interaction.response.is_done():
                 await interaction.response.defer(ephemeral=True, thinking=True)
@@ -251,7 +259,7 @@ class Hands:
                     session, view, lang, note=note, png=png, table_png=seen, round_pause=self.round_pause
                 ) as screen:
                     await interaction.followup.send(ephemeral=True, **screen.send_kwargs())
-            self._remember(interaction, session, view, lang)
+            self._remember(interaction, session, view, lang, note)
 
     async def show(
         self,
@@ -267,7 +275,7 @@ class Hands:
         start, as :meth:`send`'s."""
         async with self._lock(session.channel_id, interaction.user.id), self._opening(interaction, session.channel_id):
             session, view = self._newest(session, view, interaction.user.id)
-            self._remember(interaction, session, view, lang)
+            self._remember(interaction, session, view, lang, note)
             images = await self.images.shown(session.guild_id)
             if images and not interaction.response.is_done():
                 await interaction.response.defer()
@@ -282,7 +290,7 @@ class Hands:
                     session, view, lang, page=page, note=note, png=png, table_png=seen, round_pause=self.round_pause
                 ) as screen:
                     await interaction.edit_original_response(**screen.edit_kwargs())
-            self._remember(interaction, session, view, lang)
+            self._remember(interaction, session, view, lang, note)
 
     async def edit(self, interaction: discord.Interaction[UnoBot], screen: Screen) -> None:
         """Turn the hand the component is on into ``screen`` (a picker, or "the match is over")."""
@@ -365,7 +373,7 @@ class Hands:
                     session, view, hand.lang, note=text, png=png, table_png=table_png, round_pause=self.round_pause
                 ) as screen:
                     self.edits += 1
-                    hand.fingerprint, hand.seen, hand.mine = fp, seen, mine
+                    hand.fingerprint, hand.seen, hand.mine, hand.note = fp, seen, mine, text
                     hand.stamp, hand.session, hand.view = stamp(session), session, view
                     await hand.interaction.edit_original_response(**screen.edit_kwargs())
             except discord.HTTPException as exc:
@@ -416,12 +424,17 @@ class Hands:
             raise
 
     def _remember(
-        self, interaction: discord.Interaction[UnoBot], session: SessionView, view: PlayerView, lang: str
+        self,
+        interaction: discord.Interaction[UnoBot],
+        session: SessionView,
+        view: PlayerView,
+        lang: str,
+        note: str | None = None,
     ) -> None:
         if self.reopened is not None and self.open.needs_reopen(session.channel_id, interaction.user.id):
             self.reopened(session.channel_id, interaction.user.id)
         self.open.remember(
-            session.channel_id, interaction.user.id, interaction, ids.hand_fingerprint(view), lang, view, session
+            session.channel_id, interaction.user.id, interaction, ids.hand_fingerprint(view), lang, view, session, note
         )
 
 

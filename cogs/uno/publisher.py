@@ -42,7 +42,7 @@ from bot.adapter import AdapterError, SessionView, Status, Update, UpdateKind
 from bot.adapter.manager import Limits
 from bot.engine.events import Event, HandReceived, RoundEnded
 from bot.engine.view import Phase
-from bot.i18n import t
+from bot.i18n import LANGUAGES, t
 from bot.pacing import GlobalLimit, Spacing, edit_route
 
 from . import house, ids, screens
@@ -396,6 +396,19 @@ class Publisher:
         if user is None or not self.hands.open.needs_reopen(session.channel_id, user):
             return None
         return user
+
+    def database_back(self) -> None:
+        """The database is back after an outage (:attr:`bot.storage.OutageLog.listeners`, issue 20 point 7): every
+        open hand that shows the outage line is shown again without it, at once, not at the next move."""
+        down = {lang: t("error.storage_unavailable", lang) for lang in LANGUAGES}
+        for channel_id, user_id, hand in self.hands.open.noted():
+            if hand.note is None or hand.note != down.get(hand.lang):
+                continue
+            session = self.bot.manager.snapshot(channel_id)
+            view = session.view_for(user_id) if session is not None and session.playing else None
+            if session is None or view is None or view.me is None:
+                continue
+            self._spawn(self.hands.refresh(session, user_id, view, force=True), f"uno-adapter-hand-{channel_id}")
 
     def hand_reopened(self, channel_id: int, user_id: int) -> None:
         """``user_id`` opened their hand again (:attr:`Hands.reopened`): the table's line that told them to stops

@@ -215,3 +215,50 @@ async def test_sqlite_disk_full_every_command_says_so_and_the_log_says_it_once(
     await bot_starter(bot)
     disk = FullDisk(bot)
     await outage_test(emulator, bot, world, caplog, disk.fill, disk.free, reads=True)
+
+
+async def test_sqlite_disk_freed_the_outage_line_leaves_the_hands_without_waiting_for_a_move(
+    emulator: DiscordEmulator, tmp_path: Path, bot_starter: Any, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Issue 20.7, a full disk freed: reads worked all along, so only a write shows the database back. The bot does
+    not wait for a move to make one: the lease renewal (every third of a lease, or at once when a player opens their
+    hand during the outage) is a write; once it goes through the hands that showed the outage line are shown again
+    without it, and a hand opened says nothing of an outage. Twice: freed and seen by the periodic renewal, then
+    freed and seen by a player's Show my hand."""
+    world = uno_world(emulator)
+    bot = make_bot(emulator, tmp_path / "uno.sqlite3", world["guild"])
+    await bot_starter(bot)
+    disk = FullDisk(bot)
+    table = await start_two_player_game(emulator, world, bot)
+    alice, bob, _ = world["users"]
+    mover = table.user_of(table.session.game.pending)
+    assert mover is not None
+    other = bob if mover is alice else alice
+    hand = await table.open_hand(mover)
+    version = table.session.version
+    caplog.clear()
+    with caplog.at_level(logging.INFO):
+        for seen_by in ("renewal", "show my hand"):
+            await disk.fill()
+            refused = await emulator.click(mover, hand, draw_button(hand))
+            assert DOWN in said(refused)
+            shown = await emulator.click(other, table.public_message(), label="Show my hand")
+            (theirs,) = shown.ephemeral_messages
+            assert DOWN in theirs.text  # reads work: only a write can tell the outage is over
+            await disk.free()
+            if seen_by == "renewal":
+                await bot.manager.renew_now()  # what the lease timer does every UNO_LEASE_SECONDS / 3
+            else:
+                again = await emulator.click(other, table.public_message(), label="Show my hand")
+                (fresh,) = again.ephemeral_messages
+                assert DOWN not in fresh.text, seen_by
+            await emulator.settle()
+            assert not bot.database_down, seen_by
+            assert DOWN not in emulator.message(hand.id).text, seen_by  # the refused hand: the line is gone
+            if seen_by == "renewal":
+                assert DOWN not in emulator.message(theirs.id).text, seen_by
+    assert table.session.version == version  # no move was needed for any of it
+    back = [r for r in caplog.records if r.getMessage().startswith("the database is back")]
+    assert len(back) == 2, [r.getMessage() for r in caplog.records]
+    loud, tracebacks = outage_records(caplog)
+    assert not tracebacks and len(loud) == 2, [r.getMessage() for r in loud]
