@@ -141,15 +141,17 @@ class Spacing:
         """Note that a request on ``route`` goes now."""
         self._last[f"{route.key}:{route.major_parameters}"] = self._now()
 
-    async def wait(self, route: Route, limit: GlobalLimit | None = None) -> None:
+    async def wait(self, route: Route, limit: GlobalLimit | None = None, *, note: bool = True) -> None:
         """Wait until a request on ``route`` may go without waiting in discord.py (its bucket spaced, and a place
-        in ``limit`` free), and note it as sent."""
+        in ``limit`` free), and note it as sent (``note=False``: the caller notes it with :meth:`sent` only if it
+        does send, e.g. a turn ping whose turn may pass meanwhile)."""
         while True:
             delay = max(self.delay(route), limit.delay() if limit is not None else 0.0)
             if delay <= 0:
                 break
             await asyncio.sleep(delay)
-        self.sent(route)
+        if note:
+            self.sent(route)
 
 
 def edit_route(channel_id: int, message_id: int) -> Route:

@@ -156,11 +156,13 @@ class TurnPings:
                 self._delete_later(channel, current.message_id)
                 await self._keep(session, None)
                 continue
-            await self.spacing.wait(send_route(channel_id), self.limit)
+            route = send_route(channel_id)
+            await self.spacing.wait(route, self.limit, note=False)
             wish = self._wishes.get(channel_id)
             if wish is None or wish.turn != target:
-                self.skipped += 1  # its turn passed while the channel's bucket was full: never sent
+                self.skipped += 1  # its turn passed while the channel's bucket was full: never sent (nor counted)
                 continue
+            self.spacing.sent(route)
             try:
                 key = "table.ping_reopen" if wish.reopen else "table.ping"
                 message = await channel.send(

@@ -121,3 +121,45 @@ async def test_spacing_waits_for_the_global_limit_too(clock: Clock) -> None:
     await limit.acquire()
     await Spacing(http, clock=clock).wait(route, limit)
     assert clock.slept == [1.0]
+
+
+async def test_a_ping_never_sent_because_its_turn_passed_does_not_hold_up_the_next_one(
+    clock: Clock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 20.3: a ping waits for room in the channel's bucket and is not sent when its turn passed meanwhile; that
+    wait must not count as a request sent: the next turn's ping goes as soon as the bucket has room (here one second
+    after the last ping really sent), not a whole spacing later."""
+    from cogs.uno.pings import Turn, TurnPings
+
+    route = send_route(7)
+    http, _ = fake_http(route, limit=5, remaining=4, reset_after=5.0, expires=clock.now + 5.0)
+    sent: list[tuple[float, str]] = []
+
+    class Channel:
+        id = 7
+
+        async def send(self, content: str, **kwargs: Any) -> Any:
+            sent.append((clock.now, content))
+            return SimpleNamespace(id=len(sent))
+
+        def get_partial_message(self, message_id: int) -> Any:
+            return SimpleNamespace(delete=lambda: asyncio.sleep(0))
+
+    bot: Any = SimpleNamespace(get_partial_messageable=lambda channel_id, guild_id=None: Channel())
+    pings = TurnPings(bot, spacing=Spacing(http, clock=clock))
+    session: Any = SimpleNamespace(channel_id=7, guild_id=1)
+    pings.want(session, Turn(1, 0, 1), "en")
+    await pings._workers[7]
+    assert [at for at, _ in sent] == [1000.0]
+    clock.now += 0.2
+    real_sleep = clock.sleep
+
+    async def turn_passes(delay: float) -> None:  # while the ping of user 2 waits, their turn passes to user 3
+        await real_sleep(delay)
+        pings.want(session, Turn(3, 2, 1), "en")
+
+    monkeypatch.setattr(asyncio, "sleep", turn_passes)
+    pings.want(session, Turn(2, 1, 1), "en")
+    await pings._workers[7]
+    assert pings.skipped == 1
+    assert [(at, content.split(">")[0]) for at, content in sent] == [(1000.0, "<@1"), (1001.0, "<@3")]
