@@ -45,7 +45,7 @@ from tests.discord_emulator import DiscordEmulator, Message, User  # noqa: E402
 from tests.discord_emulator.model import LOADING  # noqa: E402
 from tests.e2e.uno_driver import Table  # noqa: E402
 
-MENTION = re.compile(r"^<@(\d+)>")
+MENTION = re.compile(r"<@(\d+)>")
 POLL = 0.05  # how often the simulated players look at their messages (s)
 HAND_CONTROLS = ("uno:hs:play", "uno:h:draw", "uno:h:keep", "uno:h:challenge", "uno:h:declare")
 
@@ -59,8 +59,11 @@ class RemoteTable(Table):
         return self.emulator.message(self.message.id)
 
     def pending_user(self) -> User | None:
-        """Whose decision it is, from the table message's mention (None: no human to wait for)."""
-        match = MENTION.match(self.public_message().content or "")
+        """Whose decision it is, from the mention in the table's first line, "It's <@…>'s turn." (None: no human to
+        wait for)."""
+        embeds = self.public_message().embeds
+        description = str(embeds[0].get("description", "")) if embeds else ""
+        match = MENTION.search(description.split("\n")[0])
         if match is None:
             return None
         return next((u for u in self.users if u.id == int(match.group(1))), None)
@@ -206,13 +209,18 @@ async def bench(
             user = table.pending_user()
             if user is None:
                 return
-            if user.id not in hands:
-                hands[user.id] = await table.open_hand(user)
-            hand = hands[user.id]
-            try:
-                await emu.wait_until(lambda h=hand: ready(h), timeout=2.0, what="the hand's controls", interval=POLL)
+            try:  # with Discord's rate limits the table may still show a turn the round has ended since
+                if user.id not in hands:
+                    hands[user.id] = await table.open_hand(user)
+                hand = hands[user.id]
+                try:
+                    await emu.wait_until(
+                        lambda h=hand: ready(h), timeout=2.0, what="the hand's controls", interval=POLL
+                    )
+                except AssertionError:
+                    hands[user.id] = hand = await table.open_hand(user)
             except AssertionError:
-                hands[user.id] = hand = await table.open_hand(user)
+                return  # no Show my hand any more: the round or the match is over
             await table.take_turn(user, hand)
 
     started = time.perf_counter()
