@@ -634,10 +634,11 @@ class SessionManager:
             await self._guard(session)
             if result is not None:
                 row = self._row(session)
+                expected = self._expected(session)
                 await self._saving(
                     session.channel_id,
-                    self.store.finish_match(
-                        result, replace_with=row, owner=self.leases.owner, expected_version=self._expected(session)
+                    lambda: self.store.finish_match(
+                        result, replace_with=row, owner=self.leases.owner, expected_version=expected
                     ),
                 )
                 session.committed = row.snapshot
@@ -689,16 +690,16 @@ class SessionManager:
                 abandon(session.game)
                 session.version += 1
                 result = settle(session, self.clock.now(), abandoned=True)
+                expected = self._expected(session)
                 await self._saving(
                     session.channel_id,
-                    self.store.finish_match(
-                        result, replace_with=None, owner=self.leases.owner, expected_version=self._expected(session)
+                    lambda: self.store.finish_match(
+                        result, replace_with=None, owner=self.leases.owner, expected_version=expected
                     ),
                 )
             else:
-                await self._saving(
-                    session.channel_id, self.store.delete_game(session.channel_id, owner=self.leases.owner)
-                )
+                channel = session.channel_id
+                await self._saving(channel, lambda: self.store.delete_game(channel, owner=self.leases.owner))
         except BaseException:
             if session.committed is not None:
                 self._restore(session, session.committed)
@@ -716,9 +717,9 @@ class SessionManager:
     async def _commit(self, session: Session) -> None:
         await self._guard(session)
         row = self._row(session)
+        expected = self._expected(session)
         await self._saving(
-            session.channel_id,
-            self.store.save_game(row, owner=self.leases.owner, expected_version=self._expected(session)),
+            session.channel_id, lambda: self.store.save_game(row, owner=self.leases.owner, expected_version=expected)
         )
         session.committed = row.snapshot
         session.published = SessionView.of(session)
@@ -728,21 +729,34 @@ class SessionManager:
         """The version of the session's stored row that a fenced write expects (None: never committed here)."""
         return None if session.committed is None else int(session.committed["version"])
 
-    async def _saving(self, channel_id: int, write: Awaitable[T]) -> T:
-        """Await a fenced store write. An unreachable database becomes :class:`~bot.adapter.errors.StorageDown`
-        (nothing was saved); a refused write (issue 16 point 5: this process no longer holds the game's lease by the
-        database's clock, or the game moved on without it) stops this process running the game, as a lost lease, and
-        becomes :class:`~bot.adapter.errors.NotOwned`. Either way the caller restores the session to its last commit."""
+    async def _saving(self, channel_id: int, write: Callable[[], Awaitable[T]]) -> T:
+        """Make a fenced store write (``write()``). An unreachable database becomes
+        :class:`~bot.adapter.errors.StorageDown` (nothing was saved).
+
+        A refused write (issue 16 point 5) is first checked against the database: when the lease is still in this
+        process's name it had only run out by the database's clock while the write was on its way (point 9: sent a
+        moment before it ran out, it reached the database after — behind a new connection to a restarted server, or a
+        busy event loop), so it is renewed and the write made once more. Otherwise (another process took the game
+        over, or the game moved on without this process) this process stops running the game, as for a lost lease,
+        and the write becomes :class:`~bot.adapter.errors.NotOwned`. On any error the caller restores the session to
+        its last commit."""
         try:
-            return await write
+            try:
+                return await write()
+            except WriteRefused as exc:
+                refused = exc
+            if await self.leases.renew_one(channel_id):  # nobody took it over: ours again, for a whole lease
+                try:
+                    return await write()
+                except WriteRefused as exc:  # still ours, but the stored game is not the one this process has
+                    refused = exc
         except StorageUnavailable as exc:
             log.debug("a change was not saved: %s", exc)  # the store logs the outage once (issue 20.7)
             raise E.StorageDown("the database is unavailable; the change was not saved") from exc
-        except WriteRefused as exc:
-            log.warning("a change was refused by the database (%s); stopping this game here", exc)
-            self.leases.forget(channel_id)
-            self._timers.spawn(self._suspend(channel_id))  # once the caller lets go of the session's lock
-            raise E.NotOwned("another bot process runs this game right now") from exc
+        log.warning("a change was refused by the database (%s); stopping this game here", refused)
+        self.leases.forget(channel_id)
+        self._timers.spawn(self._suspend(channel_id))  # once the caller lets go of the session's lock
+        raise E.NotOwned("another bot process runs this game right now") from refused
 
     def _row(self, session: Session) -> LiveGame:
         return LiveGame(

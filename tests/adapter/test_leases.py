@@ -364,3 +364,36 @@ async def test_start_up_takes_the_leases_of_all_its_games_in_one_call(store: Sto
     assert counting.calls.get("acquire_leases") == 1 and "acquire_lease" not in counting.calls
     assert [await store.lease_owner(c) for c in (1, 40)] == [second.leases.owner] * 2
     await second.close()
+
+
+async def test_point9_a_save_that_reaches_the_database_after_its_lease_ran_out_there_renews_it_and_is_saved(
+    tmp_path: Path, clock: ManualClock
+) -> None:
+    """Issue 16 point 9, the cause of the ``not_owned`` answer seen once when PostgreSQL restarted under load: a save
+    sent while the lease still had a moment left by this process's reckoning reached the database only after the lease
+    ran out by the database's clock (it waited for a new connection to the restarted server); the fenced write was
+    refused and the click answered "another process runs this game" although nobody did. The lease is still this
+    process's name: it is renewed and the save made again — acknowledged and saved; only a lease another process
+    took over refuses the click."""
+    offset = [0.0]
+    db = await open_store(tmp_path / "uno.sqlite3", clock=clock.now, db_clock=lambda: clock.now() + offset[0])
+    m = manager(db, clock)
+    try:
+        await m.start()
+        await two_player_game(m, 1, GUILD0)
+        version = await draw(m, 1)
+        assert m.leases.holds(1)
+        offset[0] = TTL + 1  # the save reaches the database after the lease ran out there (nobody took it over)
+        assert await draw(m, 1) == version + 1  # acknowledged ...
+        assert [g.version for g in await db.load_games()] == [version + 1]  # ... and saved
+        assert await db.lease_owner(1) == m.leases.owner and set(m.sessions) == {1}
+        offset[0] = 2 * TTL + 2  # ran out again, and this time another process took the game over
+        assert await db.acquire_lease(1, "other:process", TTL)
+        with pytest.raises(AE.NotOwned):
+            await draw(m, 1)
+        assert [g.version for g in await db.load_games()] == [version + 1]
+        await m.idle()
+        assert m.sessions == {} and m.elsewhere == {1}
+    finally:
+        await m.close()
+        await db.close()
