@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Callable
 from random import Random
 from typing import Any
 
@@ -42,6 +43,23 @@ HANDLER_TASKS = (
 DEFAULT_GUILD_LOCALE = "en-US"
 #: How long stopping waits for the interactions being handled (s) before it closes the sessions and the connection.
 HANDLER_DRAIN = 10.0
+
+
+def leave_to_owner(parsers: dict[str, Callable[[Any], None]], standing_down: Callable[[], bool]) -> None:
+    """Issue 16 point 4, after start-up: while ``standing_down()`` (another bot process took this process's shards
+    over, :attr:`SessionManager.standing_down`) every interaction Discord delivers here is dropped unanswered, before
+    discord.py routes it to a command, button or listener — the process that runs the shards answers it (Discord
+    delivers to both). ``parsers``: discord.py's gateway event parsers (``ConnectionState.parsers``), wrapped in
+    place."""
+    parse = parsers["INTERACTION_CREATE"]
+
+    def parse_interaction_create(data: Any) -> None:
+        if standing_down():
+            log.debug("interaction %s left to the process that runs this shard now", data.get("id"))
+            return
+        parse(data)
+
+    parsers["INTERACTION_CREATE"] = parse_interaction_create
 
 
 class UnoBot(ShardedBot):
@@ -106,6 +124,7 @@ class UnoBot(ShardedBot):
             slot=self.settings.process_slot,
         )
         await self.manager.start()
+        leave_to_owner(self._connection.parsers, lambda: self.manager.standing_down)
         await self.load_extension("cogs.uno")
         await self.tree.set_translator(UnoTranslator())
         if self.settings.dev_guild_id:

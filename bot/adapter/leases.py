@@ -11,6 +11,14 @@ It renews all of its leases and shard locks every third of that time in one stat
 point 7); a clean stop releases them all; after a crash they expire and the process that runs those shards next takes
 the games over, loading each from its last commit.
 
+A process can also lose its shard locks after start-up: a pause or a network partition longer than the lease lets
+another process for those shards take them (and then the games). When it next reaches the database it **stands down**
+(:attr:`SessionManager.standing_down <bot.adapter.manager.SessionManager.standing_down>`; one warning line): it stops
+every game, gives back the leases still in its name, answers no interaction of its shards (the other process does;
+Discord delivers to both) and writes nothing; at every renewal it tries the locks again — only free or expired ones,
+never a live holder's — and once they are its own it takes the games back. A lock that was merely lost (its row gone,
+nobody else holding it) is simply taken again.
+
 The database's clock decides expiry (point 6), and every write of a live game is fenced in SQL on holding its lease
 and on its version (point 5): a process that wrongly believes it still runs a game (paused past its lease, a clock
 that jumps) has its write refused (:class:`~bot.storage.WriteRefused`) and stops running that game. Locally the process
@@ -238,7 +246,7 @@ class Leases:
         if len(held.shards) == len(shard_keys(self.shards)):
             self._shards_until = start + self.ttl
         elif self._shards_until > float("-inf"):
-            log.warning("lost the lock of this process's shards: another process runs them now")
+            log.debug("the lock of this process's shards was not renewed (lost, or taken by another process)")
             self._shards_until = float("-inf")
         return lost, regained
 

@@ -88,6 +88,9 @@ class SessionManager:
         self.leases = Leases(store, self.clock, shards=shards, ttl=lease_ttl, owner=owner, slot=slot)
         #: Channels of this process's guilds whose live game another process holds the lease of (taken over later).
         self.elsewhere: set[int] = set()
+        #: The other owners of this process's shard locks while it stands down (issue 16 point 4, after start-up:
+        #: another process took its shards over); empty while it runs them.
+        self.shard_holders: list[str] = []
         self._lease_timer: TimerHandle | None = None
         self._renewing = asyncio.Lock()
         self._rng = rng or Random(secrets.randbits(64))
@@ -156,6 +159,44 @@ class SessionManager:
         finally:
             handle.cancel()
 
+    @property
+    def standing_down(self) -> bool:
+        """Whether another bot process runs this process's shards now (it took their locks after this process lost
+        them: a pause or a network partition longer than the lease). Then this process runs, writes and answers none
+        of their games — the Discord layer leaves their interactions unanswered for the other process to answer — and
+        takes the locks back (never from a live holder) once they are free. False during a database outage."""
+        return bool(self.shard_holders)
+
+    async def _stand_down(self, others: list[str]) -> None:
+        """Another process holds our shards' locks: stop every game (waiting for the change in flight), give back the
+        leases still in our name so that it can take the games over, and log it once."""
+        if not self.shard_holders:
+            log.warning(
+                "the shard(s) of this process (%s) are run by another bot process now (%s): this process stands down "
+                "(it answers and runs none of their games) and takes them back when they are free",
+                self._shard_names(),
+                ", ".join(others),
+            )
+        self.shard_holders = others
+        for channel in list(self.sessions):
+            self.leases.forget(channel)
+            await self._suspend(channel, quiet=True)
+        released = await self.leases.release_all()
+        if released:
+            log.info("gave back %d game lease(s) to the process that runs the shard(s) now", released)
+
+    async def _reclaim_shards(self) -> None:
+        """While standing down: take the shard locks if they are free (never a live holder's), then the games."""
+        others = await self.leases.acquire_shards()
+        if others:
+            self.shard_holders = others
+            return
+        self.shard_holders = []
+        taken = await self._take_over(publish=True)
+        log.info(
+            "the shard(s) of this process (%s) are free again: running them (%d game(s))", self._shard_names(), taken
+        )
+
     def _shard_names(self) -> str:
         shards = self.leases.shards
         return "all" if shards is None else f"{'+'.join(map(str, sorted(shards.ids)))} of {shards.count}"
@@ -220,15 +261,19 @@ class SessionManager:
 
     async def _renew_once(self) -> None:
         try:
+            if self.standing_down:
+                await self._reclaim_shards()
+                return
             lost, regained = await self.leases.renew_all()
             for channel in lost:
                 await self._suspend(channel)
-            # another process runs our shards now (ours lapsed and were taken): run none of their games
-            if not self.leases.unreachable and not self.leases.runs_shards() and await self.leases.acquire_shards():
-                for channel in list(self.sessions):
-                    self.leases.forget(channel)
-                    await self._suspend(channel)
-                return
+            if not self.leases.unreachable and not self.leases.runs_shards():
+                # our shard locks lapsed (a pause, an outage) or were lost: take them again unless another holds them
+                others = await self.leases.acquire_shards()
+                if others:
+                    await self._stand_down(others)
+                    return
+                log.info("took the lock of this process's shard(s) (%s) again", self._shard_names())
             if regained:
                 log.info("taking back %d game(s) whose lease lapsed while the database was away", len(regained))
             if self.elsewhere and not self.leases.unreachable:
@@ -242,9 +287,9 @@ class SessionManager:
         finally:
             self._schedule_renewal()
 
-    async def _suspend(self, channel_id: int) -> None:
+    async def _suspend(self, channel_id: int, *, quiet: bool = False) -> None:
         """Stop running a game whose lease we lost: its timers stop and its actions are refused (NotOwned) until we
-        get the lease back; then it is loaded again from its last commit."""
+        get the lease back; then it is loaded again from its last commit. ``quiet``: no log line of its own."""
         session = self.sessions.get(channel_id)
         if session is None:
             return
@@ -253,12 +298,15 @@ class SessionManager:
                 return
             self._forget(session)
             self.elsewhere.add(channel_id)
-        log.warning("stopped running the game in channel %s until its lease is ours again", channel_id)
+        if not quiet:
+            log.warning("stopped running the game in channel %s until its lease is ours again", channel_id)
 
     async def _guard(self, session: Session) -> None:
         """Refuse a change to a game whose lease this process does not hold. A lease that ran out (renewal late: a
         busy process, a database that was away) is renewed first: that succeeds only if nobody took it over."""
         channel = session.channel_id
+        if self.standing_down:
+            raise E.NotOwned("another bot process runs this game right now")
         if self.leases.holds(channel):
             return
         try:
@@ -339,7 +387,7 @@ class SessionManager:
         tests and benchmarks; ``seats``: these seats instead, in order, as for a rematch). A finished session in the
         channel is replaced; a live one refused (:class:`~bot.adapter.errors.GameExists`). Raises
         :class:`~bot.adapter.errors.BadRequest` for a bad mode, option or timer."""
-        if channel_id in self.elsewhere:
+        if channel_id in self.elsewhere or self.standing_down:
             raise E.NotOwned("another bot process runs this server's games")
         mode, opts = self.check_lobby(guild_id=guild_id, mode=mode, options=options, turn_timer=turn_timer)
         existing = self.sessions.get(channel_id)

@@ -397,3 +397,61 @@ async def test_point9_a_save_that_reaches_the_database_after_its_lease_ran_out_t
     finally:
         await m.close()
         await db.close()
+
+
+async def test_point4_a_process_whose_shard_lock_another_took_stands_down_and_takes_it_back_once_free(
+    store: Store, clock: ManualClock, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Issue 16 point 4, after start-up: process A lost the database (a partition) longer than its lease, and B, started
+    for the same shard, took the shard lock and A's games over. When A reaches the database again it must not answer
+    or write those games, nor fight B for them: it stands down (one warning line; :attr:`SessionManager.standing_down`
+    tells the Discord layer to leave the shard's interactions to B), gives back whatever it still held, refuses new
+    games, and tries the lock again at every renewal, taking the shard and its games back once B lets go."""
+    cut = Flaky(store)
+    a = manager(cut, clock, shards=SHARD0, owner="machine-a:1:0of2:aaaa")
+    await a.start()
+    await two_player_game(a, 1, GUILD0)
+    version = await draw(a, 1)
+    cut.down = True
+    b = manager(store, clock, shards=SHARD0, owner="machine-b:2:0of2:bbbb")
+    starting = asyncio.create_task(b.start())
+    await advance(clock, TTL + TTL / 3 + 1, a, b)
+    await starting
+    assert set(b.sessions) == {1} and b.sessions[1].version == version
+    cut.down = False
+    caplog.clear()
+    with caplog.at_level("INFO", logger="bot.adapter"):
+        await advance(clock, TTL, a, b)
+    assert a.standing_down and not b.standing_down
+    assert a.sessions == {} and await store.lease_owner(1) == b.leases.owner
+    lines = [r.getMessage() for r in caplog.records if r.name.startswith("bot.adapter") and r.levelname == "WARNING"]
+    assert len([line for line in lines if "stands down" in line]) == 1, lines
+    with pytest.raises(AE.NotOwned):  # no new game of the shard either
+        await a.open_lobby(channel_id=2, guild_id=GUILD0, host_id=ALICE, host_name="Alice", mode="classic")
+    with pytest.raises(AE.NotOwned):
+        await draw(a, 1)
+    await draw(b, 1)
+    await advance(clock, 2 * TTL, a, b)  # A tries the lock at every renewal; B keeps it and its game
+    assert a.standing_down and await store.lease_owner(1) == b.leases.owner
+    version = await draw(b, 1)
+    await b.close()  # B stops (a clean stop): A takes the shard and the game back
+    await advance(clock, TTL / 3 + 1, a)
+    assert not a.standing_down and set(a.sessions) == {1} and a.sessions[1].version == version
+    assert await draw(a, 1) == version + 1
+    await a.close()
+
+
+async def test_point4_a_shard_lock_lost_with_nobody_else_holding_it_is_simply_taken_again(
+    store: Store, clock: ManualClock
+) -> None:
+    """The lock row lost (a database restored from a backup, an operator's DELETE): nobody else runs the shard, so the
+    next renewal takes the lock again and the games go on; nothing stands down."""
+    m = manager(store, clock, shards=SHARD0)
+    await m.start()
+    await two_player_game(m, 1, GUILD0)
+    version = await draw(m, 1)
+    await store.release_leases(m.leases.owner)  # the shard lock and the game's lease are gone from the database
+    await advance(clock, TTL / 3 + 1, m)
+    assert not m.standing_down and m.leases.runs_shards()
+    assert await draw(m, 1) == version + 1 and await store.lease_owner(1) == m.leases.owner
+    await m.close()

@@ -225,3 +225,21 @@ async def test_two_shard_processes_split_the_guilds_and_a_killed_one_restarts_wi
     (lost,) = [e for e in emulator.gateway_events("closed") if e.detail["code"] not in (1000, 1001)]
     assert lost.shard == (1, 2)  # the killed process's session: never closed, not resumed by the new process
     assert [p.returncode for p in procs] == [0, 0]
+
+
+async def test_point4_a_process_standing_down_leaves_its_shards_interactions_unanswered(
+    emulator: DiscordEmulator, tmp_path: Path
+) -> None:
+    """Issue 16 point 4, after start-up: while another process runs this process's shards
+    (``SessionManager.standing_down``, tested in tests/adapter/test_leases.py) Discord delivers their interactions to
+    both, and this one must not answer any: neither "moving" nor anything else. Once it runs them again, it answers."""
+    guild = emulator.add_guild("Zero")
+    alice = emulator.add_user("alice", guild=guild)
+    bot = UnoBot(Settings(token=emulator.token, database=tmp_path / "uno.sqlite3"), limits=Limits(ai_delay=0.0))
+    async with running_bot(emulator, bot, timeout=15):
+        assert (await emulator.slash(alice, guild.channel("general"), "uno rules")).ephemeral_messages
+        bot.manager.shard_holders = ["machine-b:0123456789:2:all:bbbb"]  # as _stand_down sets it
+        res = await emulator.slash(alice, guild.channel("general"), "uno rules", expect_ack=False)
+        assert not res.acknowledged and not res.ephemeral_messages
+        bot.manager.shard_holders = []
+        assert (await emulator.slash(alice, guild.channel("general"), "uno rules")).ephemeral_messages
