@@ -381,23 +381,29 @@ class PostgresStore:
     async def _conn(self) -> AsyncIterator[asyncpg.Connection]:
         """A connection of the pool; a lost or unreachable server becomes :class:`StorageUnavailable`.
 
-        A connection that failed that way (or closed under the call) is dropped, so the pool opens a new one."""
+        A connection that failed that way (or closed under the call) is dropped, so the pool opens a new one. Giving
+        the connection back (the pool resets it: one more round trip) cannot fail a call that is over: a server lost
+        right after it answered (issue 16 point 9: a restart) had committed the write, and reporting it unsaved would
+        put the game back behind the database."""
         try:
-            async with self._pool.acquire(timeout=CONNECT_TIMEOUT) as conn:
-                try:
-                    yield conn
-                except Exception as e:
-                    if not (_is_unavailable(e) or _closed(conn)):
-                        raise
-                    with contextlib.suppress(Exception):  # the pool may have let go of it already
-                        conn.terminate()
-                    raise _unavailable(e) from e
-        except StorageUnavailable:
-            raise
+            conn = await self._pool.acquire(timeout=CONNECT_TIMEOUT)
         except Exception as e:
             if _is_unavailable(e):
                 raise _unavailable(e) from e
             raise
+        try:
+            yield conn
+        except Exception as e:
+            if not (_is_unavailable(e) or _closed(conn)):
+                raise
+            with contextlib.suppress(Exception):  # the pool may have let go of it already
+                conn.terminate()
+            raise _unavailable(e) from e
+        finally:
+            try:
+                await self._pool.release(conn)
+            except Exception as e:  # the call's own result (or error) stands; the pool drops the connection
+                log.debug("a connection could not be reset after its call and was dropped: %s", e)
 
     @contextlib.asynccontextmanager
     async def _transaction(self) -> AsyncIterator[asyncpg.Connection]:

@@ -209,3 +209,38 @@ async def test_connections_lost_mid_transaction_cost_no_acknowledged_result(pg: 
         assert sum(row.wins for row in board) == 40 and sum(row.played for row in board) == 80
     finally:
         await store.close()
+
+
+async def test_issue16_pt9_a_write_answered_before_its_connection_is_lost_is_reported_done(
+    pg: Backend, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 16 point 9: the pool resets a connection when a call gives it back (one more round trip). A server that
+    shuts down between a write's answer and that reset used to turn the committed write into StorageUnavailable, so
+    the game went back to its last commit while the database had the move; the next save then failed its version
+    check and the click answered "another process runs this game" (2 runs in 10 of the restart test). The write
+    stands; the pool drops the connection."""
+    import asyncpg
+
+    store = await pg.open()
+    pool = store._pool  # type: ignore[attr-defined]
+    release = asyncpg.pool.Pool.release
+    lost = {"on": False}
+
+    async def lost_on_release(self, conn, *, timeout=None):  # type: ignore[no-untyped-def]
+        if self is not pool or not lost["on"]:
+            return await release(self, conn, timeout=timeout)
+        conn.terminate()  # as the shutting-down server closes it
+        await release(self, conn, timeout=timeout)
+        raise asyncpg.exceptions.ConnectionDoesNotExistError("connection was closed in the middle of operation")
+
+    monkeypatch.setattr(asyncpg.pool.Pool, "release", lost_on_release)
+    try:
+        assert await store.acquire_lease(100, "me", 30)
+        lost["on"] = True
+        await store.save_game(LiveGame(100, 1, "classic", "playing", 1, {"v": 1}, 1.0), owner="me")
+        await store.save_game(LiveGame(100, 1, "classic", "playing", 2, {"v": 2}, 2.0), owner="me", expected_version=1)
+        lost["on"] = False
+        assert [(g.version, g.snapshot) for g in await until_it_works(store.load_games)] == [(2, {"v": 2})]
+    finally:
+        lost["on"] = False
+        await store.close()
