@@ -788,12 +788,14 @@ class SessionManager:
         over, or the game moved on without this process) this process stops running the game, as for a lost lease,
         and the write becomes :class:`~bot.adapter.errors.NotOwned`. On any error the caller restores the session to
         its last commit."""
+        ours = False
         try:
             try:
                 return await write()
             except WriteRefused as exc:
                 refused = exc
-            if await self.leases.renew_one(channel_id):  # nobody took it over: ours again, for a whole lease
+            ours = await self.leases.renew_one(channel_id)  # nobody took it over: ours again, for a whole lease
+            if ours:
                 try:
                     return await write()
                 except WriteRefused as exc:  # still ours, but the stored game is not the one this process has
@@ -804,6 +806,12 @@ class SessionManager:
         log.warning("a change was refused by the database (%s); stopping this game here", refused)
         self.leases.forget(channel_id)
         self._timers.spawn(self._suspend(channel_id))  # once the caller lets go of the session's lock
+        if ours:
+            # The database has a later commit of this process's own (a save whose answer was lost in an outage):
+            # the game is loaded again from it by the next renewal (as a lease lapsed in an outage); meanwhile its
+            # clicks say the database is unavailable.
+            self.leases.lapsed.add(channel_id)
+            raise E.StorageDown("the game is being loaded again after a database outage") from refused
         raise E.NotOwned("another bot process runs this game right now") from refused
 
     def _row(self, session: Session) -> LiveGame:

@@ -8,6 +8,7 @@ Two session managers share one SQLite store here, both on one controllable clock
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import subprocess
 import sys
 from collections.abc import AsyncIterator
@@ -454,4 +455,29 @@ async def test_point4_a_shard_lock_lost_with_nobody_else_holding_it_is_simply_ta
     await advance(clock, TTL / 3 + 1, m)
     assert not m.standing_down and m.leases.runs_shards()
     assert await draw(m, 1) == version + 1 and await store.lease_owner(1) == m.leases.owner
+    await m.close()
+
+
+async def test_point9_a_save_committed_although_its_answer_was_lost_is_loaded_again_not_called_another_process(
+    store: Store, clock: ManualClock
+) -> None:
+    """Issue 16 point 9: a save the database committed while its answer was lost (the server went away right after)
+    left the game here one version behind the database. The next save fails its version check though the lease is
+    this process's: its click says the database is unavailable (not "another process"), and the next renewal loads
+    the game again from the database, where play goes on."""
+    m = manager(store, clock)
+    await m.start()
+    await two_player_game(m, 1, GUILD0)
+    version = await draw(m, 1)
+    ahead = m.sessions[1].to_dict() | {"version": version + 1}  # what the lost answer had committed
+    row = m._row(m.sessions[1])
+    await store.save_game(dataclasses.replace(row, version=version + 1, snapshot=ahead), owner=m.leases.owner)
+    with pytest.raises(AE.StorageDown):
+        await draw(m, 1)
+    await m.idle()
+    with pytest.raises(AE.StorageDown):
+        m.get(1)
+    await advance(clock, TTL / 3 + 1, m)
+    assert set(m.sessions) == {1} and m.sessions[1].version == version + 1
+    assert await draw(m, 1) == version + 2
     await m.close()
