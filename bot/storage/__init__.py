@@ -11,8 +11,10 @@ Open one at start-up with ``UNO_DATABASE`` (a file path, default ``data/uno.sqli
     ...
     await store.close()
 
-See :mod:`bot.storage._sqlite` and :mod:`bot.storage._postgres` for transactions, durability, concurrency and how
-leaderboards stay fast; ``bot/storage/migrations/`` and ``bot/storage/pg_migrations/`` for the schemas;
+Every behaviour is written once, in :mod:`bot.storage._store` (and how leaderboards stay fast); the two dialects,
+:mod:`bot.storage._sqlite` and :mod:`bot.storage._postgres`, hold connections, transactions, durability, concurrency
+and the few statements whose SQL must differ (:mod:`bot.storage._dialect`); ``bot/storage/migrations/`` and
+``bot/storage/pg_migrations/`` the schemas;
 ``python -m bot.storage.copy`` copies an SQLite database into PostgreSQL.
 """
 

@@ -1,8 +1,9 @@
 """The :class:`Store` protocol: what every caller (adapter, cogs, client) may ask of the database, whichever it is.
 
-Two implementations: :class:`~bot.storage._sqlite.SqliteStore` (one SQLite file, the embedded default) and
-:class:`~bot.storage._postgres.PostgresStore` (a PostgreSQL server through asyncpg, for several processes). Open one
-with :func:`bot.storage.open_store`; no caller needs to know which one it got.
+One implementation, :class:`~bot.storage._store.SqlStore`, on two dialects: :class:`~bot.storage._sqlite.SqliteStore`
+(one SQLite file, the embedded default) and :class:`~bot.storage._postgres.PostgresStore` (a PostgreSQL server through
+asyncpg, for several processes). Open one with :func:`bot.storage.open_store`; no caller needs to know which one it
+got.
 
 Errors, for every method
     :class:`InvalidInputError` (a ``ValueError``) for a bad argument, raised before anything is written;

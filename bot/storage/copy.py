@@ -28,6 +28,7 @@ from pathlib import Path
 from ._common import SETTINGS_COLUMNS, settings_row
 from ._models import StorageError, check_live_game, is_postgres_url, redact_database
 from ._sqlite import SqliteStore
+from ._store import rebuild_aggregates
 
 CHUNK = 20_000
 """Matches copied per COPY statement."""
@@ -60,7 +61,7 @@ async def copy_sqlite_to_postgres(
     when ``target`` already holds settings, live games or matches, and what the stores raise when opened.
     """
     try:
-        from ._postgres import PostgresStore, rebuild_aggregates
+        from ._postgres import PostgresStore
     except ImportError as e:
         raise StorageError(
             "copying into PostgreSQL needs the asyncpg package: pip install 'uno-discord-bot[postgres]'"
@@ -79,7 +80,8 @@ async def copy_sqlite_to_postgres(
 
     dst = await PostgresStore.open(target)
     try:
-        async with dst._conn() as conn, conn.transaction():
+        async with dst.dialect.transaction() as tx:
+            conn = tx.conn
             # no bot may write while the copy runs: a second copy, or a bot started too early, waits for the commit
             await conn.execute(f"LOCK TABLE {', '.join(_TARGET_TABLES)} IN EXCLUSIVE MODE")
             held = [int(await conn.fetchval(f"SELECT count(*) FROM {t}")) for t in _TARGET_TABLES]
@@ -117,7 +119,7 @@ async def copy_sqlite_to_postgres(
             await conn.execute(
                 "SELECT setval(pg_get_serial_sequence('matches', 'id'), coalesce(max(id), 0) + 1, false) FROM matches"
             )
-            await rebuild_aggregates(conn)
+            await rebuild_aggregates(dst.dialect, tx)
             copied_ranked = int(
                 await conn.fetchval(
                     "SELECT coalesce(sum(players), 0) FROM rank_by_wins WHERE guild_id = 0 AND mode = '*'"

@@ -7,6 +7,8 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
+
 from tests import importgraph as ig
 
 DRIVERS = ("aiosqlite", "asyncpg")
@@ -30,3 +32,38 @@ def test_importing_every_storage_module_loads_no_discord_engine_adapter_or_cogs(
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ig.ROOT)
     assert out.stdout.strip() == "[]"
+
+
+def _behaviours() -> set[str]:
+    """The methods of the Store protocol (what callers may ask of the database), lifecycle included; not ``open``,
+    which is each dialect's own (it connects)."""
+    from bot.storage import Store
+
+    names = {name for name, value in vars(Store).items() if callable(value) and not name.startswith("_")}
+    return names - {"open"} | {
+        "__aenter__",
+        "__aexit__",
+    }
+
+
+def test_each_store_behaviour_is_written_once_and_no_dialect_defines_one():
+    """Issue 17 point 5: one store behaviour, two dialects. Every method of the Store protocol is SqlStore's
+    (bot/storage/_store.py); the dialect modules hold connections, errors and the SQL that must differ, and none of
+    their classes defines (or overrides) a behaviour."""
+    import inspect
+
+    pytest.importorskip("asyncpg")
+    from bot.storage import _postgres, _sqlite
+    from bot.storage._store import SqlStore
+
+    behaviours = _behaviours()
+    assert behaviours <= set(vars(SqlStore)), f"not in SqlStore: {sorted(behaviours - set(vars(SqlStore)))}"
+    for module in (_sqlite, _postgres):
+        classes = [c for _, c in inspect.getmembers(module, inspect.isclass) if c.__module__ == module.__name__]
+        assert classes
+        for cls in classes:
+            # a dialect's own close() closes its connections; the store's waits for its saves first
+            written_here = behaviours & set(vars(cls)) - (set() if issubclass(cls, SqlStore) else {"close"})
+            assert not written_here, f"{module.__name__}.{cls.__name__} defines {sorted(written_here)}: write it once"
+        functions = {n for n, f in inspect.getmembers(module, inspect.isfunction) if f.__module__ == module.__name__}
+        assert not behaviours & functions, f"{module.__name__} defines {sorted(behaviours & functions)}"

@@ -222,7 +222,7 @@ async def test_issue16_pt9_a_write_answered_before_its_connection_is_lost_is_rep
     import asyncpg
 
     store = await pg.open()
-    pool = store._pool  # type: ignore[attr-defined]
+    pool = store.dialect.pool  # type: ignore[attr-defined]
     release = asyncpg.pool.Pool.release
     lost = {"on": False}
 
@@ -244,3 +244,29 @@ async def test_issue16_pt9_a_write_answered_before_its_connection_is_lost_is_rep
     finally:
         lost["on"] = False
         await store.close()
+
+
+async def test_the_bulk_statements_of_a_rebuild_are_not_cut_by_the_command_timeout():
+    """rebuild_aggregates' statements run without the 30 s command timeout (a million matches on a busy machine took
+    longer, and the rebuild failed as 'PostgreSQL is not reachable'). asyncpg reads ``timeout=None`` as the command
+    timeout, so the rebuild passes its own; every other statement keeps the command timeout."""
+    pytest.importorskip("asyncpg")
+    from bot.storage._postgres import COMMAND_TIMEOUT, SLOW_TIMEOUT, PostgresDialect, _Tx
+    from bot.storage._store import rebuild_aggregates
+
+    class Conn:
+        def __init__(self) -> None:
+            self.timeouts: list[tuple[str, float | None]] = []
+
+        async def execute(self, sql: str, *args: object, timeout: float | None = None) -> str:
+            self.timeouts.append((sql.split()[0], timeout))
+            return "SELECT 0"
+
+        async def fetch(self, sql: str, *args: object, timeout: float | None = None) -> list[object]:
+            return []
+
+    conn = Conn()
+    await rebuild_aggregates(PostgresDialect(None), _Tx(conn))  # type: ignore[arg-type]  # no pool, no connection: a fake
+    bulk = [t for kind, t in conn.timeouts if kind in ("DELETE", "INSERT")]
+    assert len(bulk) == 4 + 1 + 3 + 3 and all(t == SLOW_TIMEOUT > COMMAND_TIMEOUT for t in bulk)
+    assert [t for kind, t in conn.timeouts if kind not in ("DELETE", "INSERT")] == [None, None, None]

@@ -1,0 +1,754 @@
+"""The store: every behaviour of :class:`bot.storage.Store`, written once over a :class:`~bot.storage._dialect.Dialect`
+(issue 17 point 5). :class:`~bot.storage._sqlite.SqliteStore` and :class:`~bot.storage._postgres.PostgresStore` are
+this class opened on their dialect; their modules hold connections, errors and the few statements whose SQL must
+differ, never a behaviour (tests/storage/test_boundaries.py keeps it so).
+
+Adding a table and its queries (issue 19's match records, ratings, seasons): a migration file per dialect
+(``migrations/`` and ``pg_migrations/``, the same number), the statements here in the shared SQL of
+:mod:`bot.storage._dialect`, the method here and in :class:`~bot.storage._protocol.Store`; docs/architecture.md,
+"Storage", walks through it.
+
+Leaderboards
+    Totals per player live in ``player_totals`` for four scopes (server × mode, server × all modes, all servers × mode,
+    all servers × all modes) and are updated in the transaction that records a match, so top-N reads a few index entries
+    whatever the number of matches; triggers keep small histograms from which a rank is a sum of a few rows
+    (migration 0001 explains them). :meth:`SqlStore.rebuild_aggregates` recomputes all of it from the raw match tables.
+
+Group commit
+    :meth:`SqlStore.save_game` queues the row; one task writes the queued rows, one statement per 400, so a busy bot
+    pays one commit per batch instead of one per action, and each caller returns once its own row is committed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import logging
+import time
+from collections.abc import Callable, Iterable, Sequence
+from types import TracebackType
+from typing import Any, Self
+
+from ._common import (
+    ALL_GUILDS,
+    ALL_MODES,
+    BUCKET_SHIFT,
+    RANK_COLUMNS,
+    SETTINGS_COLUMNS,
+    Corrupt,
+    live_game_from_row,
+    merge_settings,
+    prefs_changes,
+    prefs_from_row,
+    scope,
+    settings_changes,
+    settings_from_row,
+    settings_row,
+    totals_rows,
+)
+from ._dialect import Dialect, Row, Tx
+from ._models import (
+    RANK_ORDER,
+    UNSET,
+    GuildSettings,
+    Held,
+    InvalidInputError,
+    LeaderboardRow,
+    LiveGame,
+    MatchResult,
+    OptionsValidator,
+    PlayerStats,
+    Shards,
+    UserPrefs,
+    WriteRefused,
+    _Unset,
+    check_id,
+    check_ids,
+    check_live_game,
+    check_match_result,
+    check_optional_guild,
+    check_optional_mode,
+    check_owner,
+    check_page,
+    check_shards,
+    check_ttl,
+    check_version,
+    shard_keys,
+)
+
+log = logging.getLogger("bot.storage")
+
+RANK_TABLES = {
+    "rank_by_wins": "guild_id, mode, wins",
+    "rank_by_played": "guild_id, mode, wins, played",
+    "rank_by_bucket": f"guild_id, mode, wins, played, user_id >> {BUCKET_SHIFT}",
+}
+"""The rank tables of migration 0001 and the player_totals columns they count ranked players by."""
+
+# --- the statements, in the shared SQL of bot.storage._dialect ------------------------------------------------------
+
+_SELECT_SETTINGS = f"SELECT {SETTINGS_COLUMNS} FROM guild_settings WHERE guild_id = $1"
+_SELECT_PREFS = "SELECT text_only, large_cards FROM user_prefs WHERE user_id = $1"
+
+_UPSERT_GAME = (
+    "INSERT INTO live_games (channel_id, guild_id, mode, status, version, snapshot, updated_at) "
+    "VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (channel_id) DO UPDATE SET guild_id = excluded.guild_id, "
+    "mode = excluded.mode, status = excluded.status, version = excluded.version, snapshot = excluded.snapshot, "
+    "updated_at = excluded.updated_at"
+)
+_GAME_COLUMNS = ("bigint", "bigint", "text", "text", "bigint", "text", "float8", "text", "bigint")
+"""The parameters of one row of :func:`_save_games`: the live game's columns, then its writer (NULL = unfenced) and
+the version it expects (NULL = any)."""
+
+
+def _save_games(rows: int) -> str:
+    """Fenced upsert of ``rows`` live games (issue 16 point 5): a row is written only if its writer holds the channel's
+    lease by the database's clock (the lease row locked until the commit on PostgreSQL: a takeover waits for it, then
+    loads what it wrote), and the stored game is still at the version the writer expects. RETURNING names the rows
+    written; the others were refused. The last parameter is the clock shift."""
+    width = len(_GAME_COLUMNS)
+    values = ", ".join(
+        "(" + ", ".join(f"${r * width + c + 1}::{t}" for c, t in enumerate(_GAME_COLUMNS)) + ")" for r in range(rows)
+    )
+    now = f"{{now:{rows * width + 1}}}"
+    return (
+        "WITH v (channel_id, guild_id, mode, status, version, snapshot, updated_at, owner, expected) "
+        f"AS (VALUES {values}) "
+        "INSERT INTO live_games (channel_id, guild_id, mode, status, version, snapshot, updated_at) "
+        "SELECT v.channel_id, v.guild_id, v.mode, v.status, v.version, v.snapshot, v.updated_at FROM v "
+        "WHERE (v.owner IS NULL OR EXISTS (SELECT 1 FROM game_leases AS l WHERE l.channel_id = v.channel_id "
+        f"AND l.owner = v.owner AND l.expires_at > {now} {{for_update}})) "
+        "AND (v.expected IS NULL OR NOT EXISTS (SELECT 1 FROM live_games AS g WHERE g.channel_id = v.channel_id "
+        "AND g.version <> v.expected)) "
+        "ON CONFLICT (channel_id) DO UPDATE SET guild_id = excluded.guild_id, mode = excluded.mode, "
+        "status = excluded.status, version = excluded.version, snapshot = excluded.snapshot, "
+        "updated_at = excluded.updated_at RETURNING channel_id"
+    )
+
+
+# A write's fence, inside its transaction: $2 (NULL = unfenced) holds the channel's lease, and the stored game is at
+# version $3 (NULL = any).
+_FENCE = (
+    "SELECT ($2::text IS NULL OR EXISTS (SELECT 1 FROM game_leases WHERE channel_id = $1 AND owner = $2::text "
+    "AND expires_at > {now:4} {for_update})) "
+    "AND ($3::bigint IS NULL OR NOT EXISTS (SELECT 1 FROM live_games WHERE channel_id = $1 AND version <> $3::bigint))"
+)
+
+_UPSERT_TOTALS = """
+INSERT INTO player_totals AS t
+    (guild_id, mode, user_id, display_name, last_match_id, wins, played, abandoned, rounds_won, points, win_rate)
+VALUES ($1, $2, $3, $4, $5, $6::int, $7::int, $8, $9, $10,
+        CASE WHEN $7::int > 0 THEN CAST($6::int AS DOUBLE PRECISION) / $7::int ELSE 0.0 END)
+ON CONFLICT (guild_id, mode, user_id) DO UPDATE SET
+    display_name = CASE WHEN excluded.last_match_id >= t.last_match_id
+                        THEN excluded.display_name ELSE t.display_name END,
+    last_match_id = {greatest}(t.last_match_id, excluded.last_match_id),
+    wins = t.wins + excluded.wins,
+    played = t.played + excluded.played,
+    abandoned = t.abandoned + excluded.abandoned,
+    rounds_won = t.rounds_won + excluded.rounds_won,
+    points = t.points + excluded.points,
+    win_rate = CASE WHEN t.played + excluded.played > 0
+                    THEN CAST(t.wins + excluded.wins AS DOUBLE PRECISION) / (t.played + excluded.played) ELSE 0.0 END
+"""
+
+# One statement, so one snapshot. The rank is 1 + how many ranked players come before this one in RANK_ORDER, summed
+# from the rank tables (migration 0001): more wins; as many wins and a better win rate, i.e. fewer matches played (or,
+# at 0 wins, more matches played); the same (wins, played) and an earlier user-id bucket; and a count of the few index
+# entries of the player's own bucket with a smaller user id.
+_PLAYER_STATS = f"""
+SELECT t.user_id, t.display_name, t.wins, t.played, t.abandoned, t.win_rate, t.rounds_won, t.points,
+    CASE WHEN t.played > 0 THEN 1
+      + (SELECT coalesce(sum(r.players), 0) FROM rank_by_wins AS r
+         WHERE r.guild_id = t.guild_id AND r.mode = t.mode AND r.wins > t.wins)
+      + (SELECT coalesce(sum(r.players), 0) FROM rank_by_played AS r
+         WHERE r.guild_id = t.guild_id AND r.mode = t.mode AND r.wins = t.wins
+           AND CASE WHEN t.wins > 0 THEN r.played < t.played ELSE r.played > t.played END)
+      + (SELECT coalesce(sum(r.players), 0) FROM rank_by_bucket AS r
+         WHERE r.guild_id = t.guild_id AND r.mode = t.mode AND r.wins = t.wins AND r.played = t.played
+           AND r.bucket < t.user_id >> {BUCKET_SHIFT})
+      + (SELECT count(*) FROM player_totals AS o
+         WHERE o.guild_id = t.guild_id AND o.mode = t.mode AND o.wins = t.wins
+           AND o.win_rate = t.win_rate AND o.played = t.played
+           AND o.user_id >= (t.user_id >> {BUCKET_SHIFT}) << {BUCKET_SHIFT} AND o.user_id < t.user_id)
+    END,
+    (SELECT coalesce(sum(r.players), 0) FROM rank_by_wins AS r WHERE r.guild_id = t.guild_id AND r.mode = t.mode)
+FROM player_totals AS t
+WHERE t.guild_id = $1 AND t.mode = $2 AND t.user_id = $3
+"""
+
+_ACQUIRE_LEASE = (
+    "INSERT INTO game_leases (channel_id, owner, expires_at) VALUES ($1, $2, {now:4} + $3) "
+    "ON CONFLICT (channel_id) DO UPDATE SET owner = excluded.owner, expires_at = excluded.expires_at "
+    "WHERE game_leases.owner = excluded.owner OR game_leases.expires_at <= {now:4} RETURNING 1"
+)
+
+
+def _refused(channel_id: int, owner: str | None, version: int | None) -> WriteRefused:
+    return WriteRefused(
+        f"the write of the game in channel {channel_id} was refused: {owner or 'the writer'} does not hold its lease"
+        + ("" if version is None else f" or it is no longer at version {version}")
+    )
+
+
+_Pending = tuple[tuple[Any, ...], "asyncio.Future[None]"]
+
+
+class SqlStore:
+    """Settings, live games, match results, leaderboards and leases in an SQL database (implements
+    :class:`~bot.storage.Store`); opened by :meth:`SqliteStore.open <bot.storage._sqlite.SqliteStore.open>` or
+    :meth:`PostgresStore.open <bot.storage._postgres.PostgresStore.open>` (:func:`bot.storage.open_store`).
+
+    Methods are safe to call from many tasks at once. Bad arguments raise :class:`InvalidInputError` (a
+    ``ValueError``) before anything is written; a database that cannot be used right now raises
+    :class:`StorageUnavailable`; other database failures raise the driver's error after rolling back. The database's
+    clock decides every lease and shard lock (issue 16 point 6); a fenced write that is refused raises
+    :class:`WriteRefused`. ``clock`` is this process's clock (Unix seconds), ``db_clock`` (tests only) the database's.
+    """
+
+    def __init__(
+        self,
+        db: Dialect,
+        validate_options: OptionsValidator | None = None,
+        clock: Callable[[], float] = time.time,
+        db_clock: Callable[[], float] | None = None,
+    ) -> None:
+        """Use the dialect's ``open``."""
+        self._db = db
+        self._validate_options = validate_options
+        self.clock = clock
+        self.db_clock = db_clock
+        self._pending_saves: list[_Pending] = []
+        self._saver: asyncio.Task[None] | None = None
+
+    # --- lifecycle ------------------------------------------------------------------------------------------------
+
+    async def close(self) -> None:
+        """Wait for the running calls to finish, then close. The store cannot be used afterwards."""
+        if self._saver is not None:
+            await self._saver
+        await self._db.close()
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        await self.close()
+
+    async def _write_all(self, statements: Sequence[str], *args: Any) -> list[Row]:
+        """Run ``statements`` with the same parameters: one alone (one round trip), several in one transaction."""
+        if len(statements) == 1:
+            return list(await self._db.write(statements[0], *args))
+        rows: list[Row] = []
+        async with self._db.transaction() as tx:
+            for sql in statements:
+                rows.extend(await tx.fetch(sql, *args))
+        return rows
+
+    # --- server settings ------------------------------------------------------------------------------------------
+
+    async def get_settings(self, guild_id: int) -> GuildSettings:
+        """The server's settings; defaults when it never changed any. A stored value that is not valid (a damaged or
+        hand-edited row) is replaced by its default in the result, with one warning logged per value."""
+        check_id("guild_id", guild_id)
+        rows = await self._db.read(_SELECT_SETTINGS, guild_id)
+        return settings_from_row(guild_id, rows[0] if rows else None, self._validate_options)
+
+    async def update_settings(
+        self,
+        guild_id: int,
+        *,
+        default_mode: str | _Unset = UNSET,
+        turn_timer: int | _Unset = UNSET,
+        language: str | _Unset | None = UNSET,
+        text_only: bool | _Unset = UNSET,
+        default_target_score: int | _Unset = UNSET,
+        turn_pings: bool | _Unset = UNSET,
+        game_threads: bool | _Unset = UNSET,
+        default_options: dict[str, Any] | _Unset = UNSET,
+    ) -> GuildSettings:
+        """Change some of a server's settings (the others keep their value) and return them all. Concurrent updates
+        of one server apply one after the other.
+
+        ``default_mode`` one of ``classic``/``flip``/``flex``; ``turn_timer`` seconds, 15–600; ``language`` one of
+        ``en``/``it``/``es``/``sk`` or ``None`` for each user's Discord locale; ``text_only``, ``turn_pings`` and
+        ``game_threads`` ``True``/``False``; ``default_target_score`` 0–100000 (bounds: :mod:`bot.limits`);
+        ``default_options`` a dict of rule options (``{}`` = the rules' defaults) that ``validate_options`` accepts.
+        Raises :class:`InvalidInputError` for any bad value, and then changes nothing.
+        """
+        check_id("guild_id", guild_id)
+        changes = settings_changes(
+            self._validate_options,
+            default_mode=default_mode,
+            turn_timer=turn_timer,
+            language=language,
+            text_only=text_only,
+            default_target_score=default_target_score,
+            turn_pings=turn_pings,
+            game_threads=game_threads,
+            default_options=default_options,
+        )
+        async with self._db.transaction() as tx:
+            # the row exists (with the defaults if it did not) and is locked until the commit
+            await tx.execute(
+                f"INSERT INTO guild_settings (guild_id, {SETTINGS_COLUMNS}) "
+                "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (guild_id) DO NOTHING",
+                *settings_row(GuildSettings(guild_id)),
+            )
+            rows = await tx.fetch(_SELECT_SETTINGS + " {for_update}", guild_id)
+            new = merge_settings(settings_from_row(guild_id, rows[0], self._validate_options), changes)
+            await tx.execute(
+                "UPDATE guild_settings SET default_mode = $2, turn_timer = $3, language = $4, text_only = $5, "
+                "default_target_score = $6, turn_pings = $7, game_threads = $8, default_options = $9 "
+                "WHERE guild_id = $1",
+                *settings_row(new),
+            )
+        return new
+
+    # --- user preferences -----------------------------------------------------------------------------------------
+
+    async def get_prefs(self, user_id: int) -> UserPrefs:
+        """A user's preferences (``/uno prefs``); defaults when they never changed any. A stored value that is not
+        valid is replaced by its default in the result, with one warning logged per value."""
+        check_id("user_id", user_id)
+        rows = await self._db.read(_SELECT_PREFS, user_id)
+        return prefs_from_row(user_id, rows[0] if rows else None)
+
+    async def update_prefs(
+        self, user_id: int, *, text_only: bool | _Unset = UNSET, large_cards: bool | _Unset = UNSET
+    ) -> UserPrefs:
+        """Change some of a user's preferences (the others keep their value) and return them all; ``text_only`` and
+        ``large_cards`` ``True``/``False``. Raises :class:`InvalidInputError` for a bad value, and then changes
+        nothing."""
+        check_id("user_id", user_id)
+        changes = prefs_changes(text_only, large_cards)
+        async with self._db.transaction() as tx:
+            await tx.execute(
+                "INSERT INTO user_prefs (user_id, text_only, large_cards) VALUES ($1, 0, 0) "
+                "ON CONFLICT (user_id) DO NOTHING",
+                user_id,
+            )
+            rows = await tx.fetch(_SELECT_PREFS + " {for_update}", user_id)
+            new = dataclasses.replace(prefs_from_row(user_id, rows[0]), **changes)
+            await tx.execute(
+                "UPDATE user_prefs SET text_only = $2, large_cards = $3 WHERE user_id = $1",
+                user_id,
+                int(new.text_only),
+                int(new.large_cards),
+            )
+        return new
+
+    # --- live games -----------------------------------------------------------------------------------------------
+
+    async def save_game(self, game: LiveGame, *, owner: str | None = None, expected_version: int | None = None) -> None:
+        """Insert or replace the live game of ``game.channel_id``; returns once it is committed (the last call wins).
+
+        Fenced (issue 16 point 5): with ``owner``, the write happens only if ``owner`` holds the channel's lease by the
+        database's clock; with ``expected_version``, only if the stored game is at that version (or there is none).
+        Otherwise nothing is written and :class:`WriteRefused` is raised.
+
+        Group commit: the saves of many games arriving together share one statement, so a busy bot pays for one
+        commit per batch instead of one per action; each caller still returns only after its row is committed.
+        Raises :class:`InvalidInputError` for a bad field or a snapshot that is not a JSON-able dict.
+        """
+        row = check_live_game(game)
+        if owner is not None:
+            check_owner(owner)
+        fenced = (*row, owner, check_version(expected_version))
+        loop = asyncio.get_running_loop()
+        done: asyncio.Future[None] = loop.create_future()
+        self._pending_saves.append((fenced, done))
+        if self._saver is None or self._saver.done():
+            self._saver = loop.create_task(self._flush_saves(), name="uno-storage-save")
+        await done
+
+    async def _flush_saves(self) -> None:
+        """Commit the queued saves in batches, in arrival order, until none are left. A channel saved twice in a row
+        waits for the next batch with its second save (each save is fenced on the state the one before left)."""
+        while self._pending_saves:
+            batch: list[_Pending] = []
+            later: list[_Pending] = []
+            seen: set[int] = set()
+            for item in self._pending_saves:
+                channel = item[0][0]
+                if channel in seen:
+                    later.append(item)
+                else:
+                    seen.add(channel)
+                    batch.append(item)
+            self._pending_saves = later
+            # One multi-row statement per chunk, one transaction each: SQLite's writer thread binds a whole batch
+            # under one hold of the GIL instead of asking for it row by row; PostgreSQL pays one round trip and commit.
+            rows = [row for row, _ in batch]
+            written: set[int] = set()
+            try:
+                for i in range(0, len(rows), self._db.save_chunk):
+                    chunk = rows[i : i + self._db.save_chunk]
+                    got = await self._db.write(
+                        _save_games(len(chunk)), *[v for row in chunk for v in row], self._db.shift()
+                    )
+                    written.update(int(r[0]) for r in got)
+            except Exception as exc:
+                for _, fut in batch:
+                    if not fut.done():
+                        fut.set_exception(exc)
+                continue
+            for row, fut in batch:
+                if fut.done():
+                    continue
+                if row[0] in written:
+                    fut.set_result(None)
+                else:
+                    fut.set_exception(_refused(row[0], row[7], row[8]))
+
+    async def _fenced(self, tx: Tx, channel_id: int, owner: str | None, version: int | None) -> None:
+        """Inside a transaction: raise :class:`WriteRefused` unless the fence of a write holds (the lease row locked
+        until the commit on PostgreSQL)."""
+        rows = await tx.fetch(_FENCE, channel_id, owner, version, self._db.shift())
+        if not rows[0][0]:
+            raise _refused(channel_id, owner, version)
+
+    async def delete_game(self, channel_id: int, *, owner: str | None = None) -> bool:
+        """Remove the channel's live game; ``False`` if there was none. With ``owner``: fenced on its lease (see
+        :meth:`save_game`; :class:`WriteRefused` and nothing deleted when it does not hold it)."""
+        check_id("channel_id", channel_id)
+        delete = "DELETE FROM live_games WHERE channel_id = $1"
+        if owner is None:
+            return bool(await self._db.write(delete + " RETURNING 1", channel_id))
+        check_owner(owner)
+        async with self._db.transaction() as tx:
+            await self._fenced(tx, channel_id, owner, None)
+            return await tx.execute(delete, channel_id) > 0
+
+    async def load_games(
+        self, validate: Callable[[dict[str, Any]], object] | None = None, *, shards: Shards | None = None
+    ) -> list[LiveGame]:
+        """All live games by channel id; with ``shards``, only those of the guilds it owns (:meth:`Shards.owns`).
+
+        A row whose snapshot is not a JSON object, whose other columns are malformed, or for which
+        ``validate(snapshot)`` raises (any ``Exception``; its return value is ignored) is set aside: moved to
+        ``quarantined_games`` with the reason, and one warning is logged. It never stops the others from loading.
+        """
+        where = ""
+        params: tuple[int, ...] = ()
+        shards = check_shards(shards)
+        if shards is not None:
+            ids = sorted(shards.ids)
+            where = f"WHERE (guild_id >> 22) % $1 IN ({', '.join(f'${i}' for i in range(2, len(ids) + 2))}) "
+            params = (shards.count, *ids)
+        rows = await self._db.read(
+            "SELECT channel_id, guild_id, mode, status, version, {raw_snapshot}, updated_at "
+            f"FROM live_games {where}ORDER BY channel_id",
+            *params,
+        )
+        games: list[LiveGame] = []
+        bad: list[tuple[object, object, str]] = []
+        for channel_id, guild_id, mode, status, version, raw, updated_at in rows:
+            try:
+                game = live_game_from_row(channel_id, guild_id, mode, status, version, raw, updated_at)
+                if validate is not None:
+                    try:
+                        validate(game.snapshot)
+                    except Exception as e:
+                        raise Corrupt(f"rejected by validator: {type(e).__name__}: {e}") from None
+            except Corrupt as e:
+                bad.append((channel_id, raw, str(e)))
+                continue
+            games.append(game)
+        if bad:
+            await self._quarantine(bad)
+        return games
+
+    async def _quarantine(self, bad: Sequence[tuple[object, object, str]]) -> None:
+        now = time.time()
+        async with self._db.transaction() as tx:
+            for channel_id, raw, reason in bad:
+                # Only if the row is still the one that was read (a save_game may have replaced it meanwhile).
+                moved = await tx.execute(
+                    "INSERT INTO quarantined_games "
+                    "(channel_id, guild_id, mode, status, version, snapshot, updated_at, reason, quarantined_at) "
+                    "SELECT channel_id, guild_id, mode, status, version, snapshot, updated_at, $3::text, $4::float8 "
+                    "FROM live_games WHERE channel_id {same} $1 AND {raw_snapshot} {same} $2",
+                    channel_id,
+                    raw,
+                    reason,
+                    now,
+                )
+                if moved:
+                    await tx.execute(
+                        "DELETE FROM live_games WHERE channel_id {same} $1 AND {raw_snapshot} {same} $2",
+                        channel_id,
+                        raw,
+                    )
+                    log.warning(
+                        "set aside the live game of channel %s (moved to quarantined_games): %s", channel_id, reason
+                    )
+
+    # --- leases -------------------------------------------------------------------------------------------------
+
+    async def acquire_lease(self, channel_id: int, owner: str, ttl: float) -> bool:
+        """Take or extend the lease of the channel's game until the database's clock + ``ttl``; ``True`` if ``owner``
+        holds it now, ``False`` (nothing changed) while another owner's lease has not expired. ``ttl`` seconds,
+        0 < ttl ≤ 86400. Of owners racing for one channel exactly one wins (the upsert decides)."""
+        check_id("channel_id", channel_id)
+        check_owner(owner)
+        ttl = check_ttl(ttl)
+        return bool(await self._db.write(_ACQUIRE_LEASE, channel_id, owner, ttl, self._db.shift()))
+
+    async def acquire_leases(self, channel_ids: Iterable[int], owner: str, ttl: float) -> dict[int, str]:
+        """Take (or extend) every lease of ``channel_ids`` that is free, expired or ``owner``'s until the database's
+        clock + ``ttl``, in one round trip where the dialect can (start-up and takeovers, issue 16; PostgreSQL takes
+        them in channel order, so two owners taking overlapping sets cannot deadlock); returns each channel's lease
+        owner now (``owner`` where it got it; one taken by another owner at that very moment may be missing)."""
+        channels = check_ids("channel_id", channel_ids)
+        check_owner(owner)
+        ttl = check_ttl(ttl)
+        if not channels:
+            return {}
+        rows = await self._write_all(
+            self._db.acquire_statements, self._db.id_list(channels), owner, ttl, self._db.shift()
+        )
+        return {int(c): str(o) for c, o in rows}
+
+    async def renew_lease(self, channel_id: int, owner: str, ttl: float) -> bool:
+        """Extend ``owner``'s lease until the database's clock + ``ttl``; ``False`` if ``owner`` no longer holds it."""
+        check_id("channel_id", channel_id)
+        check_owner(owner)
+        ttl = check_ttl(ttl)
+        rows = await self._db.write(
+            "UPDATE game_leases SET expires_at = {now:4} + $1 WHERE channel_id = $2 AND owner = $3 RETURNING 1",
+            ttl,
+            channel_id,
+            owner,
+            self._db.shift(),
+        )
+        return bool(rows)
+
+    async def renew_leases(self, owner: str, ttl: float) -> Held:
+        """Extend every lease and shard lock ``owner`` still holds to the database's clock + ``ttl``, in one round trip
+        where the dialect can (issue 16 point 7); returns which it holds (one it held before and that is missing here
+        was taken over or released)."""
+        check_owner(owner)
+        ttl = check_ttl(ttl)
+        rows = await self._write_all(self._db.renew_statements, owner, ttl, self._db.shift())
+        channels = sorted(int(r[0]) for r in rows if r[0] is not None)
+        shards = sorted((int(r[1]), int(r[2])) for r in rows if r[0] is None)
+        return Held(channels, shards)
+
+    async def release_lease(self, channel_id: int, owner: str) -> bool:
+        """Give up ``owner``'s lease of the channel; ``False`` if ``owner`` did not hold it."""
+        check_id("channel_id", channel_id)
+        check_owner(owner)
+        return bool(
+            await self._db.write(
+                "DELETE FROM game_leases WHERE channel_id = $1 AND owner = $2 RETURNING 1", channel_id, owner
+            )
+        )
+
+    async def release_leases(self, owner: str) -> int:
+        """Give up every lease and shard lock of ``owner`` (a clean stop); returns how many game leases it held."""
+        check_owner(owner)
+        async with self._db.transaction() as tx:
+            count = await tx.execute("DELETE FROM game_leases WHERE owner = $1", owner)
+            await tx.execute("DELETE FROM shard_locks WHERE owner = $1", owner)
+        return count
+
+    async def lease_owner(self, channel_id: int) -> str | None:
+        """The owner of the channel's unexpired lease, or ``None``."""
+        check_id("channel_id", channel_id)
+        rows = await self._db.read(
+            "SELECT owner FROM game_leases WHERE channel_id = $1 AND expires_at > {now:2}", channel_id, self._db.shift()
+        )
+        return str(rows[0][0]) if rows else None
+
+    async def acquire_shards(self, shards: Shards | None, owner: str, ttl: float) -> dict[tuple[int, int], str]:
+        """Take (or extend) the lock of every shard of ``shards`` that is free, expired or already ``owner``'s, in one
+        transaction; returns the owner of each of those shard locks now (``owner`` where it got it)."""
+        keys = shard_keys(check_shards(shards))
+        check_owner(owner)
+        ttl = check_ttl(ttl)
+        values = ", ".join(f"(${2 * k + 4}::int, ${2 * k + 5}::int, $1, {{now:3}} + $2)" for k in range(len(keys)))
+        which = " OR ".join(f"(shard_count = ${2 * k + 1} AND shard_id = ${2 * k + 2})" for k in range(len(keys)))
+        flat = [v for key in keys for v in key]
+        async with self._db.transaction() as tx:
+            await tx.execute(
+                f"INSERT INTO shard_locks (shard_count, shard_id, owner, expires_at) VALUES {values} "
+                "ON CONFLICT (shard_count, shard_id) DO UPDATE SET owner = excluded.owner, "
+                "expires_at = excluded.expires_at "
+                "WHERE shard_locks.owner = excluded.owner OR shard_locks.expires_at <= {now:3}",
+                owner,
+                ttl,
+                self._db.shift(),
+                *flat,
+            )
+            rows = await tx.fetch(f"SELECT shard_count, shard_id, owner FROM shard_locks WHERE {which}", *flat)
+        return {(int(c), int(i)): str(o) for c, i, o in rows}
+
+    # --- match results --------------------------------------------------------------------------------------------
+
+    async def finish_match(
+        self,
+        result: MatchResult,
+        *,
+        replace_with: LiveGame | None = None,
+        owner: str | None = None,
+        expected_version: int | None = None,
+    ) -> bool:
+        """Record a finished match and end its live game, all in one transaction.
+
+        Writes the match, its players and rounds, updates the leaderboard totals of its human players, and either
+        deletes the live game of ``result.channel_id`` or, with ``replace_with`` (same channel), stores that instead
+        (e.g. a "match over" table the channel keeps showing). Either everything is committed or nothing is.
+
+        Returns ``False`` and writes nothing if a match with the same ``match_key`` was already recorded (of two
+        processes recording one at once, one records it, the other gets ``False``).
+        Raises :class:`InvalidInputError` for a malformed result (see :class:`MatchResult`); fenced like
+        :meth:`save_game` by ``owner`` and ``expected_version`` (:class:`WriteRefused`, nothing written).
+        """
+        check_match_result(result)
+        game_row = None
+        if replace_with is not None:
+            game_row = check_live_game(replace_with)
+            if replace_with.channel_id != result.channel_id:
+                raise InvalidInputError("replace_with must be the live game of the match's channel")
+        if owner is not None:
+            check_owner(owner)
+        version = check_version(expected_version)
+        async with self._db.transaction() as tx:
+            if owner is not None or version is not None:
+                await self._fenced(tx, result.channel_id, owner, version)
+            ids = await tx.fetch(
+                "INSERT INTO matches (match_key, mode, guild_id, channel_id, status, target_score, rounds_played, "
+                "winner_seat, started_at, ended_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) "
+                "ON CONFLICT (match_key) DO NOTHING RETURNING id",
+                result.match_key,
+                str(result.mode),
+                result.guild_id,
+                result.channel_id,
+                result.status,
+                result.target_score,
+                len(result.rounds),
+                result.winner_seat,
+                float(result.started_at),
+                float(result.ended_at),
+            )
+            if not ids:
+                return False  # already recorded; the transaction commits nothing
+            match_id = int(ids[0][0])
+            await tx.executemany(
+                "INSERT INTO match_players (match_id, seat, user_id, display_name, is_ai, final_score, placement, "
+                "rounds_won, points_scored) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+                [
+                    (
+                        match_id,
+                        p.seat,
+                        p.user_id,
+                        p.display_name,
+                        bool(p.is_ai),
+                        p.final_score,
+                        p.placement,
+                        p.rounds_won,
+                        p.points_scored,
+                    )
+                    for p in result.players
+                ],
+            )
+            if result.rounds:
+                await tx.executemany(
+                    "INSERT INTO match_rounds (match_id, number, winner_seat, points) VALUES ($1, $2, $3, $4)",
+                    [(match_id, r.number, r.winner_seat, r.points) for r in result.rounds],
+                )
+            totals = totals_rows(result, match_id)
+            if totals:
+                if self._db.totals_lock is not None:
+                    await tx.execute(self._db.totals_lock)
+                await tx.executemany(_UPSERT_TOTALS, totals)
+            if game_row is None:
+                await tx.execute("DELETE FROM live_games WHERE channel_id = $1", result.channel_id)
+            else:
+                await tx.execute(_UPSERT_GAME, *game_row)
+        return True
+
+    # --- leaderboards ---------------------------------------------------------------------------------------------
+
+    async def leaderboard(
+        self, *, guild_id: int | None, mode: str | None, limit: int = 10, offset: int = 0
+    ) -> list[LeaderboardRow]:
+        """One page of a leaderboard, in :data:`RANK_ORDER`; ranks are ``offset + 1, offset + 2, …``.
+
+        ``guild_id`` a server, or ``None`` for all servers; ``mode`` a mode, or ``None`` for all modes. Only players
+        with at least one completed match are listed; AI seats never are. ``limit`` 1–1000, ``offset`` ≥ 0.
+        """
+        key = scope(check_optional_guild(guild_id), check_optional_mode(mode))
+        limit, offset = check_page(limit, offset)
+        rows = await self._db.read(
+            f"SELECT {RANK_COLUMNS} FROM player_totals WHERE guild_id = $1 AND mode = $2 AND played > 0 "
+            f"ORDER BY {RANK_ORDER} LIMIT $3 OFFSET $4",
+            *key,
+            limit,
+            offset,
+        )
+        return [LeaderboardRow(offset + i, *row) for i, row in enumerate(rows, start=1)]
+
+    async def leaderboard_count(self, *, guild_id: int | None, mode: str | None) -> int:
+        """How many players the leaderboard lists (for "page k of n": ``n = ceil(count / limit)``)."""
+        key = scope(check_optional_guild(guild_id), check_optional_mode(mode))
+        rows = await self._db.read(
+            "SELECT coalesce(sum(players), 0) FROM rank_by_wins WHERE guild_id = $1 AND mode = $2", *key
+        )
+        return int(rows[0][0])
+
+    async def player_stats(self, user_id: int, *, guild_id: int | None, mode: str | None) -> PlayerStats | None:
+        """A player's totals and rank in one scope (``None`` = all servers / all modes); ``None`` if the player has no
+        finished match there. ``rank`` is ``None`` while they have only abandoned matches."""
+        check_id("user_id", user_id)
+        key = scope(check_optional_guild(guild_id), check_optional_mode(mode))
+        rows = await self._db.read(_PLAYER_STATS, *key, user_id)
+        if not rows:
+            return None
+        uid, name, wins, played, abandoned, rate, rounds_won, points, rank, ranked = rows[0]
+        return PlayerStats(
+            uid,
+            name,
+            guild_id,
+            mode,
+            None if rank is None else int(rank),
+            int(ranked),
+            wins,
+            played,
+            abandoned,
+            rate,
+            rounds_won,
+            points,
+        )
+
+    async def rebuild_aggregates(self) -> None:
+        """Recompute every leaderboard total and rank table from the raw match tables, in one transaction (readers see
+        the old ones until it commits; finishes wait). For repairs and after importing matches; about a minute per
+        million matches. The rank triggers are off for the bulk work, so the rank tables are computed with one
+        GROUP BY each instead of a trigger call per row."""
+        async with self._db.transaction() as tx:
+            await rebuild_aggregates(self._db, tx)
+
+
+async def rebuild_aggregates(db: Dialect, tx: Tx) -> None:
+    """:meth:`SqlStore.rebuild_aggregates` inside the caller's transaction ``tx`` on ``db``."""
+    if db.totals_lock is not None:
+        await tx.execute(db.totals_lock)
+    async with db.without_triggers(tx):
+        for table in ("player_totals", *RANK_TABLES):
+            await tx.execute(f"DELETE FROM {table}", slow=True)
+        await tx.execute(db.rebuild_finest, slow=True)
+        for guild, mode, group in (
+            ("guild_id", f"'{ALL_MODES}'", "guild_id, "),
+            (str(ALL_GUILDS), "mode", "mode, "),
+            (str(ALL_GUILDS), f"'{ALL_MODES}'", ""),
+        ):
+            await tx.execute(db.rebuild_wider.format(guild=guild, mode=mode, group=group), slow=True)
+        for table, keys in RANK_TABLES.items():
+            await tx.execute(
+                f"INSERT INTO {table} SELECT {keys}, count(*) FROM player_totals WHERE played > 0 GROUP BY {keys}",
+                slow=True,
+            )
