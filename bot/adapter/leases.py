@@ -220,6 +220,7 @@ class Leases:
         lease ran out) and the channels whose lease the database still gives this process although it had stopped
         counting on them (they lapsed during an outage and nobody took them over: this process takes them back)."""
         start = self.clock.now()
+        before = dict(self._until)
         try:
             held = await self.store.renew_leases(self.owner, self.ttl)
         except StorageUnavailable as exc:
@@ -235,14 +236,18 @@ class Leases:
             log.info("the database is reachable again: renewed %d game lease(s)", len(held.channels))
         self.unreachable = False
         renewed = set(held.channels)
-        lost = [c for c in self._until if c not in renewed]
+        # Leases taken or given back while the renewal was on its way (a game opened, taken over, ended) are not in
+        # its answer, or are there for nothing: only a lease this process counted on when it was sent, and has not
+        # taken again since, is lost; only one it had stopped counting on before then is regained.
+        lost = [c for c, until in before.items() if c not in renewed and self._until.get(c) == until]
         for channel in lost:
             log.warning("lost the lease of the game in channel %s: another process runs it now", channel)
             self._until.pop(channel, None)
-        regained = [c for c in held.channels if c not in self._until]
+        regained = [c for c in held.channels if c not in self._until and c not in before]
         self.lapsed &= renewed  # those another process took over meanwhile wait for it now
         for channel in held.channels:
-            self._until[channel] = start + self.ttl
+            if channel in self._until or channel in regained:
+                self._until[channel] = max(self._until.get(channel, start), start + self.ttl)
         if len(held.shards) == len(shard_keys(self.shards)):
             self._shards_until = start + self.ttl
         elif self._shards_until > float("-inf"):
