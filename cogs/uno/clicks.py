@@ -15,6 +15,7 @@ import discord
 
 from bot.adapter import AdapterError, SessionManager, SessionView, Status, Update
 from bot.adapter.errors import MatchForgotten, NoGame, NotMatchPlayer
+from bot.adapter.session_view import SeatView as SessionSeat
 from bot.ai import Level
 from bot.engine.actions import Accept, Action, CallUno, Catch, Challenge, DeclareColour, Draw, Keep, NextRound, Play
 from bot.engine.cards import Colour
@@ -248,6 +249,14 @@ class Clicks:
             raise not_seated()
         return session, view
 
+    def _out_seat(self, channel: int, user: int) -> SessionSeat | None:
+        """``user``'s seat in the match being played in ``channel`` when they are out of it (left or removed)."""
+        session = self.manager.snapshot(channel)
+        if session is None or session.status is not Status.PLAYING:
+            return None
+        seats = [s for s in session.seats if s.user_id == user]
+        return seats[-1] if seats and all(s.left for s in seats) else None
+
     @staticmethod
     async def ack(interaction: Interaction) -> None:
         if not interaction.response.is_done():
@@ -401,6 +410,10 @@ class Clicks:
         try:
             session, view = self.seated(channel, interaction.user.id)
         except (AdapterError, RuleError) as exc:
+            out = self._out_seat(channel, interaction.user.id)
+            if out is not None:  # removed or left during this match: say which (issue 18 point 5)
+                await send_ephemeral(interaction, screens.out_text(out)(lang))
+                return
             await self.error(interaction, exc, lang)
             return
         note = None if await self.bot.database_up(interaction.user.id) else t("error.storage_unavailable", lang)

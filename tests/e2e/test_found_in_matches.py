@@ -185,6 +185,8 @@ async def test_a_kicked_or_timed_out_players_hand_says_why_without_controls_and_
     hand = emulator.message(hands[carol.id].id)
     assert hand.text == "You are no longer in this game: the host or a server manager removed you."
     assert not hand.buttons() and not hand.selects() and not hand.attachments
+    res = await emulator.click(carol, table.public_message(), label="Show my hand")  # asked again: the same reason
+    assert res.ephemeral_messages[0].text == "You are no longer in this game: the host or a server manager removed you."
     table_text = table.public_message().text
     assert "~~Carol~~ · removed from the game" in table_text and "Carol was removed from the game" in table_text
     assert "left the game" not in table_text
