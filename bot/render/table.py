@@ -52,6 +52,7 @@ _MARGIN = 14
 _ROW_GAP = 6
 _SEATS_X = 34
 _NAME_SIZE = 22
+_NAME_SIZE_SMALL = 18  # a name too long for its column at _NAME_SIZE: smaller before it is cut (still read at 450 px)
 _ROW_H = 52  # a seat row of classic and Flex (card backs), px
 _LEFT_LABEL_X = 226  # from the row's left edge: where a player who left has "left the game" instead of a count
 # UNO FLIP rows: the other faces of a hand as row chips (SPEC F10), side by side from _CARDS_X, 4 px apart, closer
@@ -322,16 +323,27 @@ def _pill(text: str, size: int, hot: bool) -> Image.Image:
 
 @lru_cache(maxsize=512)
 def _name(text: str, turn: bool, width: int = _NAME_W) -> Image.Image:
-    """A player's name in the bundled fonts (any script, emoji; see :mod:`bot.render._text`), cut with an ellipsis to
-    fit its column of ``width`` px, as a transparent sprite."""
-    return text_image(fit(text, _NAME_SIZE, width) or "?", _NAME_SIZE, HIGHLIGHT if turn else TEXT)
+    """A player's name in the bundled fonts (any script, emoji; see :mod:`bot.render._text`) to fit its column of
+    ``width`` px: smaller when it is too long for it (:func:`_name_size`), then cut with an ellipsis, as a transparent
+    sprite."""
+    size = _name_size(text, width)
+    return text_image(fit(text, size, width) or "?", size, HIGHLIGHT if turn else TEXT)
+
+
+def _name_size(text: str, width: int) -> int:
+    """The font size of a name in a column of ``width`` px: :data:`_NAME_SIZE`, or :data:`_NAME_SIZE_SMALL` for a
+    name too long for it (issue 18 point 5: the room a row has is used before a name is cut)."""
+    if text_width(" ".join(text.split()), _NAME_SIZE) <= width:
+        return _NAME_SIZE
+    return _NAME_SIZE_SMALL
 
 
 @lru_cache(maxsize=512)
 def _left_name(text: str, width: int = _NAME_W) -> Image.Image:
     """The name of a player who left: dimmed and struck through, cut like :func:`_name`."""
-    img = text_image(fit(text, _NAME_SIZE, width) or "?", _NAME_SIZE, MUTED).copy()
-    y = round(_NAME_SIZE * 0.83)  # through the middle of the lower-case letters (baseline at 1.1 × size)
+    size = _name_size(text, width)
+    img = text_image(fit(text, size, width) or "?", size, MUTED).copy()
+    y = round(size * 0.83)  # through the middle of the lower-case letters (baseline at 1.1 × size)
     ImageDraw.Draw(img).line((0, y, img.width - 1, y), fill=(*MUTED, 255), width=2)
     return img
 

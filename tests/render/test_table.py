@@ -256,7 +256,7 @@ def test_a_long_name_uses_the_room_its_row_has_and_the_columns_stay_aligned() ->
     """Issue 18 point 5: "Christopher Alexander-Montgomery" (or a name with an emoji at its end) is drawn whole while
     the rows have room right of their cards (it was cut at 186 px beside 400 empty ones); the counts and cards move
     right together in every row; a row whose cards fill it keeps the 186 px column, and its cards as they were."""
-    from bot.render.table import _NAME_SIZE, _NAME_W, _cards_room, _name_width
+    from bot.render.table import _NAME_SIZE, _NAME_W, _cards_room, _name_size, _name_width
 
     top = parse_face("R5")
     long_name, emoji_name = "Christopher Alexander-Montgomery", "Ľubomír Novák the Great 🎉"
@@ -278,3 +278,6 @@ def test_a_long_name_uses_the_room_its_row_has_and_the_columns_stay_aligned() ->
     flip_scene = TableScene(Mode.FLIP, Side.LIGHT, top, tuple(flip))
     free = TABLE_WIDTH - 14 - 34 - 284 - 8
     assert _name_width(flip_scene) - _NAME_W <= free - _cards_room(flip_scene, flip[0])
+    # a name still too long for its column is drawn smaller before it is cut
+    assert _name_size(long_name, _NAME_W) < _NAME_SIZE and _name_size("Mia", _NAME_W) == _NAME_SIZE
+    assert len(fit(long_name, _name_size(long_name, 260), 260)) > len(fit(long_name, _NAME_SIZE, 260))
