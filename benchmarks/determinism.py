@@ -1,11 +1,17 @@
 """Determinism check for engine refactors: digests of seeded random matches (run by hand; not a test).
 
-Plays seeded random matches in every mode (default options and several option sets, several draw rates), hashing every
-step's events, the full legal-action lists of every seat at sampled steps, and each final ``to_dict()``. Record the
-digests with the engine before a change, then compare after it: any difference means the change altered behaviour.
+Plays seeded random matches in every mode (default options, several option sets, every house rule on; several draw
+rates), hashing every step's events, the full legal-action lists of every seat at sampled steps, and each final
+``to_dict()``. Record the digests with the engine before a change, then compare after it: any difference means the
+change altered behaviour.
 
     python benchmarks/determinism.py --record /tmp/digests.json     # before
     python benchmarks/determinism.py --compare /tmp/digests.json    # after (exit 1 on a difference)
+
+The compiled engine and its Python source must give the same digests (issue 21 point 5; tests/engine/test_compiled.py):
+
+    UNO_ENGINE=pure python benchmarks/determinism.py --record /tmp/pure.json
+    UNO_ENGINE=compiled python benchmarks/determinism.py --compare /tmp/pure.json
 """
 
 from __future__ import annotations
@@ -20,7 +26,7 @@ from random import Random
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot.engine.game import PLAYER_RANGE, Game
-from bot.engine.options import Options
+from bot.engine.options import Options, preset
 from bot.engine.simulate import random_step
 from bot.engine.view import Phase
 
@@ -38,6 +44,8 @@ OPTION_SETS: dict[str, Options] = {
         classic_deck="112",
     ),
 }
+#: Every house rule fully on (SPEC H), for each game those it has (``preset("chaos", …)``).
+CHAOS = "chaos"
 DRAW_RATES: tuple[float | None, ...] = (0.05, 0.0, None)
 
 
@@ -64,7 +72,8 @@ def run(matches: int) -> dict[str, str]:
     out: dict[str, str] = {}
     for mode in ("classic", "flip", "flex"):
         low, high = PLAYER_RANGE[mode]  # type: ignore[index]
-        for opt_name, options in OPTION_SETS.items():
+        sets = {**OPTION_SETS, CHAOS: preset(CHAOS, mode, Options(target_score=200))}
+        for opt_name, options in sets.items():
             n = matches if opt_name == "default" else max(1, matches // 4)
             for i in range(n):
                 players = low + i % (high - low + 1)

@@ -15,7 +15,7 @@ from .decks import deck_for, tables_for
 from .events import Event
 from .game import Game
 from .options import Options
-from .rng import NoShuffle, Rng
+from .rng import NoShuffle, RandomSource
 from .rules import RULESETS
 from .view import Phase
 
@@ -44,7 +44,7 @@ def build(
     uno: Sequence[bool] | None = None,
     catchable: int | None = None,
     options: Options | None = None,
-    rng: Rng | None = None,
+    rng: RandomSource | None = None,
     rest: str = "bottom",
     box: str = "",
 ) -> Game:
@@ -109,7 +109,7 @@ def _lay_out(
     uno: Sequence[bool] | None = None,
     catchable: int | None = None,
     options: Options | None = None,
-    rng: Rng | None = None,
+    rng: RandomSource | None = None,
     rest: str = "bottom",
     box: str = "",
     opening: bool = False,
@@ -215,7 +215,7 @@ def deal(
     scores: Sequence[int] | None = None,
     round: int = 1,
     options: Options | None = None,
-    rng: Rng | None = None,
+    rng: RandomSource | None = None,
     rest: str = "box",
     box: str = "",
 ) -> tuple[Game, list[Event]]:

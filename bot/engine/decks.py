@@ -11,7 +11,7 @@ from . import errors as E
 from .cards import Deck, Mode, Side, build_deck, colours_of, flip_dark_faces, flip_light_faces
 from .legal import SideTables
 from .options import Options
-from .rng import Rng
+from .rng import RandomSource
 
 
 def tables_for(deck: Deck, side: Side) -> SideTables:
@@ -23,7 +23,7 @@ def tables_for(deck: Deck, side: Side) -> SideTables:
     return tables
 
 
-def random_pairing(rng: Rng) -> tuple[int, ...]:
+def random_pairing(rng: RandomSource) -> tuple[int, ...]:
     """SPEC F2 option ``random``: for each light face (F1 order) the index of its dark face; no card wild twice."""
     light, dark = flip_light_faces(), flip_dark_faces()
     order = list(range(len(dark)))

@@ -15,9 +15,12 @@ from typing import Any
 
 def fast_frozen_init(cls: type) -> None:
     """Give the frozen, slotted dataclass ``cls`` the faster ``__init__`` (module docstring). Only plain fields with
-    plain defaults: anything else (``__post_init__``, factories, keyword-only or ``init=False`` fields) is refused."""
+    plain defaults: anything else (``__post_init__``, factories, keyword-only or ``init=False`` fields) is refused.
+    A native class of the engine compiled by mypyc counts as slotted: dataclasses writes its ``__init__`` in Python all
+    the same, and its attributes' descriptors store (and type-check) a field as a slot's do."""
     params = getattr(cls, "__dataclass_params__", None)
-    if params is None or not params.frozen or "__slots__" not in cls.__dict__ or hasattr(cls, "__post_init__"):
+    slotted = "__slots__" in cls.__dict__ or "__mypyc_attrs__" in cls.__dict__  # a native class compiled by mypyc
+    if params is None or not params.frozen or not slotted or hasattr(cls, "__post_init__"):
         raise TypeError(f"{cls.__name__} is not a frozen, slotted dataclass without __post_init__")
     fields = dataclasses.fields(cls)
     namespace: dict[str, Any] = {}

@@ -73,7 +73,7 @@ from .legal import (
 )
 from .options import Options
 from .pending import PendingChallenge
-from .rng import Rng
+from .rng import RandomSource, Rng
 from .rules import RULESETS, Ruleset, colour_held_most, stacks_on
 from .scoring import match_winner, placement, round_points
 from .view import HandCard, Phase, PlayerView, RoundRecord
@@ -109,7 +109,7 @@ class Game:
     mode: Mode
     options: Options
     players: int
-    rng: Rng
+    rng: RandomSource
     pairing: tuple[int, ...] | None
     step: int
     round: int
@@ -145,11 +145,18 @@ class Game:
 
     @classmethod
     def new(
-        cls, mode: Mode | str, players: int, *, seed: int = 0, rng: Rng | None = None, options: Options | None = None
+        cls,
+        mode: Mode | str,
+        players: int,
+        *,
+        seed: int = 0,
+        rng: RandomSource | None = None,
+        options: Options | None = None,
     ) -> tuple[Game, list[Event]]:
         """Start a match: choose the first dealer (SPEC G2), deal round 1 and turn the opening card.
 
-        ``players``: 2–10 (classic, FLIP) or 2–8 (Flex) (SPEC G1). Randomness comes from ``rng`` or ``Rng(seed)``.
+        ``players``: 2–10 (classic, FLIP) or 2–8 (Flex) (SPEC G1). Randomness comes from ``rng`` (any
+        :class:`~bot.engine.rng.RandomSource`) or ``Rng(seed)``.
         Returns the game and the events of the deal. Raises ``ValueError`` for a player count outside SPEC G1.
         """
         mode = Mode(mode)

@@ -8,15 +8,27 @@ generator serialises as ``[seed, counter]`` and the same seed with the same acti
 from __future__ import annotations
 
 import random
-from typing import TypeVar
+from typing import Protocol, TypeVar
 
 T = TypeVar("T")
+
+
+class RandomSource(Protocol):
+    """What a game needs of its generator (:class:`Rng`, or any object a caller injects: a test's scripted shuffles):
+    ``shuffle(items)`` in place, ``randrange(n)`` in ``[0, n)``, and ``to_list()``, its whole state as a list of
+    integers for saving (loaded back as an :class:`Rng`). No engine class needs to be subclassed for it."""
+
+    def shuffle(self, items: list[int], /) -> None: ...
+
+    def randrange(self, n: int, /) -> int: ...
+
+    def to_list(self) -> list[int]: ...
 
 
 class Rng:
     """A deterministic generator. ``Rng(seed)``; ``shuffle(items)`` in place; ``randrange(n)`` in ``[0, n)``.
 
-    Tests may inject any object with the same three methods (``shuffle``, ``randrange``, ``to_list``).
+    A game takes any :class:`RandomSource` (these three methods) instead.
     """
 
     __slots__ = ("counter", "seed")

@@ -1,5 +1,7 @@
 """The engine is pure (DESIGN "Layers", "Engine contract"; issue 17 point 6): standard library only, and none of it
-that does I/O or reads a clock; from the project only ``bot.engine`` itself and the leaf ``bot.limits``."""
+that does I/O or reads a clock; from the project only ``bot.engine`` itself and the leaf ``bot.limits``. The package's
+``__init__`` also calls :mod:`bot.engine_native` (standard library only), which chooses between the compiled engine
+and its source as it is imported (issue 21 point 5): packaging, not rules, so its file reads are outside the engine."""
 
 from __future__ import annotations
 
@@ -33,14 +35,22 @@ NOT_PURE = {
 }
 
 
+_CHOOSER = ("bot.engine", "bot.engine_native")
+
+
 def test_the_engine_imports_only_the_standard_library_and_itself():
     wrong = [
         i
         for i in ig.imports_of("bot.engine")
-        if not (i.stdlib or i.within("bot.engine", "bot.limits"))
+        if not (i.stdlib or i.within("bot.engine", "bot.limits") or (i.importer, i.name) == _CHOOSER)
         or i.within("bot.storage", "bot.adapter", "bot.render", "bot.i18n", "cogs")
     ]
     assert not wrong, "the engine imports outside itself:\n" + ig.show(wrong)
+
+
+def test_the_chooser_of_the_compiled_engine_imports_only_the_standard_library():
+    wrong = [i for i in ig.imports("bot.engine_native") if not i.stdlib]
+    assert not wrong, "bot.engine_native imports outside the standard library:\n" + ig.show(wrong)
 
 
 def test_the_engine_does_no_io_and_reads_no_clock():

@@ -6,6 +6,7 @@ import inspect
 import pytest
 
 from bot.engine import actions, events
+from bot.engine.cards import Colour, Face, Kind, Side
 from bot.engine.frozen import fast_frozen_init
 
 VALUE_TYPES = [
@@ -14,6 +15,16 @@ VALUE_TYPES = [
     for cls in vars(module).values()
     if isinstance(cls, type) and dataclasses.is_dataclass(cls) and cls.__module__ == module.__name__
 ]
+
+
+def _sample(f: dataclasses.Field, i: int) -> object:
+    """A value of field ``f``'s declared type (the compiled engine's native classes check types; ``i`` keeps integers
+    apart)."""
+    name = f.type if isinstance(f.type, str) else getattr(f.type, "__name__", "")  # compiled: a type, not its text
+    kind = name.split("[")[0].split(" ")[0]
+    samples = {"int": 10 + i, "bool": True, "str": "x", "Colour": Colour.BLUE, "Face": Face(Kind.WILD)}
+    samples["Side"] = Side.DARK
+    return samples.get(kind, ())  # tuple[...]
 
 
 @pytest.mark.parametrize("cls", VALUE_TYPES, ids=lambda c: c.__name__)
@@ -27,7 +38,7 @@ def test_same_signature_as_a_plain_frozen_dataclass_and_still_frozen(cls):
     )
     assert inspect.signature(cls) == inspect.signature(twin)
     assert cls.__init__.__qualname__ == f"{cls.__name__}.__init__"
-    args = [object() for f in fields if f.default is dataclasses.MISSING]
+    args = [_sample(f, i) for i, f in enumerate(fields) if f.default is dataclasses.MISSING]
     made = cls(*args)
     assert [getattr(made, f.name) for f in fields] == [getattr(twin(*args), f.name) for f in fields]
     assert made == cls(*args) and hash(made) == hash(cls(*args))

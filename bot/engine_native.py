@@ -1,0 +1,90 @@
+"""Which implementation of the rules engine is imported: its Python source, or the same modules compiled by mypyc
+(issue 21 point 5). Kept outside :mod:`bot.engine`, whose rules do no I/O: this reads the build's stamp and the
+environment once, when :mod:`bot.engine` is first imported (its ``__init__``, never compiled, calls :func:`choose`).
+
+``scripts/build_engine.py`` compiles every engine module but ``__init__``, ``options`` and ``errors`` (those stay
+Python: option checks and typed errors behave exactly as in the source) and puts the compiled modules (``*.so``)
+beside their sources with a stamp, :func:`sources_digest` of the sources they were built from. ``scripts/test`` and
+``scripts/run-bot`` run it whenever the stamp is stale and fall back to the source without a C compiler. Both
+implementations behave the same — same games for the same seeds, same errors — and the compiled one is faster.
+:func:`choose` imports:
+
+- the compiled modules, when the stamp matches the sources (an edited source makes them stale: stale code never runs);
+- the sources, when it does not, or with ``UNO_ENGINE=pure`` in the environment;
+- ``UNO_ENGINE=compiled`` insists on the compiled engine: importing :mod:`bot.engine` raises ``ImportError`` when it
+  is missing or stale. CI sets it, so that a broken build cannot pass for a compiled run.
+
+:func:`bot.engine.compiled` says which one runs. Standard library only.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.machinery
+import os
+import sys
+from importlib.abc import MetaPathFinder
+from importlib.machinery import ModuleSpec
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+#: The engine's folder.
+ENGINE = Path(__file__).resolve().parent / "engine"
+#: Written by scripts/build_engine.py next to the compiled modules: :func:`sources_digest` of what it compiled.
+STAMP = ENGINE / "_native.stamp"
+#: Engine modules left as Python source in a compiled build (see the module docstring).
+PURE_MODULES = ("__init__", "options", "errors")
+MODES = ("auto", "pure", "compiled")
+_SO = importlib.machinery.EXTENSION_SUFFIXES[0]
+
+
+def sources_digest() -> str:
+    """A digest of the engine's sources (every module but ``__init__``) and of this Python's ABI: what a compiled
+    build was made from."""
+    h = hashlib.sha256(sys.implementation.cache_tag.encode())
+    for path in sorted(ENGINE.glob("*.py")):
+        if path.name != "__init__.py":
+            h.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    return h.hexdigest()
+
+
+def built() -> bool:
+    """Whether compiled modules built from the current sources are in the engine's folder."""
+    try:
+        stamp = STAMP.read_text().strip()
+    except OSError:
+        return False
+    return stamp == sources_digest() and (ENGINE / f"game{_SO}").exists()
+
+
+class _SourceOnly(MetaPathFinder):
+    """Imports the engine's modules from their ``.py`` sources even when compiled modules sit beside them."""
+
+    def __init__(self, package: str) -> None:
+        self._package = package
+        self._finder = importlib.machinery.FileFinder(
+            str(ENGINE), (importlib.machinery.SourceFileLoader, importlib.machinery.SOURCE_SUFFIXES)
+        )
+
+    def find_spec(self, fullname: str, path: Any = None, target: ModuleType | None = None) -> ModuleSpec | None:
+        if fullname.rpartition(".")[0] != self._package:
+            return None
+        return self._finder.find_spec(fullname, target)
+
+
+def choose(package: str) -> None:
+    """Called by the engine package ``package`` as it is first imported: import its modules from the sources unless
+    the compiled ones are up to date and wanted (module docstring). Raises ``ImportError`` for a wrong
+    ``UNO_ENGINE``, or ``UNO_ENGINE=compiled`` without an up-to-date build."""
+    mode = os.environ.get("UNO_ENGINE") or "auto"
+    if mode not in MODES:
+        raise ImportError(f"UNO_ENGINE must be one of {', '.join(MODES)}, not {mode!r}")
+    if mode != "pure" and built():
+        return
+    if mode == "compiled":
+        raise ImportError(
+            "UNO_ENGINE=compiled, but the compiled engine is missing or stale: python scripts/build_engine.py"
+        )
+    if any(ENGINE.glob("*" + _SO)):
+        sys.meta_path.insert(0, _SourceOnly(package))
