@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, Final
 
 from . import errors as E
 from . import snapshot
@@ -84,11 +84,20 @@ PLAYER_RANGE: dict[Mode, tuple[int, int]] = {mode: rules.players for mode, rules
 #: Card points per game (SPEC C6, F9, X8); numbers score their face value.
 POINTS: dict[Mode, dict[Kind, int]] = {mode: dict(rules.points) for mode, rules in RULESETS.items()}
 
-_PLAYING = frozenset({Phase.PLAY, Phase.PLAY_DRAWN, Phase.DECLARE_COLOUR, Phase.CHALLENGE, Phase.STACK})
-# Phases bound once for the hot paths: reading a member off an Enum class is slow in Python 3.11.
-_PLAY, _PLAY_DRAWN, _ROUND_OVER, _MATCH_OVER = Phase.PLAY, Phase.PLAY_DRAWN, Phase.ROUND_OVER, Phase.MATCH_OVER
-_PLAY_PHASES, _PLAY_ONLY, _DRAWN_ONLY = (_PLAY, _PLAY_DRAWN, Phase.STACK), (_PLAY,), (_PLAY_DRAWN,)
-_WILD_ALL_FLIP = Kind.WILD_ALL_FLIP
+_PLAYING: Final = frozenset({Phase.PLAY, Phase.PLAY_DRAWN, Phase.DECLARE_COLOUR, Phase.CHALLENGE, Phase.STACK})
+# Phases bound once for the hot paths: reading a member off an Enum class is slow in Python 3.11, and a Final name is a
+# C static in the compiled engine (any other module-level name is a dictionary lookup there).
+_PLAY: Final = Phase.PLAY
+_PLAY_DRAWN: Final = Phase.PLAY_DRAWN
+_ROUND_OVER: Final = Phase.ROUND_OVER
+_MATCH_OVER: Final = Phase.MATCH_OVER
+_STACK: Final = Phase.STACK
+_CHALLENGE: Final = Phase.CHALLENGE
+_DECLARE_COLOUR: Final = Phase.DECLARE_COLOUR
+_PLAY_PHASES: Final = (_PLAY, _PLAY_DRAWN, _STACK)
+_PLAY_ONLY: Final = (_PLAY,)
+_DRAWN_ONLY: Final = (_PLAY_DRAWN,)
+_WILD_ALL_FLIP: Final = Kind.WILD_ALL_FLIP
 
 
 def points_of(mode: Mode, face: Face) -> int:
@@ -139,6 +148,21 @@ class Game:
     deck: Deck = field(compare=False, repr=False)
     faces: tuple[Face, ...] = field(compare=False, repr=False)
     tables: SideTables = field(compare=False, repr=False)
+    # The options read at every step, copied from ``options`` (which never changes): a native attribute of the compiled
+    # engine is read in a nanosecond, an attribute of the ``Options`` object (Python: it keeps its own errors) in tens.
+    _jump_in: bool = field(init=False, compare=False, repr=False)
+    _force_play: bool = field(init=False, compare=False, repr=False)
+    _seven_zero: bool = field(init=False, compare=False, repr=False)
+    _block: bool = field(init=False, compare=False, repr=False)
+    _draw_all: bool = field(init=False, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        opts = self.options
+        self._jump_in = opts.jump_in
+        self._force_play = opts.force_play
+        self._seven_zero = opts.seven_zero
+        self._block = opts.block_illegal_wild_draw
+        self._draw_all = opts.draw_to_match
 
     # ------------------------------------------------------------------------------------------------------------
     # Creation
@@ -192,7 +216,7 @@ class Game:
             current=0,
             direction=1,
             declared=None,
-            phase=Phase.PLAY,
+            phase=_PLAY,
             drawn=None,
             after=None,
             challenge=None,
@@ -273,7 +297,7 @@ class Game:
                 events.append(OpeningCard(face, returned=face.kind is not Kind.NUMBER))
                 if face.kind is Kind.NUMBER:
                     self.current = first
-                    self.phase = Phase.PLAY
+                    self.phase = _PLAY
                     return
                 continue
             if face.kind in returned:
@@ -300,7 +324,7 @@ class Game:
         self.rng.shuffle(self.draw_pile)
 
     def _opening_effect(self, face: Face, first: int, events: list[Event]) -> None:
-        self.phase = Phase.PLAY
+        self.phase = _PLAY
         kind = face.kind
         draw_cards = self.rules.draw_cards
         if kind in draw_cards:
@@ -315,7 +339,7 @@ class Game:
             events.append(TurnSkipped(first))
             self.current = self._next(first)
         elif face.is_wild:
-            self.phase = Phase.DECLARE_COLOUR
+            self.phase = _DECLARE_COLOUR
             self.current = self.after = first
         else:
             self.current = first
@@ -428,10 +452,10 @@ class Game:
         t = self.tables
         wild, colour, key, flex_side, flex_colour, swaps = t.wild, t.colour, t.key, t.flex_side, t.flex_colour, t.swaps
         opts = self.options
-        block = opts.block_illegal_wild_draw
-        seven = opts.seven_zero
+        block = self._block
+        seven = self._seven_zero
         plays: list[tuple[int, bool, bool, bool]] = []
-        if player != self.current or self.phase is Phase.STACK:
+        if player != self.current or self.phase is _STACK:
             if player != self.current:
                 if not self._may_jump_in(player):
                     return plays
@@ -470,7 +494,7 @@ class Game:
         """House rule ``jump_in`` (SPEC H): may ``player`` (not the current player) jump in now? Only while the
         current player is to play or has just drawn — never over a pending challenge, colour or stack."""
         return (
-            self.options.jump_in
+            self._jump_in
             and player != self.current
             and (self.phase is _PLAY or self.phase is _PLAY_DRAWN)
             and self.active[player]
@@ -480,7 +504,7 @@ class Game:
         """A targeted Flex card's flex side (SPEC X5), or a 7 under house rule ``seven_zero`` (SPEC H)."""
         if flex:
             return self.faces[card].kind in self.rules.targeted
-        return self.options.seven_zero and self.tables.swaps[card]
+        return self._seven_zero and self.tables.swaps[card]
 
     def _guilty(self, player: int, card: int, flex: bool) -> bool:
         """Whether playing ``card`` now would be an illegal (guilty) wild draw (SPEC G7, X7)."""
@@ -489,7 +513,7 @@ class Game:
     def _must_play(self, player: int) -> bool:
         """House rule ``force_play`` (SPEC H): ``player`` holds a card they may play now (the drawn card while it
         waits to be played or kept)."""
-        if not self.options.force_play:
+        if not self._force_play:
             return False
         cards = [self.drawn] if self.phase is _PLAY_DRAWN and self.drawn is not None else self.hands[player]
         return bool(self._plays_of(player, cards))
@@ -517,8 +541,8 @@ class Game:
         size = 0  # the number of play actions: a wild counts once per colour, a targeted play once per target
         hand = self.hands[player]
         mine = player == self.current
-        if (mine and (phase is _PLAY or phase is _PLAY_DRAWN or phase is Phase.STACK)) or (
-            not mine and self.options.jump_in and self._may_jump_in(player)
+        if (mine and (phase is _PLAY or phase is _PLAY_DRAWN or phase is _STACK)) or (
+            not mine and self._jump_in and self._may_jump_in(player)
         ):
             t = self.tables
             colours = t.colours
@@ -537,15 +561,15 @@ class Game:
                 uno = True
                 size *= 2
             if mine:
-                if phase is Phase.STACK:
+                if phase is _STACK:
                     if self.challenge is not None:
                         simple.append(CHALLENGES[player])
                     simple.append(ACCEPTS[player])
-                elif not (self.options.force_play and plays):
+                elif not (self._force_play and plays):
                     simple.append(DRAWS[player] if phase is _PLAY else KEEPS[player])
-        elif mine and phase is Phase.DECLARE_COLOUR:
+        elif mine and phase is _DECLARE_COLOUR:
             simple.extend(DeclareColour(player, c) for c in colours_of(self.side))
-        elif mine and phase is Phase.CHALLENGE:
+        elif mine and phase is _CHALLENGE:
             simple.append(CHALLENGES[player])
             simple.append(ACCEPTS[player])
         decisions = len(simple)
@@ -597,17 +621,17 @@ class Game:
                 raise E.WrongPhase("the round is over")
             if player != self.current:
                 raise E.NotYourTurn(f"it is seat {self.current}'s decision")
-            if self.phase is Phase.CHALLENGE:
+            if self.phase is _CHALLENGE:
                 raise E.WrongPhase("challenge or accept the draw first")
-            if self.phase is Phase.STACK:
+            if self.phase is _STACK:
                 raise E.WrongPhase("stack a draw card or take the cards first")
-            if self.phase is Phase.DECLARE_COLOUR:
+            if self.phase is _DECLARE_COLOUR:
                 raise E.WrongPhase("declare the colour first")
-            if self.phase is Phase.PLAY_DRAWN:
+            if self.phase is _PLAY_DRAWN:
                 raise E.WrongPhase("play the drawn card or keep it")
             raise E.WrongPhase(f"not possible now ({self.phase.value})")
         if player != self.current:
-            if self.phase in (Phase.CHALLENGE, Phase.DECLARE_COLOUR, Phase.STACK):
+            if self.phase in (_CHALLENGE, _DECLARE_COLOUR, _STACK):
                 raise E.NotYourDecision(f"this decision is seat {self.current}'s")
             raise E.NotYourTurn(f"it is seat {self.current}'s turn")
 
@@ -620,7 +644,7 @@ class Game:
             if self._may_jump_in(p):
                 jump = True
             else:
-                if self.options.jump_in and p != self.current and self._was_identical(a.card):
+                if self._jump_in and p != self.current and self._was_identical(a.card):
                     raise E.TooLate("too late: the top card has changed")
                 self._check_turn(p, _PLAY_PHASES)  # raises
         hand = self.hands[p]
@@ -675,7 +699,7 @@ class Game:
             events.append(JumpedIn(p, self.current))
             self.current = p
             self.phase = _PLAY
-        if self.phase is Phase.STACK:
+        if self.phase is _STACK:
             self.challenge = None  # a card stacked on a wild draw: that card can no longer be challenged
         restricted = self.tables.restricted[card] and self._restricted(card, flex)
         guilty = restricted and self._holds_colour(p, self.colour_in_play(), card)
@@ -756,7 +780,7 @@ class Game:
 
     def _start_challenge(self, p: int, victim: int, card: int, guilty: bool, *, flex: bool, resume: int | None) -> None:
         self.challenge = PendingChallenge(p, victim, card, guilty, tuple(self.hands[p]), flex, resume)
-        self.phase = Phase.CHALLENGE
+        self.phase = _CHALLENGE
         self.current = victim
 
     def _wild_penalty(
@@ -806,7 +830,7 @@ class Game:
     def _check_draw(self, a: Draw) -> None:
         if a.player != self.current or self.phase is not _PLAY:
             self._check_turn(a.player, _PLAY_ONLY)  # raises
-        if self.options.force_play and self._must_play(a.player):
+        if self._force_play and self._must_play(a.player):
             raise E.MustPlay("you hold a playable card: play it (house rule force play)")
 
     def _do_draw(self, a: Draw, events: list[Event]) -> None:
@@ -814,7 +838,7 @@ class Game:
         if self.catchable is not None:
             self._close_catch_window(p)
         self.revealed = None
-        got = self._draw_to_match(p, events) if self.options.draw_to_match else self._draw(p, 1, "draw", events)
+        got = self._draw_to_match(p, events) if self._draw_all else self._draw(p, 1, "draw", events)
         last = got[-1] if got else None
         if last is not None and (self._playable(p, last, False) or self._playable(p, last, True)):
             self.phase = _PLAY_DRAWN
@@ -840,7 +864,7 @@ class Game:
 
     def _check_keep(self, a: Keep) -> None:
         self._check_turn(a.player, _DRAWN_ONLY)
-        if self.options.force_play and self._must_play(a.player):
+        if self._force_play and self._must_play(a.player):
             raise E.MustPlay("the card you drew is playable: play it (house rule force play)")
 
     def _do_keep(self, a: Keep, events: list[Event]) -> None:
@@ -949,7 +973,7 @@ class Game:
     # --- Colour, challenge ---------------------------------------------------------------------------------------
 
     def _check_declare(self, a: DeclareColour) -> None:
-        self._check_turn(a.player, (Phase.DECLARE_COLOUR,))
+        self._check_turn(a.player, (_DECLARE_COLOUR,))
         if not isinstance(a.colour, Colour) or a.colour not in colours_of(self.side):
             raise E.ColourNotOfThisSide(f"{a.colour} is not a colour of the {self.side.value} side")
 
@@ -959,15 +983,15 @@ class Game:
         assert self.after is not None
         self.current = self.after
         self.after = None
-        self.phase = Phase.PLAY
+        self.phase = _PLAY
 
     def _check_challenge(self, a: Challenge | Accept) -> None:
-        self._check_turn(a.player, (Phase.CHALLENGE, Phase.STACK))
-        if self.phase is Phase.STACK and type(a) is Challenge and self.challenge is None:
+        self._check_turn(a.player, (_CHALLENGE, _STACK))
+        if self.phase is _STACK and type(a) is Challenge and self.challenge is None:
             raise E.WrongPhase("only a wild draw on top can be challenged: stack or take the cards")
 
     def _do_accept(self, a: Accept, events: list[Event]) -> None:
-        if self.phase is Phase.STACK:
+        if self.phase is _STACK:
             self._take_stack(a.player, events)
             return
         ch = self.challenge
@@ -978,7 +1002,7 @@ class Game:
         kind = self.faces[ch.card].kind
         self._wild_penalty(victim, kind, accepted=True, events=events)
         self.challenge = None
-        self.phase = Phase.PLAY
+        self.phase = _PLAY
         if ch.flex:
             assert ch.resume is not None
             self.current = ch.resume
@@ -995,7 +1019,7 @@ class Game:
         self._draw(victim, total, "penalty", events)
         self.stack = None
         self.challenge = None
-        self.phase = Phase.PLAY
+        self.phase = _PLAY
         events.append(TurnSkipped(victim))
         self.current = self._next(victim)
 
@@ -1008,7 +1032,7 @@ class Game:
         events.append(HandRevealed(victim, ch.player, tuple(self.faces[c] for c in ch.hand)))
         self.revealed = (victim, ch.player, ch.hand)
         self.challenge = None
-        self.phase = Phase.PLAY
+        self.phase = _PLAY
         if self.stack is not None:
             # House rule stacking (SPEC H ruling): the challenge judges the wild draw on top and settles the whole
             # stack: guilty, its player takes the total; innocent, the challenger takes the total + the usual extra.
@@ -1060,9 +1084,9 @@ class Game:
         opts = self.options
         won = match_winner(self.scores, seated, self.history, winner, opts.target_score, opts.scoring)
         if won is None:
-            self.phase = Phase.ROUND_OVER
+            self.phase = _ROUND_OVER
         else:
-            self.phase = Phase.MATCH_OVER
+            self.phase = _MATCH_OVER
             self.winner = won
             events.append(MatchEnded(won, tuple(self.scores)))
 
@@ -1072,7 +1096,7 @@ class Game:
         return placement(self.scores, self.winner, self.options.scoring)
 
     def _check_next_round(self, a: NextRound) -> None:
-        if self.phase is not Phase.ROUND_OVER:
+        if self.phase is not _ROUND_OVER:
             raise E.WrongPhase("the round is still being played")
 
     def _do_next_round(self, a: NextRound, events: list[Event]) -> None:
@@ -1087,7 +1111,7 @@ class Game:
         continues with the right player. With fewer than two players left the match ends without a winner.
 
         Raises :class:`~bot.engine.errors.NotSeated` / :class:`~bot.engine.errors.MatchOver` (game unchanged)."""
-        if self.phase is Phase.MATCH_OVER:
+        if self.phase is _MATCH_OVER:
             raise E.MatchOver("the match is over")
         self._check_seat(seat)
         events: list[Event] = []
@@ -1108,23 +1132,23 @@ class Game:
                 self.power[s] = True
             events.append(PowerCardsChanged(tuple(self.power)))
         if self._seated_count() < 2:
-            self.phase = Phase.MATCH_OVER
+            self.phase = _MATCH_OVER
             self.abandoned = True
             self.challenge = None
             events.append(MatchAbandoned())
             return events
-        if self.phase in (Phase.PLAY, Phase.PLAY_DRAWN):
+        if self.phase in (_PLAY, _PLAY_DRAWN):
             if self.current == seat:
                 self.current = self._next(seat)
-                self.phase = Phase.PLAY
+                self.phase = _PLAY
                 self.drawn = None
-        elif self.phase is Phase.DECLARE_COLOUR:
+        elif self.phase is _DECLARE_COLOUR:
             assert self.after is not None
             if self.after == seat:
                 self.after = self._next(seat)
             if self.current == seat:
                 self.current = self.after
-        elif self.phase is Phase.CHALLENGE:
+        elif self.phase is _CHALLENGE:
             ch = self.challenge
             assert ch is not None
             resume = ch.resume if ch.resume is None or self.active[ch.resume] else self._next(ch.resume)
@@ -1132,7 +1156,7 @@ class Game:
                 # The challenge lapses: with the victim gone play goes on past them; with the player gone the victim
                 # simply takes their turn (the penalty cannot be judged any more).
                 self.challenge = None
-                self.phase = Phase.PLAY
+                self.phase = _PLAY
                 if ch.flex:
                     assert resume is not None
                     self.current = resume
@@ -1140,16 +1164,16 @@ class Game:
                     self.current = self._next(seat)
             elif resume != ch.resume:
                 self.challenge = replace(ch, resume=resume)
-        elif self.phase is Phase.STACK:
+        elif self.phase is _STACK:
             ch = self.challenge
             if self.current == seat:  # the stack lapses with its owner: play goes on past them
                 self.stack = None
                 self.challenge = None
-                self.phase = Phase.PLAY
+                self.phase = _PLAY
                 self.current = self._next(seat)
             elif ch is not None and ch.player == seat:
                 self.challenge = None  # nobody is left to judge: the stack stays, to stack on or take
-        elif self.phase is Phase.ROUND_OVER and self.current == seat:
+        elif self.phase is _ROUND_OVER and self.current == seat:
             self.current = self._next(seat)
         return events
 
@@ -1181,7 +1205,7 @@ class Game:
             revealed = (self.revealed[1], tuple(faces[c] for c in self.revealed[2]))
         hand = tuple(HandCard(c, faces[c]) for c in self.hands[me]) if me is not None else ()
         drawn = None
-        if me is not None and me == self.current and self.phase is Phase.PLAY_DRAWN and self.drawn is not None:
+        if me is not None and me == self.current and self.phase is _PLAY_DRAWN and self.drawn is not None:
             drawn = HandCard(self.drawn, faces[self.drawn])
         legal = self.legal_actions(me if me is not None else -1)
         jump_ins: tuple[HandCard, ...] = ()
@@ -1241,10 +1265,10 @@ class Game:
             return None
         legal = self.legal_actions(seat)
         phase = self.phase
-        if phase is Phase.CHALLENGE or phase is Phase.STACK:
+        if phase is _CHALLENGE or phase is _STACK:
             return ACCEPTS[seat]
         favourite = colour_held_most((self.faces[c] for c in self.hands[seat]), self.side)
-        if phase is Phase.DECLARE_COLOUR:
+        if phase is _DECLARE_COLOUR:
             return DeclareColour(seat, favourite)
         for action in legal[legal.plays : legal.moves]:
             if isinstance(action, Draw | Keep):
@@ -1295,19 +1319,15 @@ class Game:
             raise E.SnapshotError("direction must be 1 or -1")
         if self.phase in _PLAYING and not self.active[self.current]:
             raise E.SnapshotError("the pending decision belongs to a removed player")
-        if self.phase is Phase.PLAY_DRAWN and (self.drawn is None or self.drawn not in self.hands[self.current]):
+        if self.phase is _PLAY_DRAWN and (self.drawn is None or self.drawn not in self.hands[self.current]):
             raise E.SnapshotError("the drawn card is not in the player's hand")
-        if self.phase is Phase.DECLARE_COLOUR and self.after is None:
+        if self.phase is _DECLARE_COLOUR and self.after is None:
             raise E.SnapshotError("a colour decision without the player who plays next")
-        if self.phase is Phase.CHALLENGE and self.challenge is None:
+        if self.phase is _CHALLENGE and self.challenge is None:
             raise E.SnapshotError("a challenge decision without its challenge")
-        if (self.phase is Phase.STACK) != (self.stack is not None) or (self.stack is not None and self.stack < 1):
+        if (self.phase is _STACK) != (self.stack is not None) or (self.stack is not None and self.stack < 1):
             raise E.SnapshotError("a stack total belongs to a stack decision (and is at least 1)")
-        if (
-            self.top.is_wild
-            and self.declared is None
-            and self.phase in (_PLAY, _PLAY_DRAWN, Phase.CHALLENGE, Phase.STACK)
-        ):
+        if self.top.is_wild and self.declared is None and self.phase in (_PLAY, _PLAY_DRAWN, _CHALLENGE, _STACK):
             raise E.SnapshotError("a wild on top without a declared colour")
 
 
@@ -1317,7 +1337,7 @@ _deck_for = deck_for
 SNAPSHOT_VERSION = snapshot.SNAPSHOT_VERSION
 
 
-_HANDLERS: dict[type, tuple[Callable[[Game, Any], None], Callable[[Game, Any, list[Event]], None]]] = {
+_HANDLERS: Final[dict[type, tuple[Callable[[Game, Any], None], Callable[[Game, Any, list[Event]], None]]]] = {
     Play: (Game._check_play, Game._do_play),
     Draw: (Game._check_draw, Game._do_draw),
     Keep: (Game._check_keep, Game._do_keep),

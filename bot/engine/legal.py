@@ -9,13 +9,13 @@ is the model).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any, overload
+from typing import Any, Final, overload
 
 from .actions import Accept, Action, CallUno, Challenge, Draw, Keep, NextRound, Play
 from .cards import CHALLENGEABLE_KINDS, TARGETED_KINDS, Colour, Face, Kind, swaps_hands
 
 #: Colour ↔ small integer, for the tables.
-COLOUR_INDEX: dict[Colour, int] = {c: i for i, c in enumerate(Colour)}
+COLOUR_INDEX: Final[dict[Colour, int]] = {c: i for i, c in enumerate(Colour)}
 _SYMBOL_CODE: dict[Kind, int] = {k: i for i, k in enumerate(Kind)}
 
 
@@ -59,14 +59,14 @@ class _Shared(dict[Any, Any]):
 
 
 #: ``PLAYS[(player, card, colour, target, flex, uno)]`` is ``Play(player, card, colour, target, flex, uno)``.
-PLAYS: dict[tuple[int, int, Colour | None, int | None, bool, bool], Play] = _Shared(lambda key: Play(*key))
+PLAYS: Final[dict[tuple[int, int, Colour | None, int | None, bool, bool], Play]] = _Shared(lambda key: Play(*key))
 #: ``DRAWS[player]`` is ``Draw(player)``; and so on for the actions that only name their player.
-DRAWS: dict[int, Draw] = _Shared(Draw)
-KEEPS: dict[int, Keep] = _Shared(Keep)
-CHALLENGES: dict[int, Challenge] = _Shared(Challenge)
-ACCEPTS: dict[int, Accept] = _Shared(Accept)
-UNO_CALLS: dict[int, CallUno] = _Shared(CallUno)
-NEXT_ROUNDS: dict[int, NextRound] = _Shared(NextRound)
+DRAWS: Final[dict[int, Draw]] = _Shared(Draw)
+KEEPS: Final[dict[int, Keep]] = _Shared(Keep)
+CHALLENGES: Final[dict[int, Challenge]] = _Shared(Challenge)
+ACCEPTS: Final[dict[int, Accept]] = _Shared(Accept)
+UNO_CALLS: Final[dict[int, CallUno]] = _Shared(CallUno)
+NEXT_ROUNDS: Final[dict[int, NextRound]] = _Shared(NextRound)
 
 
 class LegalActions(Sequence[Action]):

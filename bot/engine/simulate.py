@@ -8,12 +8,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from random import Random
+from typing import Final
 
 from .actions import CallUno, Catch, NextRound
 from .cards import Mode
 from .events import Event
 from .game import Game
 from .options import Options
+from .rng import below
 from .view import Phase
 
 
@@ -26,7 +28,7 @@ class SimResult:
     rounds: int
 
 
-_ROUND_OVER = Phase.ROUND_OVER  # bound once: reading a member off an Enum class is slow in Python 3.11
+_ROUND_OVER: Final = Phase.ROUND_OVER  # bound once: an Enum member read is slow in Python 3.11 (a C static compiled)
 
 
 def random_step(
@@ -45,27 +47,28 @@ def random_step(
     the legal actions, chosen uniformly like the others). UNO calls happen with probability ``uno_rate`` (a one-card
     player calls before anything else) and catches with ``catch_rate``. With house rule ``jump_in`` a player who can
     jump in does so with probability ``jump_rate`` (checked only when the rule is on: without it the random stream is
-    the same as before the rule existed). A finished round is dealt on by its winner.
+    the same as before the rule existed). A finished round is dealt on by its winner. ``agent`` is drawn from as by
+    ``agent.randrange`` and ``agent.choice`` (:func:`~bot.engine.rng.below`: the same draws, faster).
     """
     if game.phase is _ROUND_OVER:
         return game.apply(NextRound(game.current))
     if game.catchable is not None and agent.random() < catch_rate:
         catchers = [s for s in range(game.players) if game.active[s] and s != game.catchable]
-        return game.apply(Catch(agent.choice(catchers), game.catchable))
-    if game.options.jump_in:
+        return game.apply(Catch(catchers[below(agent, len(catchers))], game.catchable))  # agent.choice(catchers)
+    if game._jump_in:  # game.options.jump_in, read natively
         jumpers = [s for s in range(game.players) if game.jump_ins(s)]
         if jumpers and agent.random() < jump_rate:
-            seat = agent.choice(jumpers)
+            seat = jumpers[below(agent, len(jumpers))]  # agent.choice(jumpers)
             legal = game.legal_actions(seat)
-            return game.apply(legal[agent.randrange(legal.plays)])
+            return game.apply(legal[below(agent, legal.plays)])
     owner = game.current
     if len(game.hands[owner]) == 1 and not game.uno[owner] and agent.random() < uno_rate:
         return game.apply(CallUno(owner))
     actions = game.legal_actions(owner)
     plays = actions.plays
     if draw_rate is not None and plays and plays < actions.moves and agent.random() >= draw_rate:
-        return game.apply(actions[agent.randrange(plays)])
-    return game.apply(actions[agent.randrange(actions.moves)])
+        return game.apply(actions[below(agent, plays)])
+    return game.apply(actions[below(agent, actions.moves)])
 
 
 def play_random_match(
