@@ -2,11 +2,12 @@
 (issue 21 point 5). Kept outside :mod:`bot.engine`, whose rules do no I/O: this reads the build's stamp and the
 environment once, when :mod:`bot.engine` is first imported (its ``__init__``, never compiled, calls :func:`choose`).
 
-``scripts/build_engine.py`` compiles every engine module but ``__init__``, ``options`` and ``errors`` (those stay
-Python: option checks and typed errors behave exactly as in the source) and puts the compiled modules (``*.so``)
-beside their sources with a stamp, :func:`sources_digest` of the sources they were built from. ``scripts/test`` and
-``scripts/run-bot`` run it whenever the stamp is stale and fall back to the source without a C compiler. Both
-implementations behave the same — same games for the same seeds, same errors — and the compiled one is faster.
+``scripts/build_engine.py`` compiles every engine module but ``__init__``, ``options``, ``errors`` and ``frozen`` (those
+stay Python: option checks and typed errors behave exactly as in the source; ``frozen`` only runs at import) and puts
+the compiled modules (``*.so``) beside their sources with a stamp, :func:`sources_digest` of the sources they were built
+from. ``scripts/test`` and ``scripts/run-bot`` run it whenever the stamp is stale and fall back to the source without a
+C compiler. Both implementations behave the same — same games for the same seeds, same errors — and the compiled one is
+faster.
 :func:`choose` imports:
 
 - the compiled modules, when the stamp matches the sources (an edited source makes them stale: stale code never runs);
@@ -34,7 +35,7 @@ ENGINE = Path(__file__).resolve().parent / "engine"
 #: Written by scripts/build_engine.py next to the compiled modules: :func:`sources_digest` of what it compiled.
 STAMP = ENGINE / "_native.stamp"
 #: Engine modules left as Python source in a compiled build (see the module docstring).
-PURE_MODULES = ("__init__", "options", "errors")
+PURE_MODULES = ("__init__", "options", "errors", "frozen")
 MODES = ("auto", "pure", "compiled")
 _SO = importlib.machinery.EXTENSION_SUFFIXES[0]
 

@@ -37,6 +37,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
+from .frozen import picklable
+
 
 class Mode(StrEnum):
     """The three games (SPEC G, C, F, X)."""
@@ -552,3 +554,6 @@ def build_deck(
     pairs = list(flip_pairs) if flip_pairs is not None else physical_flip_pairs()
     check_flip_pairs(pairs)
     return Deck(mode, tuple(Card(i, light, dark) for i, (light, dark) in enumerate(pairs)))
+
+
+picklable(Face, Card)  # copy and pickle work on the compiled engine too (bot.engine.frozen)

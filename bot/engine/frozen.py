@@ -5,6 +5,13 @@ For a ``@dataclass(frozen=True, slots=True)`` class, Python 3.11 writes an ``__i
 each field through its slot descriptor, which costs about half as much. Nothing else changes: same signature and
 defaults, same fields, equality, hash and repr, and the instances stay frozen (assigning a field still raises
 :class:`dataclasses.FrozenInstanceError`).
+
+:func:`picklable` makes ``copy`` and ``pickle`` rebuild a frozen value type through its ``__init__`` (the field values
+in order): the engine compiled by mypyc (issue 21 point 5) makes these classes native, whose default rebuilding assigns
+the frozen fields one by one and fails. Views, actions and memories cross to the AI's worker process by pickle.
+
+This module stays Python in the compiled engine (``bot.engine_native.PURE_MODULES``): it runs only as the engine's
+modules are imported, and a function it installs on a class must be a Python function to bind as a method.
 """
 
 from __future__ import annotations
@@ -13,8 +20,22 @@ import dataclasses
 from typing import Any
 
 
+def _reduce(self: Any) -> tuple[type, tuple[Any, ...]]:
+    return type(self), tuple(getattr(self, f.name) for f in dataclasses.fields(self))
+
+
+def picklable(*classes: type) -> None:
+    """Have ``copy`` and ``pickle`` rebuild instances of these frozen dataclasses by calling the class with their field
+    values (module docstring). Every field must be an ``__init__`` parameter."""
+    for cls in classes:
+        if not all(f.init for f in dataclasses.fields(cls)):
+            raise TypeError(f"{cls.__name__}: every field must be an __init__ parameter")
+        cls.__reduce__ = _reduce  # type: ignore[method-assign,assignment]
+
+
 def fast_frozen_init(cls: type) -> None:
-    """Give the frozen, slotted dataclass ``cls`` the faster ``__init__`` (module docstring). Only plain fields with
+    """Give the frozen, slotted dataclass ``cls`` the faster ``__init__`` and make it :func:`picklable` (module
+    docstring). Only plain fields with
     plain defaults: anything else (``__post_init__``, factories, keyword-only or ``init=False`` fields) is refused.
     A native class of the engine compiled by mypyc counts as slotted: dataclasses writes its ``__init__`` in Python all
     the same, and its attributes' descriptors store (and type-check) a field as a slot's do."""
@@ -37,6 +58,7 @@ def fast_frozen_init(cls: type) -> None:
             args.append(f"{f.name}=_default_{f.name}")
         body.append(f"    _set_{f.name}(self, {f.name})")
     source = f"def __init__(self, {', '.join(args)}):\n" + ("\n".join(body) or "    pass") + "\n"
+    picklable(cls)
     exec(source, namespace)
     init = namespace["__init__"]
     init.__annotations__ = dict(cls.__dict__["__init__"].__annotations__)

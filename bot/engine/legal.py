@@ -106,6 +106,12 @@ class LegalActions(Sequence[Action]):
     def __len__(self) -> int:
         return self._len
 
+    def __reduce__(self) -> tuple[type[LegalActions], tuple[Any, ...]]:
+        """Rebuilt from its parts by ``copy`` and ``pickle`` (a view crosses to the AI's worker process)."""
+        size = self.plays
+        args = (self._player, self._plays, self._colours, self._targets, self._uno, self._simple, size)
+        return LegalActions, (*args, self.moves - size)
+
     @overload
     def __getitem__(self, index: int) -> Action: ...
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .frozen import picklable
+
 
 @dataclass(frozen=True, slots=True)
 class PendingChallenge:
@@ -20,3 +22,6 @@ class PendingChallenge:
     hand: tuple[int, ...]
     flex: bool = False
     resume: int | None = None
+
+
+picklable(PendingChallenge)  # copy and pickle work on the compiled engine too (bot.engine.frozen)

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from .cards import Colour, Face, Mode, Side
+from .frozen import picklable
 from .legal import LegalActions
 
 
@@ -107,3 +108,6 @@ class PlayerView:
     stack: int | None = None
     jump_ins: tuple[HandCard, ...] = ()
     house_rules: tuple[str, ...] = ()
+
+
+picklable(HandCard, RoundRecord, PlayerView)  # copy and pickle work on the compiled engine too (bot.engine.frozen)

@@ -3,7 +3,10 @@ seeds, the build chosen only when it matches the sources, and CI gets the build 
 
 from __future__ import annotations
 
+import copy
 import os
+import pickle
+import random
 import subprocess
 import sys
 from pathlib import Path
@@ -12,6 +15,8 @@ import pytest
 
 import bot.engine
 from bot import engine_native as native
+from bot.engine.game import Game
+from bot.engine.simulate import random_step
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -80,3 +85,22 @@ def test_compiled_and_source_engines_give_identical_determinism_digests(tmp_path
         env={**env, "UNO_ENGINE": "compiled"},
     )
     assert same.returncode == 0 and "digests identical" in same.stdout, same.stdout + same.stderr
+
+
+@pytest.mark.parametrize("mode", ["classic", "flip", "flex"])
+def test_views_actions_and_events_survive_copy_and_pickle(mode):
+    """The AI's worker process gets views (with their legal actions) and memories by pickle and returns an action; the
+    Hard search copies games (bot/ai/hard.py). The compiled engine's native classes must allow it as the source does."""
+    game, events = Game.new(mode, 4, seed=11)
+    agent = random.Random(11)
+    for _ in range(40):
+        events += random_step(game, agent)
+    for seat in (0, 1, None):
+        view = game.view(seat)
+        for again in (pickle.loads(pickle.dumps(view)), copy.deepcopy(view), copy.copy(view)):
+            assert again == view and list(again.legal) == list(view.legal)
+    assert pickle.loads(pickle.dumps(events)) == events and copy.deepcopy(events) == events
+    actions = list(game.legal_actions(game.current))
+    assert pickle.loads(pickle.dumps(actions)) == actions
+    twin = copy.copy(game)
+    assert twin == game and twin.to_dict() == game.to_dict()
