@@ -50,6 +50,31 @@ class Played:
     next: int
     events: list[Event]
 
+    def __init__(
+        self,
+        player: int,
+        card: int,
+        face: Face,
+        flex: bool,
+        target: int | None,
+        restricted: bool,
+        guilty: bool,
+        went_out: bool,
+        next: int,
+        events: list[Event],
+    ) -> None:
+        # written out (not left to dataclasses) so that the compiled engine builds the record natively
+        self.player = player
+        self.card = card
+        self.face = face
+        self.flex = flex
+        self.target = target
+        self.restricted = restricted
+        self.guilty = guilty
+        self.went_out = went_out
+        self.next = next
+        self.events = events
+
 
 Effect = Callable[["Game", Played], "int | None"]
 

@@ -12,7 +12,7 @@ Section numbers are those of the rules reference, docs/rules/ ("rules: SPEC F8")
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
@@ -595,25 +595,54 @@ class Game:
 
         Raises a :class:`~bot.engine.errors.RuleError` subclass (a ``ValueError``) naming the problem, with the game
         unchanged: every check runs before anything is changed."""
-        handler = self._validate(action)
+        self._validate(action)
         events: list[Event] = []
-        handler(self, action, events)
+        # One branch per action type (exact types, as checked): direct calls, which the compiled engine makes natively.
+        if type(action) is Play:
+            self._do_play(action, events)
+        elif type(action) is Draw:
+            self._do_draw(action, events)
+        elif type(action) is Keep:
+            self._do_keep(action, events)
+        elif type(action) is NextRound:
+            self._do_next_round(action, events)
+        elif type(action) is Accept:
+            self._do_accept(action, events)
+        elif type(action) is Challenge:
+            self._do_challenge(action, events)
+        elif type(action) is DeclareColour:
+            self._do_declare(action, events)
+        elif type(action) is CallUno:
+            self._do_call_uno(action, events)
+        elif type(action) is Catch:
+            self._do_catch(action, events)
         self.step += 1
         return events
 
-    def _validate(self, action: object) -> Callable[[Game, Any, list[Event]], None]:
-        kind = type(action)
-        entry = _HANDLERS.get(kind)
-        if entry is None:
+    def _validate(self, action: object) -> None:
+        if type(action) not in _ACTION_TYPES:
             raise E.UnknownAction(f"not an action: {action!r}")
         if self.phase is _MATCH_OVER:
             raise E.MatchOver("the match is over")
-        check, do = entry
         player = action.player  # type: ignore[attr-defined]
         if type(player) is not int or not 0 <= player < self.players or not self.active[player]:
             raise E.NotSeated(f"seat {player!r} is not playing in this match")  # as _check_seat
-        check(self, action)
-        return do
+        if type(action) is Play:
+            self._check_play(action)
+        elif type(action) is Draw:
+            self._check_draw(action)
+        elif type(action) is Keep:
+            self._check_keep(action)
+        elif type(action) is NextRound:
+            self._check_next_round(action)
+        elif type(action) is Accept or type(action) is Challenge:
+            self._check_challenge(action)
+        elif type(action) is DeclareColour:
+            self._check_declare(action)
+        elif type(action) is CallUno:
+            self._check_call_uno(action)
+        elif type(action) is Catch:
+            self._check_catch(action)
 
     def _check_turn(self, player: int, phases: tuple[Phase, ...]) -> None:
         if self.phase not in phases:
@@ -1337,14 +1366,5 @@ _deck_for = deck_for
 SNAPSHOT_VERSION = snapshot.SNAPSHOT_VERSION
 
 
-_HANDLERS: Final[dict[type, tuple[Callable[[Game, Any], None], Callable[[Game, Any, list[Event]], None]]]] = {
-    Play: (Game._check_play, Game._do_play),
-    Draw: (Game._check_draw, Game._do_draw),
-    Keep: (Game._check_keep, Game._do_keep),
-    DeclareColour: (Game._check_declare, Game._do_declare),
-    Challenge: (Game._check_challenge, Game._do_challenge),
-    Accept: (Game._check_challenge, Game._do_accept),
-    CallUno: (Game._check_call_uno, Game._do_call_uno),
-    Catch: (Game._check_catch, Game._do_catch),
-    NextRound: (Game._check_next_round, Game._do_next_round),
-}
+#: The engine's actions (:meth:`Game.apply` takes exactly these types).
+_ACTION_TYPES: Final = frozenset({Play, Draw, Keep, DeclareColour, Challenge, Accept, CallUno, Catch, NextRound})
