@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from .cards import Face, Kind, passes_hands, swaps_hands
 from .events import (
@@ -81,7 +81,7 @@ Effect = Callable[["Game", Played], "int | None"]
 
 def carry_out(game: Game, played: Played) -> int | None:
     """Carry out ``played`` by the table of its side; a kind with no entry has no effect (the next player plays)."""
-    table = FLEX if played.flex else REGULAR
+    table = _FLEX if played.flex else _REGULAR
     effect = table.get(played.face.kind)
     if effect is not None:
         return effect(game, played)
@@ -302,5 +302,9 @@ FLEX: Mapping[Kind, Effect] = MappingProxyType(
         Kind.FLEX_WILD_DRAW_FOUR: _flex_wild_draw_four,
     }
 )
+
+# Plain dictionaries bound as Final names for carry_out: C statics and direct lookups in the compiled engine.
+_REGULAR: Final[dict[Kind, Effect]] = dict(REGULAR)
+_FLEX: Final[dict[Kind, Effect]] = dict(FLEX)
 
 __all__ = ["FLEX", "REGULAR", "Effect", "Played", "carry_out"]

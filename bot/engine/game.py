@@ -155,8 +155,10 @@ class Game:
     _seven_zero: bool = field(init=False, compare=False, repr=False)
     _block: bool = field(init=False, compare=False, repr=False)
     _draw_all: bool = field(init=False, compare=False, repr=False)
+    _ruleset: Ruleset = field(init=False, compare=False, repr=False)  # RULESETS[mode], as mode never changes either
 
     def __post_init__(self) -> None:
+        self._ruleset = RULESETS[self.mode]
         opts = self.options
         self._jump_in = opts.jump_in
         self._force_play = opts.force_play
@@ -393,7 +395,7 @@ class Game:
     @property
     def rules(self) -> Ruleset:
         """The rules of this game (SPEC G1, C, F, X): deck, seats, points, opening rule, effects by kind."""
-        return RULESETS[self.mode]
+        return self._ruleset
 
     @property
     def top(self) -> Face:

@@ -23,5 +23,23 @@ class PendingChallenge:
     flex: bool = False
     resume: int | None = None
 
+    def __init__(
+        self,
+        player: int,
+        victim: int,
+        card: int,
+        guilty: bool,
+        hand: tuple[int, ...],
+        flex: bool = False,
+        resume: int | None = None,
+    ) -> None:
+        object.__setattr__(self, "player", player)
+        object.__setattr__(self, "victim", victim)
+        object.__setattr__(self, "card", card)
+        object.__setattr__(self, "guilty", guilty)
+        object.__setattr__(self, "hand", hand)
+        object.__setattr__(self, "flex", flex)
+        object.__setattr__(self, "resume", resume)
+
 
 picklable(PendingChallenge)  # copy and pickle work on the compiled engine too (bot.engine.frozen)

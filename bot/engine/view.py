@@ -48,6 +48,10 @@ class HandCard:
     id: int
     face: Face
 
+    def __init__(self, id: int, face: Face) -> None:
+        object.__setattr__(self, "id", id)
+        object.__setattr__(self, "face", face)
+
 
 @dataclass(frozen=True, slots=True)
 class RoundRecord:
@@ -55,6 +59,10 @@ class RoundRecord:
 
     winner: int
     points: tuple[int, ...]
+
+    def __init__(self, winner: int, points: tuple[int, ...]) -> None:
+        object.__setattr__(self, "winner", winner)
+        object.__setattr__(self, "points", points)
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,6 +116,78 @@ class PlayerView:
     stack: int | None = None
     jump_ins: tuple[HandCard, ...] = ()
     house_rules: tuple[str, ...] = ()
+
+    def __init__(
+        self,
+        mode: Mode,
+        side: Side,
+        players: int,
+        active: tuple[bool, ...],
+        me: int | None,
+        hand: tuple[HandCard, ...],
+        hand_counts: tuple[int, ...],
+        top: Face,
+        declared_colour: Colour | None,
+        colour_in_play: Colour | None,
+        direction: int,
+        phase: Phase,
+        pending: int | None,
+        drawn: HandCard | None,
+        challenge_player: int | None,
+        draw_pile_size: int,
+        discard_pile_size: int,
+        draw_top_other: Face | None,
+        other_faces: tuple[tuple[Face, ...] | None, ...] | None,
+        power: tuple[bool, ...] | None,
+        uno_called: tuple[bool, ...],
+        catchable: int | None,
+        scores: tuple[int, ...],
+        target_score: int,
+        round: int,
+        dealer: int,
+        history: tuple[RoundRecord, ...],
+        winner: int | None,
+        abandoned: bool,
+        revealed: tuple[int, tuple[Face, ...]] | None,
+        legal: LegalActions,
+        stack: int | None = None,
+        jump_ins: tuple[HandCard, ...] = (),
+        house_rules: tuple[str, ...] = (),
+    ) -> None:
+        object.__setattr__(self, "mode", mode)
+        object.__setattr__(self, "side", side)
+        object.__setattr__(self, "players", players)
+        object.__setattr__(self, "active", active)
+        object.__setattr__(self, "me", me)
+        object.__setattr__(self, "hand", hand)
+        object.__setattr__(self, "hand_counts", hand_counts)
+        object.__setattr__(self, "top", top)
+        object.__setattr__(self, "declared_colour", declared_colour)
+        object.__setattr__(self, "colour_in_play", colour_in_play)
+        object.__setattr__(self, "direction", direction)
+        object.__setattr__(self, "phase", phase)
+        object.__setattr__(self, "pending", pending)
+        object.__setattr__(self, "drawn", drawn)
+        object.__setattr__(self, "challenge_player", challenge_player)
+        object.__setattr__(self, "draw_pile_size", draw_pile_size)
+        object.__setattr__(self, "discard_pile_size", discard_pile_size)
+        object.__setattr__(self, "draw_top_other", draw_top_other)
+        object.__setattr__(self, "other_faces", other_faces)
+        object.__setattr__(self, "power", power)
+        object.__setattr__(self, "uno_called", uno_called)
+        object.__setattr__(self, "catchable", catchable)
+        object.__setattr__(self, "scores", scores)
+        object.__setattr__(self, "target_score", target_score)
+        object.__setattr__(self, "round", round)
+        object.__setattr__(self, "dealer", dealer)
+        object.__setattr__(self, "history", history)
+        object.__setattr__(self, "winner", winner)
+        object.__setattr__(self, "abandoned", abandoned)
+        object.__setattr__(self, "revealed", revealed)
+        object.__setattr__(self, "legal", legal)
+        object.__setattr__(self, "stack", stack)
+        object.__setattr__(self, "jump_ins", jump_ins)
+        object.__setattr__(self, "house_rules", house_rules)
 
 
 picklable(HandCard, RoundRecord, PlayerView)  # copy and pickle work on the compiled engine too (bot.engine.frozen)
