@@ -54,6 +54,7 @@ _SEATS_X = 34
 _NAME_SIZE = 22
 _NAME_SIZE_SMALL = 18  # a name too long for its column at _NAME_SIZE: smaller before it is cut (still read at 450 px)
 _ROW_H = 52  # a seat row of classic and Flex (card backs), px
+_LEFT_LABEL_SIZE = 17  # px, the words for a player who left
 _LEFT_LABEL_X = 226  # from the row's left edge: where a player who left has "left the game" instead of a count
 # UNO FLIP rows: the other faces of a hand as row chips (SPEC F10), side by side from _CARDS_X, 4 px apart, closer
 # (overlapping at most their 3 px border) as a line fills; more than fit on one line (13) take two lines, balanced;
@@ -154,9 +155,11 @@ def _chip_lines(n: int) -> tuple[int, int, float]:
 
 def _cards_room(scene: TableScene, seat: SeatView) -> float:
     """The px a seat row's cards take from where they start, laid out as they are with a name column of
-    :data:`_NAME_W`: the Power Card and the card backs at their widest spacing, or the row chips of UNO FLIP."""
+    :data:`_NAME_W`: the Power Card and the card backs at their widest spacing, or the row chips of UNO FLIP; for a
+    seat out of the match, its words (:attr:`SeatView.left`, which start left of the cards: a long name elsewhere
+    must not cut why a seat is out, issue 18 point 5)."""
     if seat.left is not None:
-        return 0.0
+        return max(0.0, text_width(" ".join(seat.left.split()), _LEFT_LABEL_SIZE) - (_CARDS_X - _LEFT_LABEL_X))
     if scene.mode is Mode.FLIP and seat.backs is not None:
         if not seat.backs:
             return 0.0
@@ -353,7 +356,7 @@ def _left_label(text: str, shift: int = 0) -> Image.Image:
     """The words for a player who left (:attr:`SeatView.left`), dimmed, cut to the row's free width (``shift``: px
     the name column is wider than :data:`_NAME_W`)."""
     free = TABLE_WIDTH - _MARGIN - _CARDS_RIGHT - _SEATS_X - _LEFT_LABEL_X - shift
-    return text_image(fit(text, 17, free) or "—", 17, MUTED)
+    return text_image(fit(text, _LEFT_LABEL_SIZE, free) or "—", _LEFT_LABEL_SIZE, MUTED)
 
 
 @lru_cache(maxsize=8)

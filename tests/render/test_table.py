@@ -281,3 +281,31 @@ def test_a_long_name_uses_the_room_its_row_has_and_the_columns_stay_aligned() ->
     # a name still too long for its column is drawn smaller before it is cut
     assert _name_size(long_name, _NAME_W) < _NAME_SIZE and _name_size("Mia", _NAME_W) == _NAME_SIZE
     assert len(fit(long_name, _name_size(long_name, 260), 260)) > len(fit(long_name, _NAME_SIZE, 260))
+
+
+@pytest.mark.parametrize(
+    "label",
+    [
+        "nach 3 Zeitüberschreitungen in Folge entfernt",  # de: table.timed_out
+        "usunięto po 3 kolejnych przekroczeniach czasu",  # pl
+        "removed after 3 timeouts in a row",
+    ],
+)
+def test_a_long_name_does_not_cut_the_words_saying_why_a_seat_is_out(label: str) -> None:
+    """Issue 18 point 5: why a seat is out ("removed after 3 timeouts in a row", in the table's language) is what
+    its row says: a long name in another row widens the names' column only into room that words leave, so they are
+    drawn whole (they were cut to "nach 3 Zeitüberschreitungen in Fo…" beside "Christopher Alexander-Montgomery")."""
+    from bot.render._text import text_width
+    from bot.render.table import _CARDS_RIGHT, _LEFT_LABEL_X, _MARGIN, _NAME_W, _SEATS_X, _name_width
+
+    room = TABLE_WIDTH - _MARGIN - _CARDS_RIGHT - _SEATS_X - _LEFT_LABEL_X  # the label's room with a 186 px column
+    assert text_width(label, 17) <= room  # whole before the column widened
+    seats = (
+        SeatView("Christopher Alexander-Montgomery", 2),
+        SeatView("Grzegorz Brzęczyszczykiewicz", 0, left=label),
+        SeatView("Mia", 5),
+    )
+    scene = TableScene(Mode.CLASSIC, Side.LIGHT, parse_face("R5"), seats)
+    shift = _name_width(scene) - _NAME_W
+    assert fit(label, 17, room - shift) == label
+    table_image(scene)  # drawn
