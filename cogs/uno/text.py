@@ -67,10 +67,18 @@ def shown_name(name: str) -> str:
     return text.replace("<", "<" + ZERO_WIDTH)
 
 
+#: Letters whose stroke or bar is part of the letter (Unicode gives them no decomposition into a letter and a mark),
+#: as a search without accents reads them: Polish Ł, Croatian Đ, Danish Ø, Maltese Ħ, Sami Ŧ (lower case: after
+#: case folding).
+_STROKES = str.maketrans({"ł": "l", "đ": "d", "ø": "o", "ħ": "h", "ŧ": "t", "ı": "i"})
+
+
 def folded(text: str) -> str:
-    """``text`` for a search: case-folded, accents and other combining marks dropped (Unicode NFKD), so that "lub"
-    is found in "Ľubomír" and "ZOE" in "Zoë" (issue 18 point 5: ``/uno kick``'s search)."""
-    return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c)).casefold()
+    """``text`` for a search: case-folded, accents and other combining marks dropped (Unicode NFKD) and strokes too
+    (:data:`_STROKES`), so that "lub" is found in "Ľubomír", "ZOE" in "Zoë" and "lukasz" in "Łukasz" (issue 18 point
+    5: ``/uno kick``'s search)."""
+    marks = "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
+    return marks.casefold().translate(_STROKES)
 
 
 def colour_name(colour: Colour, lang: str, *, emoji: bool = True) -> str:

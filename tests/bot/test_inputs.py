@@ -91,3 +91,23 @@ def test_the_log_tells_a_challenge_before_the_cards_its_penalty_drew() -> None:
     assert lines[0].startswith(f"{['Ann', 'Ben'][1 - seat]} challenged") and "guilty" in lines[0]
     assert lines[0].endswith(f"{['Ann', 'Ben'][seat]} draws 4")  # the penalty told once (issue 18 point 5)
     assert not any("drew 4 cards" in line for line in lines), lines
+
+
+@pytest.mark.parametrize(
+    ("typed", "name"),
+    [
+        ("lub", "Ľubomír"),  # sk: a letter and its mark (NFKD splits them)
+        ("ZOE", "Zoë"),
+        ("lukasz", "Łukasz"),  # pl: Ł has no decomposition: the stroke is part of the letter
+        ("wisniewska-lukasiewicz", "Wiśniewska-Łukasiewicz"),
+        ("soren", "Søren"),
+        ("dorde", "Đorđe"),
+        ("strasse", "Straße"),
+    ],
+)
+def test_the_kick_search_finds_a_name_typed_without_its_accents_or_strokes(typed: str, name: str) -> None:
+    """Issue 18 point 5: ``/uno kick``'s search ignores accents and case; Polish "Łukasz" (a stroke, not a mark:
+    Unicode gives it no decomposition) is found by "lukasz" as "Ľubomír" is by "lub"."""
+    from cogs.uno.text import folded
+
+    assert folded(typed) in folded(name)
