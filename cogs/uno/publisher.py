@@ -43,7 +43,7 @@ from bot.adapter.manager import Limits
 from bot.engine.events import Event, HandReceived, RoundEnded
 from bot.engine.view import Phase
 from bot.i18n import LANGUAGES, t
-from bot.pacing import GlobalLimit, Spacing, edit_route
+from bot.pacing import GlobalLimit, Spacing, delete_route, edit_route
 
 from . import house, ids, screens
 from .hands import Hands, stamp
@@ -437,11 +437,13 @@ class Publisher:
         previous = self._ui(session).get("round_summary")
         await self._note(session, commit=True, summary=key, round_summary=message.id)
         if previous is not None and int(previous) != message.id:  # one round summary per match: the newest
-            await self.delete(channel, int(previous))
+            # in a task of its own, as the pings' deletes: waiting for the channel's delete bucket never holds the
+            # channel's worker (the next table edit)
+            self._spawn(self.delete(channel, int(previous)), f"uno-adapter-unsummary-{session.channel_id}")
 
     async def edit_public(self, session: SessionView, screen: Screen, *, repost: bool = False) -> None:
         """Edit the session's public message into ``screen``; post it anew (and remember it) when it vanished or
-        when ``repost`` (the old one then keeps a pointer to the new one, without buttons). A failed edit is tried
+        when ``repost`` (the old one is then deleted: :meth:`strip`). A failed edit is tried
         again shortly (:meth:`repaint`)."""
         message_id = self._message_id(session)
         channel = self.bot.get_partial_messageable(session.channel_id, guild_id=session.guild_id)
@@ -462,8 +464,10 @@ class Publisher:
             message = await channel.send(**screen.send_kwargs(), allowed_mentions=discord.AllowedMentions.none())
         self.requests["post"] += 1
         self.below[session.channel_id] = 0
-        if message_id is not None:
-            await self.strip(channel, message_id, str(session.ui.get("lang", "en")))
+        if message_id is not None:  # in a task of its own: the new table's id is saved without waiting for it
+            self._spawn(
+                self.strip(channel, message_id, str(session.ui.get("lang", "en"))), f"uno-adapter-strip-{channel.id}"
+            )
         latest = self.bot.manager.snapshot(session.channel_id)
         if session.status is not Status.FINISHED and latest is not None and latest.same_session(session):
             await self.bot.manager.update_ui(session.channel_id, message=message.id)
@@ -505,7 +509,10 @@ class Publisher:
             )
 
     async def delete(self, channel: discord.PartialMessageable, message_id: int) -> bool:
-        """Delete the bot's message ``message_id`` of ``channel``; whether it is gone (a message already gone is)."""
+        """Delete the bot's message ``message_id`` of ``channel``; whether it is gone (a message already gone is).
+        It takes its turn in the channel's delete bucket (5 per 5 s), which the turn pings' deletes share, through the
+        same :class:`~bot.pacing.Spacing` (issue 20 point 3)."""
+        await self.spacing.wait(delete_route(channel.id, message_id), self.limit)
         try:
             await channel.get_partial_message(message_id).delete()
         except discord.NotFound:

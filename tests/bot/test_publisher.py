@@ -110,3 +110,42 @@ def test_the_clock_is_on_the_table_and_in_the_hand_of_the_player_to_move_only() 
     assert "<t:" not in screens.hand_status(view, game.view(1 - mover), "en")
     session.deadline = None
     assert "<t:" not in screens.status_line(SessionView.of(session), public, "en")
+
+
+async def test_the_publishers_deletes_take_their_turn_in_the_channels_delete_bucket() -> None:
+    """Issue 18 point 5 (a clean channel) within issue 20's limits: the round summary and the old table the
+    publisher deletes share the channel's delete bucket (5 per 5 s) with the turn pings' deletes, so each goes
+    through the same :class:`~bot.pacing.Spacing` (it waited in discord.py, unseen by the pings' pacing, holding
+    the channel's worker); a message already gone is gone, a refused delete says so."""
+    from types import SimpleNamespace
+
+    import discord
+
+    from bot.pacing import delete_route
+    from cogs.uno.publisher import Publisher
+
+    waited: list[tuple[str, dict[str, object]]] = []
+    deleted: list[int] = []
+
+    async def wait(route: object, limit: object = None) -> None:
+        waited.append((route.key, route.major_parameters))  # type: ignore[attr-defined]
+
+    class Gone(discord.NotFound):
+        def __init__(self) -> None:
+            Exception.__init__(self, "gone")
+
+    class Partial:
+        def __init__(self, message_id: int) -> None:
+            self.id = message_id
+
+        async def delete(self) -> None:
+            if self.id == 2:
+                raise Gone()
+            deleted.append(self.id)
+
+    channel = SimpleNamespace(id=7, get_partial_message=Partial)
+    publisher = Publisher(SimpleNamespace(http=None, global_limit=None), images=None, hands=SimpleNamespace())  # type: ignore[arg-type]
+    publisher.spacing.wait = wait  # type: ignore[method-assign]
+    assert await publisher.delete(channel, 1) and await publisher.delete(channel, 2)  # type: ignore[arg-type]
+    route = delete_route(7, 1)
+    assert waited == [(route.key, route.major_parameters)] * 2 and deleted == [1]
