@@ -724,10 +724,16 @@ class SessionManager:
         session.seats[seat].left = True
         session.seats[seat].out = out
         events = game.remove_player(seat)
+        self._pass_host(session, seat)
+        return await self._finish_change(session, events, kind, actor)
+
+    @staticmethod
+    def _pass_host(session: Session, seat: int) -> None:
+        """``seat`` is out of the match (left, kicked, or removed by the turn timer): if it hosted the table, the first
+        human still in hosts it now (``/uno kick``, ``/uno end``, a rematch: issue 18 point 5)."""
         humans = session.humans()
         if humans and session.seats[seat].user_id == session.host_id:
             session.host_id = session.seats[humans[0]].user_id or session.host_id
-        return await self._finish_change(session, events, kind, actor)
 
     async def _close(self, session: Session, reason: CloseReason) -> Update:
         """Close a lobby (deleted) or a match (recorded as abandoned if it was being played)."""
@@ -934,6 +940,7 @@ class SessionManager:
                     session.seats[seat].left = True
                     session.seats[seat].out = Out.TIMEOUTS
                     events += game.remove_player(seat)
+                    self._pass_host(session, seat)
                 await self._finish_change(session, events, K.TIMEOUT, seat)
             except Exception as exc:
                 if isinstance(exc, E.StorageDown):  # the store logs the outage once (issue 20.7)

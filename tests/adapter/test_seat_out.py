@@ -112,3 +112,36 @@ async def test_leaving_a_kick_and_the_turn_timer_each_say_why_the_seat_is_out_an
     (loaded,) = await again.start()
     assert [s.out for s in loaded.seats] == expected and Session.from_dict(loaded.to_dict()) == loaded
     await again.close()
+
+
+async def test_a_host_the_turn_timer_removes_hands_the_table_on_as_one_who_leaves_or_is_kicked_does(
+    store: Store,
+) -> None:
+    """Issue 18 point 5: the host removed after their timeouts in a row is out of the match like a host who left or
+    was kicked, so the host passes to the next player still in (it stayed with the absent host: nobody at the table
+    could ``/uno kick`` or ``/uno end``, and a rematch went to whoever pressed Play again)."""
+    clock = ManualClock()
+    m = manager_for(store, clock)
+    await m.start()
+    await m.open_lobby(channel_id=1, guild_id=9, host_id=101, host_name="Ann", mode="classic", turn_timer=45)
+    for i, name in enumerate(("Ben", "Cleo")):
+        await m.join(1, 102 + i, name)
+    await m.start_game(1, 101)
+    session = m.sessions[1]
+    game = session.game
+    assert game is not None
+    while not session.seats[0].left:  # Ann sleeps; Ben and Cleo play
+        assert game.phase is not Phase.MATCH_OVER
+        seat = game.pending
+        assert seat is not None
+        if seat == 0:
+            clock.advance(46)
+            await m.idle()
+            continue
+        user = session.seats[seat].user_id
+        assert user is not None
+        await m.act(1, user, lambda v: v.legal[0])
+    assert session.seats[0].out is Out.TIMEOUTS and session.status == Status.PLAYING
+    assert session.host_id == 102  # Ben, the next player still in
+    await m.kick(1, 102, 2)  # the new host may kick
+    await m.close()
