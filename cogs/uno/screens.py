@@ -597,7 +597,10 @@ def hand_status(session: SessionView, view: PlayerView, lang: str, round_pause: 
             waiting += "\n" + t("hand.can_jump", lang)
         return waiting
     if view.phase is Phase.PLAY_DRAWN and view.drawn is not None:
-        return _with_clock(t("hand.play_drawn", lang, card=card_name(view.drawn.face, lang)), session, view, lang)
+        # force play: a playable card drawn may not be kept, and the hand has no Keep (issue 18 point 5: one hint)
+        kept = any(isinstance(a, Keep) for a in view.legal)
+        key = "hand.play_drawn" if kept else "hand.play_drawn_forced"
+        return _with_clock(t(key, lang, card=card_name(view.drawn.face, lang)), session, view, lang)
     if view.phase is Phase.CHALLENGE:
         assert view.challenge_player is not None
         line = t(

@@ -173,6 +173,9 @@ async def test_draw_to_match_and_force_play(
     await emulator.click(bob, bob_hand, button(bob_hand, "draw").custom_id)
     assert "Draw to match: you drew 4 cards." in bob_hand.text
     assert button(bob_hand, "keep") is None, "force play: the playable card drawn must be played"
+    # and the hint says so: no "play it or keep it" beside a hand without Keep (issue 18 point 5: one coherent hint)
+    assert "or keep it" not in bob_hand.text
+    assert "play it (force play: you may not keep a playable card)" in bob_hand.text
     log = log_text(table)
     assert "Bob drew 4 cards" in log and "Bob drew 1 card" not in log
     await play(table, bob, bob_hand, "Red 9")
