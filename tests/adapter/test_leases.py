@@ -106,6 +106,21 @@ async def advance(clock: ManualClock, seconds: float, *managers: SessionManager)
             await m.idle()
 
 
+async def started(clock: ManualClock, starting: asyncio.Task[None], *managers: SessionManager) -> None:
+    """Wait for a manager's ``start()`` that waits for its shard locks: it polls on the manual clock, and each poll is
+    real I/O first, so a poll still on its way when a test moved the clock sets its timer after that move and waits
+    for the next one. Move the clock on a second at a time until it is done (bounded: a test that never frees the
+    shard fails here instead of hanging)."""
+    for _ in range(20 * int(TTL) + 20):
+        if starting.done():
+            break
+        await asyncio.wait({starting}, timeout=0.05)  # let the poll's I/O finish and park on the clock
+        if not starting.done():
+            await advance(clock, 1, *managers)
+    assert starting.done(), "start() still waiting for its shard locks"
+    await starting
+
+
 async def test_each_process_resumes_only_the_games_of_its_own_shards(store: Store, clock: ManualClock) -> None:
     everything = manager(store, clock)
     await everything.start()
@@ -150,7 +165,7 @@ async def test_a_crashed_process_s_games_are_taken_over_once_its_leases_expire_a
     assert not starting.done() and new.sessions == {} and new.elsewhere == set()
 
     await advance(clock, TTL + TTL / 3 + 1, old, new)
-    await starting
+    await started(clock, starting, old, new)
     # expired: the new process loaded the game from its last commit and runs it; the old one stopped running it
     assert set(new.sessions) == {1} and new.elsewhere == set() and new.sessions[1].version == version
     assert old.sessions == {} and old.elsewhere == {1}
@@ -187,7 +202,7 @@ async def test_a_clean_stop_hands_the_games_over_without_waiting_for_expiry(stor
     await old.close()
     assert await store.lease_owner(2) is None
     await advance(clock, TTL / 3 + 1, new)  # one renewal period, far less than the lease time
-    await starting
+    await started(clock, starting, new)
     assert set(new.sessions) == {2, 3} and new.sessions[2].version == version
     assert await draw(new, 3) > 0
     await new.close()
@@ -416,8 +431,9 @@ async def test_point4_a_process_whose_shard_lock_another_took_stands_down_and_ta
     cut.down = True
     b = manager(store, clock, shards=SHARD0, owner="machine-b:2:0of2:bbbb")
     starting = asyncio.create_task(b.start())
+    await asyncio.wait({starting}, timeout=0.05)  # B's first poll finds the lock A's (as the other tests wait)
     await advance(clock, TTL + TTL / 3 + 1, a, b)
-    await starting
+    await started(clock, starting, a, b)
     assert set(b.sessions) == {1} and b.sessions[1].version == version
     cut.down = False
     caplog.clear()
