@@ -22,11 +22,16 @@ Concurrency
     processes never lose an update) under a transaction advisory lock (:data:`TOTALS_LOCK`) taken just before them:
     every finish touches the shared rank cells (migration 0001), and one order of those cell locks means no deadlock.
     Finishes therefore commit their totals one at a time across all processes (a few milliseconds each); the match,
-    player and round rows are written before the lock. ``rebuild_aggregates`` takes the same lock.
+    player and round rows are written before the lock. ``rebuild_aggregates`` takes the same lock. Every statement
+    that locks several leases (a batch of saves, the renewal, taking and releasing leases) locks them in channel
+    order, so they never deadlock each other; a statement PostgreSQL still rolls back (a deadlock or serialization
+    failure, SQLSTATE class 40) is tried again (:data:`ROLLBACK_ATTEMPTS`), and a transaction that is rolled back
+    raises :class:`StorageUnavailable` (nothing of it was written).
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import functools
 import logging
@@ -51,6 +56,9 @@ CONNECT_TIMEOUT: Final = 5.0
 """Seconds to open a connection (or wait for a free one of the pool) before :class:`StorageUnavailable`."""
 COMMAND_TIMEOUT: Final = 30.0
 """Seconds a statement may run, except the bulk statements of ``rebuild_aggregates`` (:data:`SLOW_TIMEOUT`)."""
+ROLLBACK_ATTEMPTS: Final = 3
+"""Times one statement is tried when PostgreSQL rolls it back to break a deadlock or a serialization failure (SQLSTATE
+class 40: nothing of it was written, so trying again is safe); after the last, :class:`StorageUnavailable`."""
 SLOW_TIMEOUT: Final = 3600.0
 """Seconds a bulk statement of ``rebuild_aggregates`` may run (``slow=True``). Not ``timeout=None``: asyncpg reads
 that as :data:`COMMAND_TIMEOUT`, and a rebuild of a million matches on a busy machine failed after 30 s."""
@@ -82,9 +90,13 @@ _ACQUIRE_LEASES = (
     "SELECT l.channel_id, l.owner FROM game_leases AS l JOIN k USING (channel_id) "
     "WHERE l.channel_id NOT IN (SELECT channel_id FROM up)",
 )
-# renew_leases in one statement, one round trip (issue 16 point 7).
+# renew_leases in one statement, one round trip (issue 16 point 7). The owner's leases are locked in channel order
+# first, as a batch of saves locks them (SqlStore._flush_saves): an UPDATE alone locks them in the table's order, and
+# met a batch locking the same rows the other way round in a deadlock.
 _RENEW_LEASES = (
-    "WITH g AS (UPDATE game_leases SET expires_at = {now:3} + $2 WHERE owner = $1 RETURNING channel_id), "
+    "WITH l AS (SELECT channel_id FROM game_leases WHERE owner = $1 ORDER BY channel_id FOR UPDATE), "
+    "g AS (UPDATE game_leases AS x SET expires_at = {now:3} + $2 FROM l WHERE x.channel_id = l.channel_id "
+    "AND x.owner = $1 RETURNING x.channel_id), "
     "s AS (UPDATE shard_locks SET expires_at = {now:3} + $2 WHERE owner = $1 RETURNING shard_count, shard_id) "
     "SELECT channel_id, NULL::int, NULL::int FROM g "
     "UNION ALL SELECT NULL::bigint, shard_count, shard_id FROM s",
@@ -140,6 +152,10 @@ def _closed(conn: asyncpg.Connection) -> bool:
 
 def _unavailable(e: BaseException) -> StorageUnavailable:
     return StorageUnavailable(f"PostgreSQL is not reachable right now: {type(e).__name__}: {e}")
+
+
+def _rolled_back(e: BaseException) -> StorageUnavailable:
+    return StorageUnavailable(f"PostgreSQL rolled the transaction back, nothing of it was written: {e}")
 
 
 def _count(status: str) -> int:
@@ -246,6 +262,8 @@ class PostgresDialect:
             raise
         try:
             yield conn
+        except asyncpg.exceptions.TransactionRollbackError as e:  # a deadlock or serialization failure: rolled back
+            raise _rolled_back(e) from e
         except Exception as e:
             if not (_is_unavailable(e) or _closed(conn)):
                 raise
@@ -259,9 +277,20 @@ class PostgresDialect:
                 log.debug("a connection could not be reset after its call and was dropped: %s", e)
 
     async def read(self, sql: str, *args: Any) -> Sequence[Row]:
-        async with self.connection() as conn:
-            rows: list[asyncpg.Record] = await conn.fetch(_sql(sql), *args)
-            return rows
+        """Run one statement (its own transaction) and return its rows. One that PostgreSQL rolled back to break a
+        deadlock or a serialization failure is tried again (:data:`ROLLBACK_ATTEMPTS` in all); raises
+        :class:`StorageUnavailable` when the server cannot be reached or the last attempt was rolled back too."""
+        for attempt in range(1, ROLLBACK_ATTEMPTS + 1):
+            async with self.connection() as conn:
+                try:
+                    rows: list[asyncpg.Record] = await conn.fetch(_sql(sql), *args)
+                    return rows
+                except asyncpg.exceptions.TransactionRollbackError as e:
+                    if attempt == ROLLBACK_ATTEMPTS:
+                        raise
+                    log.info("PostgreSQL rolled a statement back (%s); trying it again", type(e).__name__)
+            await asyncio.sleep(0.005 * attempt)
+        raise AssertionError("unreachable")  # pragma: no cover
 
     write = read  # one statement is one transaction
 

@@ -21,7 +21,7 @@ from bot.storage import (
 from bot.storage._migrations import POSTGRES, Migration, available
 
 from .conftest import Backend, drop_pg_backend, pg_backend
-from .helpers import match
+from .helpers import game, match
 from .test_aggregates import check_consistency
 
 TABLES = {
@@ -270,3 +270,112 @@ async def test_the_bulk_statements_of_a_rebuild_are_not_cut_by_the_command_timeo
     bulk = [t for kind, t in conn.timeouts if kind in ("DELETE", "INSERT")]
     assert len(bulk) == 4 + 1 + 3 + 3 and all(t == SLOW_TIMEOUT > COMMAND_TIMEOUT for t in bulk)
     assert [t for kind, t in conn.timeouts if kind not in ("DELETE", "INSERT")] == [None, None, None]
+
+
+async def _lock_waiters(conn) -> int:  # type: ignore[no-untyped-def]
+    """How many backends of this test's database wait for a row lock now."""
+    return int(
+        await conn.fetchval(
+            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'"
+        )
+    )
+
+
+async def _until_waiting(conn, n: int) -> None:  # type: ignore[no-untyped-def]
+    for _ in range(500):
+        if await _lock_waiters(conn) >= n:
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError(f"{n} backends never waited for a lock")
+
+
+async def test_issue16_a_save_batch_and_the_lease_renewal_lock_leases_in_one_order(pg: Backend):
+    """The deadlock of the 10,000-game capacity run: a batch of saves locks its games' lease rows (fenced writes) in the
+    order the saves arrived, and the renewal of the same owner's leases locked them in the table's order; two such
+    transactions meeting in the middle each held what the other needed (``deadlock detected``). Here a third
+    connection holds the middle lease so that both are waiting at once, saves having arrived in descending channel
+    order; once it lets go, both must finish. Both now lock in channel order, so the later one simply waits."""
+    store = await pg.open()
+    try:
+        channels = list(range(1, 41))
+        assert set(await store.acquire_leases(channels, "a", 30)) == set(channels)
+        await asyncio.gather(*(store.save_game(game(c, version=1), owner="a") for c in channels))
+        blocker = await pg._conn()
+        tx = blocker.transaction()
+        await tx.start()
+        await blocker.execute(pg.sql("SELECT 1 FROM game_leases WHERE channel_id = ? FOR UPDATE"), 20)
+        import asyncpg
+
+        spy = await asyncpg.connect(str(pg.target))
+        try:
+            renew = asyncio.create_task(store.renew_leases("a", 30))
+            await _until_waiting(spy, 1)
+            saves = asyncio.gather(
+                *(store.save_game(game(c, version=2), owner="a", expected_version=1) for c in reversed(channels))
+            )
+            await _until_waiting(spy, 2)
+            await tx.commit()
+            held = await asyncio.wait_for(renew, 30)
+            await asyncio.wait_for(saves, 30)
+        finally:
+            await spy.close()
+        assert held.channels == channels
+        rows = await pg.fetch("SELECT channel_id, version FROM live_games ORDER BY channel_id")
+        assert rows == [(c, 2) for c in channels]
+    finally:
+        await store.close()
+
+
+class _RollsBackOnce:
+    """A connection whose next ``fetch`` is rolled back as PostgreSQL does to break a deadlock."""
+
+    def __init__(self, conn, times: int) -> None:  # type: ignore[no-untyped-def]
+        self.conn = conn
+        self.times = times
+
+    def __getattr__(self, name: str):  # type: ignore[no-untyped-def]
+        return getattr(self.conn, name)
+
+    async def fetch(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+        import asyncpg
+
+        if self.times:
+            self.times -= 1
+            raise asyncpg.exceptions.DeadlockDetectedError("deadlock detected")
+        return await self.conn.fetch(*args, **kwargs)
+
+
+async def test_issue16_a_statement_rolled_back_by_a_deadlock_is_tried_again_then_reported_unavailable(
+    pg: Backend, monkeypatch: pytest.MonkeyPatch
+):
+    """SQLSTATE 40P01 rolls the whole statement back, so trying it again is safe: a save rolled back once is written
+    by the second attempt; one rolled back at every attempt is :class:`StorageUnavailable` (the player hears "the
+    database is unavailable, nothing was lost"), not an unexpected error, and nothing was written."""
+    from contextlib import asynccontextmanager
+
+    from bot.storage._postgres import ROLLBACK_ATTEMPTS, PostgresDialect
+
+    store = await pg.open()
+    try:
+        real = PostgresDialect.connection
+        failures = {"left": 1}
+
+        @asynccontextmanager
+        async def flaky(self):  # type: ignore[no-untyped-def]
+            async with real(self) as conn:
+                wrapped = _RollsBackOnce(conn, failures["left"])
+                yield wrapped
+                failures["left"] = wrapped.times
+
+        monkeypatch.setattr(PostgresDialect, "connection", flaky)
+        assert await store.acquire_lease(7, "a", 30)  # rolled back once, then taken
+        assert failures["left"] == 0
+        failures["left"] = 1
+        await store.save_game(game(7, version=1), owner="a")
+        assert await pg.fetch("SELECT version FROM live_games WHERE channel_id = 7") == [(1,)]
+        failures["left"] = ROLLBACK_ATTEMPTS
+        with pytest.raises(StorageUnavailable, match="rolled the transaction back"):
+            await store.save_game(game(7, version=2), owner="a", expected_version=1)
+        assert await pg.fetch("SELECT version FROM live_games WHERE channel_id = 7") == [(1,)]
+    finally:
+        await store.close()
