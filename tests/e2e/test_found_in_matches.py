@@ -145,6 +145,8 @@ async def test_uno_kick_finds_names_without_their_accents_and_each_refusal_says_
         (alice, "Mia", "No player at this table is called “Mia”. Pick a player from the list."),
         (alice, "o", "Several players at this table match “o”. Pick one from the list."),
         (bob, "3", "Only the host or a server manager can do that."),
+        (bob, "Mia", "Only the host or a server manager can do that."),  # who may kick first, then whom
+        (bob, "o", "Only the host or a server manager can do that."),
     ):
         res = await emulator.slash(user, channel, "uno kick", player=player)
         (reply,) = res.ephemeral_messages
@@ -325,6 +327,9 @@ async def test_a_player_who_lost_their_only_match_to_an_ai_is_not_ranked_first(
     (answer,) = res.public_messages or res.ephemeral_messages
     assert "Not ranked yet" in answer.text and "Rank 1 of 1" not in answer.text
     assert "Matches won: **0** of 1" in answer.text
+    res = await emulator.slash(alice, channel, "uno leaderboard")
+    (board,) = res.public_messages
+    assert "No match has been won yet." in board.text  # the board ranks players with a match won only
     emulator.assert_all_interactions_answered_once(max_latency=3.0)
 
 
