@@ -66,12 +66,14 @@ async def test_a_whole_match_to_500_through_slash_commands_and_buttons(
     winner = table.user_of(winner_seat)
     res = await emulator.slash(carol, channel, "uno leaderboard", game=game)
     (board,) = res.public_messages
-    humans = [u for u in (alice, bob)]
     lines = board.text
-    for user in humans:
-        assert user.username.title() in lines or user.username in lines
+    for user in (alice, bob):  # the board lists the players with a match won (issue 18 point 5)
+        listed = user.username.title() in lines or user.username in lines
+        assert listed == (user is winner), (user.username, lines)
     if winner is not None:
         assert "**1.**" in lines and "wins 1" in lines.split("\n")[1]
+    else:
+        assert "No match has been won yet" in lines
     res = await emulator.slash(alice, channel, "uno stats", game=game)
     (stats,) = res.public_messages
     expected_wins = 1 if winner is alice else 0
