@@ -287,8 +287,8 @@ class PlayerStats:
     """A player's totals in one scope (a server or all servers; a mode or all modes), same fields as
     :class:`LeaderboardRow`.
 
-    ``rank`` is the player's position on that leaderboard, or ``None`` when they are not on it (no completed match yet,
-    only abandoned ones); ``ranked_players`` is how many players the leaderboard has.
+    ``rank`` is the player's position on that leaderboard, or ``None`` when they are not on it (no match won yet:
+    only losses or abandoned matches; issue 18); ``ranked_players`` is how many players the leaderboard has.
     """
 
     user_id: int

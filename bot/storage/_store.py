@@ -152,13 +152,14 @@ ON CONFLICT (guild_id, mode, user_id) DO UPDATE SET
                     THEN CAST(t.wins + excluded.wins AS DOUBLE PRECISION) / (t.played + excluded.played) ELSE 0.0 END
 """
 
-# One statement, so one snapshot. The rank is 1 + how many ranked players come before this one in RANK_ORDER, summed
+# One statement, so one snapshot. Only a player with a match won is ranked (a match lost to an AI is no "Rank 1 of 1",
+# issue 18). The rank is 1 + how many ranked players come before this one in RANK_ORDER, summed
 # from the rank tables (migration 0001): more wins; as many wins and a better win rate, i.e. fewer matches played (or,
 # at 0 wins, more matches played); the same (wins, played) and an earlier user-id bucket; and a count of the few index
 # entries of the player's own bucket with a smaller user id.
 _PLAYER_STATS = f"""
 SELECT t.user_id, t.display_name, t.wins, t.played, t.abandoned, t.win_rate, t.rounds_won, t.points,
-    CASE WHEN t.played > 0 THEN 1
+    CASE WHEN t.wins > 0 THEN 1
       + (SELECT coalesce(sum(r.players), 0) FROM rank_by_wins AS r
          WHERE r.guild_id = t.guild_id AND r.mode = t.mode AND r.wins > t.wins)
       + (SELECT coalesce(sum(r.players), 0) FROM rank_by_played AS r
@@ -172,7 +173,8 @@ SELECT t.user_id, t.display_name, t.wins, t.played, t.abandoned, t.win_rate, t.r
            AND o.win_rate = t.win_rate AND o.played = t.played
            AND o.user_id >= (t.user_id >> {BUCKET_SHIFT}) << {BUCKET_SHIFT} AND o.user_id < t.user_id)
     END,
-    (SELECT coalesce(sum(r.players), 0) FROM rank_by_wins AS r WHERE r.guild_id = t.guild_id AND r.mode = t.mode)
+    (SELECT coalesce(sum(r.players), 0) FROM rank_by_wins AS r
+     WHERE r.guild_id = t.guild_id AND r.mode = t.mode AND r.wins > 0)
 FROM player_totals AS t
 WHERE t.guild_id = $1 AND t.mode = $2 AND t.user_id = $3
 """
@@ -686,12 +688,12 @@ class SqlStore:
         """One page of a leaderboard, in :data:`RANK_ORDER`; ranks are ``offset + 1, offset + 2, …``.
 
         ``guild_id`` a server, or ``None`` for all servers; ``mode`` a mode, or ``None`` for all modes. Only players
-        with at least one completed match are listed; AI seats never are. ``limit`` 1–1000, ``offset`` ≥ 0.
+        with at least one match won are listed (issue 18: no rank for 0 wins); AI seats never are. ``limit`` 1–1000, ``offset`` ≥ 0.
         """
         key = scope(check_optional_guild(guild_id), check_optional_mode(mode))
         limit, offset = check_page(limit, offset)
         rows = await self._db.read(
-            f"SELECT {RANK_COLUMNS} FROM player_totals WHERE guild_id = $1 AND mode = $2 AND played > 0 "
+            f"SELECT {RANK_COLUMNS} FROM player_totals WHERE guild_id = $1 AND mode = $2 AND wins > 0 "
             f"ORDER BY {RANK_ORDER} LIMIT $3 OFFSET $4",
             *key,
             limit,
@@ -703,13 +705,13 @@ class SqlStore:
         """How many players the leaderboard lists (for "page k of n": ``n = ceil(count / limit)``)."""
         key = scope(check_optional_guild(guild_id), check_optional_mode(mode))
         rows = await self._db.read(
-            "SELECT coalesce(sum(players), 0) FROM rank_by_wins WHERE guild_id = $1 AND mode = $2", *key
+            "SELECT coalesce(sum(players), 0) FROM rank_by_wins WHERE guild_id = $1 AND mode = $2 AND wins > 0", *key
         )
         return int(rows[0][0])
 
     async def player_stats(self, user_id: int, *, guild_id: int | None, mode: str | None) -> PlayerStats | None:
         """A player's totals and rank in one scope (``None`` = all servers / all modes); ``None`` if the player has no
-        finished match there. ``rank`` is ``None`` while they have only abandoned matches."""
+        finished match there. ``rank`` is ``None`` while they have won no match (only losses or abandoned matches)."""
         check_id("user_id", user_id)
         key = scope(check_optional_guild(guild_id), check_optional_mode(mode))
         rows = await self._db.read(_PLAYER_STATS, *key, user_id)

@@ -122,7 +122,7 @@ async def copy_sqlite_to_postgres(
             await rebuild_aggregates(dst.dialect, tx)
             copied_ranked = int(
                 await conn.fetchval(
-                    "SELECT coalesce(sum(players), 0) FROM rank_by_wins WHERE guild_id = 0 AND mode = '*'"
+                    "SELECT coalesce(sum(players), 0) FROM rank_by_wins WHERE guild_id = 0 AND mode = '*' AND wins > 0"
                 )
             )
             if copied_ranked != ranked:  # cannot happen unless the SQLite totals were damaged: say so, keep nothing

@@ -406,7 +406,7 @@ class UnoCog(
         else:
             rank = (
                 t("stats.rank", lang, rank=stats.rank, of=stats.ranked_players)
-                if stats.rank and stats.wins  # no "Rank 1 of 1" without a match won (issue 18 point 5)
+                if stats.rank  # None without a match won: no "Rank 1 of 1" after a loss (issue 18 point 5)
                 else t("stats.unranked", lang)
             )
             embed.description = t(

@@ -325,6 +325,9 @@ async def test_a_player_who_lost_their_only_match_to_an_ai_is_not_ranked_first(
     (answer,) = res.public_messages or res.ephemeral_messages
     assert "Not ranked yet" in answer.text and "Rank 1 of 1" not in answer.text
     assert "Matches won: **0** of 1" in answer.text
+    res = await emulator.slash(alice, channel, "uno leaderboard")
+    (board,) = res.public_messages
+    assert "No match has been won yet." in board.text  # the board ranks players with a match won only
     emulator.assert_all_interactions_answered_once(max_latency=3.0)
 
 

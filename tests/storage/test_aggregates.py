@@ -104,7 +104,7 @@ async def check_ranks(store: Store, stored: list[tuple[Any, ...]]) -> None:
         guild = None if g == 0 else g
         mode = None if md == "*" else md
         # (guild, mode, user, name, last match, wins, played, ...): wins, win rate, played descending; user ascending
-        ranked = sorted((r for r in members if r[6] > 0), key=lambda r: (-r[5], -r[5] / r[6], -r[6], r[2]))
+        ranked = sorted((r for r in members if r[5] > 0), key=lambda r: (-r[5], -r[5] / r[6], -r[6], r[2]))
         board = await store.leaderboard(guild_id=guild, mode=mode, limit=1000)
         assert [r.user_id for r in board] == [r[2] for r in ranked]
         for position, r in enumerate(ranked, start=1):

@@ -30,6 +30,11 @@ async def test_concurrent_writers_and_readers_stay_consistent(store: Store, back
     rng = random.Random(5)
     tasks, steps = 20, 25
     seen_totals: list[tuple[int, int]] = []
+    # every player of the finishes below has won a match already, so all of them are on the leaderboard (which lists
+    # only players with a match won, issue 18) and a reader sees every total a finish changes
+    users = range(11, 40)
+    for u in users:
+        assert await store.finish_match(match(f"w{u}", channel=2000 + u, seats=((u, f"u{u}"), (None, "AI"))))
 
     async def writer(task: int) -> None:
         for step in range(steps):
@@ -39,11 +44,11 @@ async def test_concurrent_writers_and_readers_stay_consistent(store: Store, back
 
     async def finisher(i: int) -> None:
         # four humans per match and a human winner: every committed state has sum(played) == 4 * sum(wins)
-        users = rng.sample(range(11, 40), 4)
+        seated = rng.sample(users, 4)
         result = match(
             f"c{i}",
             channel=900 + i,
-            seats=[(u, f"u{u}") for u in users],
+            seats=[(u, f"u{u}") for u in seated],
             rounds=((0, 500),),
             mode=rng.choice(["classic", "flip", "flex"]),
         )
@@ -72,13 +77,14 @@ async def test_concurrent_writers_and_readers_stay_consistent(store: Store, back
         assert step == steps - 1  # whoever wrote last, it was that task's last write
         assert g == snapshot_game(task, step)
 
-    assert all(p == 4 * w for w, p in seen_totals), "a reader saw half of a finish_match"
+    first = len(users)  # the wins and matches played before the finishes
+    assert all(p - first == 4 * (w - first) for w, p in seen_totals), "a reader saw half of a finish_match"
     assert len(seen_totals) == 180
     final = await store.leaderboard(guild_id=None, mode=None, limit=1000)
-    assert (sum(r.wins for r in final), sum(r.played for r in final)) == (30, 120)
+    assert (sum(r.wins for r in final), sum(r.played for r in final)) == (first + 30, first + 120)
     assert 15 <= (await store.get_settings(77)).turn_timer <= 34
 
-    assert await backend.fetch("SELECT count(*) FROM matches") == [(30,)]
+    assert await backend.fetch("SELECT count(*) FROM matches") == [(first + 30,)]
     if backend.name == "sqlite":
         assert await backend.fetch("PRAGMA integrity_check") == [("ok",)]
 
@@ -151,7 +157,7 @@ def expected_boards(results: list[MatchResult]) -> dict[tuple[int | None, str | 
                 t[4] += p.points_scored
     boards = {}
     for key, users in totals.items():
-        ranked = [(u, *t) for u, t in users.items() if t[1] > 0]
+        ranked = [(u, *t) for u, t in users.items() if t[0] > 0]  # a match won (issue 18)
         ranked.sort(key=lambda x: (-x[1], -x[1] / x[2], -x[2], x[0]))
         boards[key] = ranked
     return boards

@@ -119,10 +119,16 @@ UNRANKED = {
 }
 
 
+def ranked(scope: tuple[int | None, str | None]) -> list[tuple[int, str, int, int, int, int, int]]:
+    """The players of EXPECTED[scope] a leaderboard lists: those with a match won (issue 18: a match lost to an AI
+    is no "Rank 1 of 1")."""
+    return [r for r in EXPECTED[scope] if r[2] > 0]
+
+
 def rows(scope: tuple[int | None, str | None]) -> list[LeaderboardRow]:
     return [
         LeaderboardRow(rank, uid, name, wins, played, ab, wins / played, rounds, points)
-        for rank, (uid, name, wins, played, ab, rounds, points) in enumerate(EXPECTED[scope], start=1)
+        for rank, (uid, name, wins, played, ab, rounds, points) in enumerate(ranked(scope), start=1)
     ]
 
 
@@ -137,7 +143,7 @@ async def filled(store: Store) -> Store:
 async def test_leaderboards_match_the_hand_computed_tables(filled: Store, scope):
     guild, mode = scope
     assert await filled.leaderboard(guild_id=guild, mode=mode, limit=100) == rows(scope)
-    assert await filled.leaderboard_count(guild_id=guild, mode=mode) == len(EXPECTED[scope])
+    assert await filled.leaderboard_count(guild_id=guild, mode=mode) == len(ranked(scope))
 
 
 @pytest.mark.parametrize("scope", list(EXPECTED), ids=str)
@@ -146,7 +152,7 @@ async def test_player_stats_agree_with_the_leaderboard_rows(filled: Store, scope
     for row in rows(scope):
         stats = await filled.player_stats(row.user_id, guild_id=guild, mode=mode)
         assert stats is not None
-        assert (stats.guild_id, stats.mode, stats.ranked_players) == (guild, mode, len(EXPECTED[scope]))
+        assert (stats.guild_id, stats.mode, stats.ranked_players) == (guild, mode, len(ranked(scope)))
         assert (stats.rank, stats.user_id, stats.display_name, stats.wins, stats.played, stats.abandoned) == (
             row.rank,
             row.user_id,
@@ -158,13 +164,38 @@ async def test_player_stats_agree_with_the_leaderboard_rows(filled: Store, scope
         assert (stats.win_rate, stats.rounds_won, stats.points) == (row.win_rate, row.rounds_won, row.points)
 
 
+@pytest.mark.parametrize("scope", list(EXPECTED), ids=str)
+async def test_players_without_a_match_won_have_stats_but_no_rank(filled: Store, scope):
+    """Issue 18: Fay lost her only match to an AI; she has her totals but is not "Rank 1 of 1" anywhere."""
+    guild, mode = scope
+    for uid, name, wins, played, abandoned, rounds_won, points in EXPECTED[scope]:
+        if wins:
+            continue
+        stats = await filled.player_stats(uid, guild_id=guild, mode=mode)
+        assert stats is not None
+        assert (stats.rank, stats.ranked_players) == (None, len(ranked(scope)))
+        assert (stats.display_name, stats.wins, stats.played, stats.abandoned) == (name, 0, played, abandoned)
+        assert (stats.rounds_won, stats.points) == (rounds_won, points)
+
+
+async def test_a_single_match_lost_to_an_ai_ranks_nobody(store: Store):
+    """Issue 18 point 5: "Rank 1 of 1" with 0 wins after losing to an AI."""
+    assert await store.finish_match(
+        match("lost", guild=G1, mode="classic", seats=s(ANNA, AI), rounds=((1, 500),), winner=1)
+    )
+    assert await store.leaderboard(guild_id=G1, mode=None) == []
+    assert await store.leaderboard_count(guild_id=G1, mode=None) == 0
+    stats = await store.player_stats(ANNA, guild_id=G1, mode=None)
+    assert stats is not None and (stats.rank, stats.ranked_players, stats.played) == (None, 0, 1)
+
+
 async def test_players_with_only_abandoned_matches_have_stats_but_no_rank(filled: Store):
     for (user, guild, mode), (abandoned, rounds_won, points) in UNRANKED.items():
         stats = await filled.player_stats(user, guild_id=guild, mode=mode)
         assert stats is not None, (user, guild, mode)
         assert (stats.rank, stats.wins, stats.played, stats.win_rate) == (None, 0, 0, 0.0)
         assert (stats.abandoned, stats.rounds_won, stats.points) == (abandoned, rounds_won, points)
-        assert stats.ranked_players == len(EXPECTED[(guild, mode)])
+        assert stats.ranked_players == len(ranked((guild, mode)))
 
 
 async def test_no_stats_where_a_player_never_played(filled: Store):
@@ -177,19 +208,19 @@ async def test_no_stats_where_a_player_never_played(filled: Store):
 
 async def test_ai_seats_never_reach_a_leaderboard(filled: Store):
     listed = {r.user_id for scope in EXPECTED for r in await filled.leaderboard(guild_id=scope[0], mode=scope[1])}
-    assert listed == {ANNA, BEN, CLEO, DAN, EVA, FAY, GUS}
+    assert listed == {ANNA, BEN, CLEO, DAN, EVA}  # Fay and Gus won no match
     assert "Bot" not in {r.display_name for r in await filled.leaderboard(guild_id=None, mode=None, limit=100)}
 
 
 async def test_pages_continue_the_ranks(filled: Store):
     everyone = rows((None, None))
     count = await filled.leaderboard_count(guild_id=None, mode=None)
-    pages = [await filled.leaderboard(guild_id=None, mode=None, limit=3, offset=k * 3) for k in range(3)]
-    assert math.ceil(count / 3) == 3
-    assert pages == [everyone[0:3], everyone[3:6], everyone[6:7]]
-    assert [r.rank for r in pages[1]] == [4, 5, 6]
+    pages = [await filled.leaderboard(guild_id=None, mode=None, limit=2, offset=k * 2) for k in range(3)]
+    assert math.ceil(count / 2) == 3
+    assert pages == [everyone[0:2], everyone[2:4], everyone[4:5]]
+    assert [r.rank for r in pages[1]] == [3, 4]
     assert await filled.leaderboard(guild_id=None, mode=None, limit=3, offset=9) == []
-    assert len(await filled.leaderboard(guild_id=None, mode=None)) == 7  # default limit 10
+    assert len(await filled.leaderboard(guild_id=None, mode=None)) == 5  # default limit 10
 
 
 async def test_rebuilding_the_totals_gives_the_same_tables(filled: Store):
