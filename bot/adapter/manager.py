@@ -456,18 +456,25 @@ class SessionManager:
     async def rematch(self, channel_id: int, user_id: int, name: str) -> Session:
         """Play again after the match of ``channel_id`` ended: a new lobby with the same game, options, turn timer and
         ``ui`` language, and everyone still seated at the end (AI seats too) seated again in the same order; they may
-        leave before the start. The match's host hosts it again while still seated (issue 18 point 5: pressing Play
-        again does not take the table, nor ``/uno end``, from them); else ``user_id`` does. ``user_id`` is seated as
-        well, after the others, if there is room. Raises
+        leave before the start. ``user_id`` is seated as well, after the others, if there is room and they played this
+        match without being removed by the host (a player who left asks to play again; one kicked, or a server manager
+        who never sat, opens the lobby for the others without a seat: issue 18). The match's host hosts it again while
+        still seated (issue 18 point 5: pressing Play again does not take the table, nor ``/uno end``, from them); else
+        ``user_id`` if seated, else the first human seated. Raises
         :class:`~bot.adapter.errors.NoGame` when the channel keeps no finished match and
         :class:`~bot.adapter.errors.GameExists` while a lobby or match is live."""
         old = self.get(channel_id)
         if old.status != Status.FINISHED:
             raise E.GameExists("a game is already running in this channel")
         seats = [s for s in old.seats if not s.left]
-        if old.seat_of(user_id) is None and len(seats) < old.max_players:
+        returning = any(s.user_id == user_id and s.left and s.out is not Out.KICKED for s in old.seats)
+        if returning and old.seat_of(user_id) is None and len(seats) < old.max_players:
             seats.append(Seat(user_id, name))
-        host = next((s for s in seats if s.user_id == old.host_id), None)
+        humans = [s for s in seats if s.user_id is not None]
+        host = next(
+            (s for s in humans if s.user_id == old.host_id),
+            next((s for s in humans if s.user_id == user_id), humans[0] if humans else None),
+        )
         lang = old.ui.get("lang")
         return await self.open_lobby(
             channel_id=channel_id,

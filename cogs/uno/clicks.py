@@ -69,7 +69,8 @@ def is_admin(interaction: Interaction) -> bool:
 def may_rematch(finished: SessionView, interaction: Interaction) -> bool:
     """Whether the clicker may press **Play again** under ``finished``: a player of that match (seated at its end or
     removed during it) or a server manager. A rematch seats that match's players again, so nobody else may start one
-    for them (issue 20, point 8)."""
+    for them (issue 20, point 8); it seats the clicker only if they played it and were not kicked
+    (:meth:`SessionManager.rematch`)."""
     return is_admin(interaction) or any(s.user_id == interaction.user.id for s in finished.seats)
 
 

@@ -145,3 +145,43 @@ async def test_a_host_the_turn_timer_removes_hands_the_table_on_as_one_who_leave
     assert session.host_id == 102  # Ben, the next player still in
     await m.kick(1, 102, 2)  # the new host may kick
     await m.close()
+
+
+async def finished_with_seats_out(m: SessionManager) -> Session:
+    """Ann hosts Ben, Cleo and Dan; Ann kicks Cleo, Dan leaves, then Ann kicks Ben: the match is over (abandoned,
+    one player left) with a seat out of each kind."""
+    await m.open_lobby(channel_id=1, guild_id=9, host_id=101, host_name="Ann", mode="classic", turn_timer=45)
+    for i, name in enumerate(("Ben", "Cleo", "Dan")):
+        await m.join(1, 102 + i, name)
+    await m.start_game(1, 101)
+    await m.kick(1, 101, 2)
+    await m.leave(1, 104)
+    await m.kick(1, 101, 1)
+    session = m.sessions[1]
+    assert session.status == Status.FINISHED
+    assert [s.out for s in session.seats] == [None, Out.KICKED, Out.KICKED, Out.LEFT]
+    return session
+
+
+@pytest.mark.parametrize(
+    ("presser", "seated"),
+    [
+        (103, [101]),  # Cleo was kicked: her Play again opens the rematch without her
+        (102, [101]),  # so was Ben
+        (104, [101, 104]),  # Dan left on his own: pressing Play again, he asks to play again
+        (999, [101]),  # a server manager who never sat opens it for the players, without a seat of his own
+        (101, [101]),
+    ],
+)
+async def test_a_rematch_never_seats_a_kicked_player_nor_someone_who_never_sat(
+    store: Store, presser: int, seated: list[int]
+) -> None:
+    """Issue 18 (review of point 5): Play again seated whoever pressed it and was not seated at the end, a player the
+    host had kicked and a server manager who never played included."""
+    m = manager_for(store)
+    await m.start()
+    await finished_with_seats_out(m)
+    rematch = await m.rematch(1, presser, f"user {presser}")
+    assert rematch.status == Status.LOBBY and [s.user_id for s in rematch.seats] == seated
+    assert rematch.host_id == 101 and not any(s.left for s in rematch.seats)
+    await m.close()
