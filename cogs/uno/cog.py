@@ -19,7 +19,7 @@ from discord.app_commands import Choice, locale_str
 from discord.ext import commands
 
 from bot.adapter import AdapterError, SessionManager, SessionView
-from bot.adapter.errors import NoGame
+from bot.adapter.errors import NoGame, NotHost
 from bot.engine.cards import Mode
 from bot.engine.errors import RuleError
 from bot.engine.options import OptionError, Options
@@ -261,7 +261,10 @@ class UnoCog(
         lang = await self.lang(interaction)
         try:
             channel = channel_of(interaction)
-            seat = self.kick_target(self.manager.snapshot(channel), player, lang)
+            session = self.manager.snapshot(channel)
+            if session is not None and session.host_id != interaction.user.id and not is_admin(interaction):
+                raise NotHost("only the host can do that")  # who may kick before whom: no search for anyone else
+            seat = self.kick_target(session, player, lang)
             await self.manager.kick(channel, interaction.user.id, seat, is_admin=is_admin(interaction))
         except ValueError as exc:
             await self.error(interaction, exc if isinstance(exc, AdapterError | RuleError) else AdapterError(), lang)

@@ -145,6 +145,8 @@ async def test_uno_kick_finds_names_without_their_accents_and_each_refusal_says_
         (alice, "Mia", "No player at this table is called “Mia”. Pick a player from the list."),
         (alice, "o", "Several players at this table match “o”. Pick one from the list."),
         (bob, "3", "Only the host or a server manager can do that."),
+        (bob, "Mia", "Only the host or a server manager can do that."),  # who may kick first, then whom
+        (bob, "o", "Only the host or a server manager can do that."),
     ):
         res = await emulator.slash(user, channel, "uno kick", player=player)
         (reply,) = res.ephemeral_messages
