@@ -688,7 +688,8 @@ class SqlStore:
         """One page of a leaderboard, in :data:`RANK_ORDER`; ranks are ``offset + 1, offset + 2, …``.
 
         ``guild_id`` a server, or ``None`` for all servers; ``mode`` a mode, or ``None`` for all modes. Only players
-        with at least one match won are listed (issue 18: no rank for 0 wins); AI seats never are. ``limit`` 1–1000, ``offset`` ≥ 0.
+        with at least one match won are listed (issue 18: no rank for 0 wins); AI seats never are. ``limit`` 1–1000,
+        ``offset`` ≥ 0.
         """
         key = scope(check_optional_guild(guild_id), check_optional_mode(mode))
         limit, offset = check_page(limit, offset)
