@@ -9,7 +9,11 @@ under the SIL Open Font License 1.1 (``OFL.txt`` there):
 - Noto Sans Bold: Latin (every accent, Vietnamese), Greek, Cyrillic;
 - Noto Sans Symbols 2: stars, suits, arrows, dingbats often found in display names;
 - Noto Sans CJK JP Bold, subset to kana, JIS X 0208 and GB2312 ideographs, KS X 1001 hangul and full-width forms;
-- Noto Color Emoji, subset to the single-code-point emoji (no skin-tone or ZWJ sequences: their first emoji shows).
+- Noto Color Emoji, subset to the single-code-point emoji (no skin-tone or ZWJ sequences: their first emoji shows);
+- the country flags of Noto Color Emoji (a pair of regional indicator letters, 🇮🇹), which that subset cannot form
+  (it has no layout tables, and Pillow may have no text shaper): ``fonts/flags.png``, every flag's bitmap in one
+  sheet, and ``fonts/flags.json``, where each one is (``python -m bot.render._text flags FULL_FONT`` rewrites them
+  from the full Noto Color Emoji). A pair that is no flag is drawn as its two letters, as Discord does.
 
 A character none of them has is replaced by its compatibility decomposition when that is drawable (the
 "𝐁𝐨𝐥𝐝" letters of fancy names become "Bold") and otherwise by ``"?"``; combining marks, variation selectors and
@@ -33,6 +37,12 @@ from bot.render.palette import RGB
 FONT_DIR = Path(__file__).resolve().parent / "fonts"
 #: The code points of each font of the chain, as ``{file: [[first, last], ...]}`` ranges.
 COVERAGE_FILE = FONT_DIR / "coverage.json"
+#: Every country flag of Noto Color Emoji in one RGBA sheet, and where each one is in it (``{"IT": [x, y], ...}``).
+FLAGS_FILE = FONT_DIR / "flags.png"
+FLAGS_INDEX = FONT_DIR / "flags.json"
+#: The size of a flag in :data:`FLAGS_FILE`: the emoji font's whole strike box (advance × ascent + descent) scaled.
+FLAG_CELL = (51, 48)
+_REGIONAL_A = 0x1F1E6  # REGIONAL INDICATOR SYMBOL LETTER A; Z is _REGIONAL_A + 25
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,6 +107,77 @@ def write_coverage() -> None:
     COVERAGE_FILE.write_text(json.dumps(data, separators=(",", ":")) + "\n", encoding="utf-8")
 
 
+def write_flags(full_font: Path) -> int:
+    """Rewrite :data:`FLAGS_FILE` and :data:`FLAGS_INDEX` from the full Noto Color Emoji at ``full_font`` (Debian's
+    ``fonts-noto-color-emoji``): every regional-indicator pair its GSUB table makes one glyph, drawn through Pillow's
+    Raqm layout at the strike size and scaled to :data:`FLAG_CELL`. Needs fontTools and Raqm; returns the number of
+    flags."""
+    from fontTools.ttLib import TTFont
+
+    with TTFont(full_font, lazy=True) as tt:
+        glyph_cp = {g: cp for cp, g in tt.getBestCmap().items() if 0 <= cp - _REGIONAL_A < 26}
+        codes = set()
+        for lookup in tt["GSUB"].table.LookupList.Lookup:
+            for sub in lookup.SubTable:
+                sub = getattr(sub, "ExtSubTable", sub)
+                for first, ligatures in getattr(sub, "ligatures", {}).items():
+                    for lig in ligatures:
+                        if first in glyph_cp and len(lig.Component) == 1 and lig.Component[0] in glyph_cp:
+                            pair = (glyph_cp[first], glyph_cp[lig.Component[0]])
+                            codes.add("".join(chr(65 + cp - _REGIONAL_A) for cp in pair))
+    ff = FONT_CHAIN[-1]
+    font = ImageFont.truetype(str(full_font), ff.strike or 109, layout_engine=ImageFont.Layout.RAQM)
+    ascent, descent = font.getmetrics()
+    advance = round(font.getlength("\U0001f600"))
+    columns = 16
+    sheet = Image.new("RGBA", (columns * FLAG_CELL[0], -(-len(codes) // columns) * FLAG_CELL[1]), (0, 0, 0, 0))
+    index: dict[str, list[int]] = {}
+    for k, code in enumerate(sorted(codes)):
+        big = Image.new("RGBA", (advance, ascent + descent), (0, 0, 0, 0))
+        indicators = "".join(chr(_REGIONAL_A + ord(c) - 65) for c in code)
+        ImageDraw.Draw(big).text((0, ascent), indicators, font=font, embedded_color=True, anchor="ls")
+        x, y = (k % columns) * FLAG_CELL[0], (k // columns) * FLAG_CELL[1]
+        sheet.alpha_composite(big.resize(FLAG_CELL, Image.Resampling.LANCZOS), (x, y))
+        index[code] = [x, y]
+    sheet.save(FLAGS_FILE, optimize=True)
+    FLAGS_INDEX.write_text(json.dumps(index, separators=(",", ":"), sort_keys=True) + "\n", encoding="utf-8")
+    return len(index)
+
+
+@lru_cache(maxsize=1)
+def _flags() -> tuple[Image.Image, dict[str, tuple[int, int]]]:
+    index = json.loads(FLAGS_INDEX.read_text(encoding="utf-8"))
+    with Image.open(FLAGS_FILE) as sheet:
+        return sheet.convert("RGBA"), {code: (x, y) for code, (x, y) in index.items()}
+
+
+def _flag_code(a: str, b: str) -> str | None:
+    """``"IT"`` for the pair of regional indicators 🇮 🇹 when it is a flag of :data:`FLAGS_FILE`, else None."""
+    i, j = ord(a) - _REGIONAL_A, ord(b) - _REGIONAL_A
+    if not (0 <= i < 26 and 0 <= j < 26):
+        return None
+    code = chr(65 + i) + chr(65 + j)
+    return code if code in _flags()[1] else None
+
+
+@lru_cache(maxsize=256)
+def _flag_sprite(code: str, size: int) -> Image.Image:
+    """The flag ``code`` as drawn in a text of ``size`` px: the emoji font's strike box scaled as its emoji are."""
+    sheet, index = _flags()
+    x, y = index[code]
+    ff = FONT_CHAIN[-1]
+    k = size * ff.scale / (ff.strike or 109)
+    box = chain_font(len(FONT_CHAIN) - 1, size).getmetrics()
+    w, h = round(chain_font(len(FONT_CHAIN) - 1, size).getlength("\U0001f600") * k), round(sum(box) * k)
+    cell = sheet.crop((x, y, x + FLAG_CELL[0], y + FLAG_CELL[1]))
+    return cell.resize((max(1, w), max(1, h)), Image.Resampling.LANCZOS)
+
+
+FLAG = -1
+"""The font index :func:`runs` gives a run of country flags (each one two regional indicators, drawn from
+:data:`FLAGS_FILE`)."""
+
+
 @lru_cache(maxsize=128)
 def chain_font(i: int, size: int) -> ImageFont.FreeTypeFont:
     """Font ``i`` of the chain at ``size`` px (a bitmap font at its strike size whatever ``size`` is)."""
@@ -133,7 +214,16 @@ def runs(text: str) -> list[tuple[int, str]]:
         else:
             out.append((i, s))
 
-    for ch in " ".join(text.split()):
+    chars = " ".join(text.split())
+    skip = False
+    for n, ch in enumerate(chars):
+        if skip:
+            skip = False
+            continue
+        if n + 1 < len(chars) and _flag_code(ch, chars[n + 1]) is not None:
+            add(FLAG, ch + chars[n + 1])  # a country flag (module docstring)
+            skip = True
+            continue
         if _attached(ch) and out:
             if _font_for(ch) == out[-1][0] or unicodedata.combining(ch) == 0:
                 out[-1] = (out[-1][0], out[-1][1] + ch)  # joiners and selectors travel with their base
@@ -152,6 +242,8 @@ def runs(text: str) -> list[tuple[int, str]]:
 
 
 def _run_width(i: int, s: str, size: int) -> float:
+    if i == FLAG:
+        return len(s) // 2 * _run_width(len(FONT_CHAIN) - 1, "\U0001f600", size)
     f = chain_font(i, size)
     ff = FONT_CHAIN[i]
     w = f.getlength(s)
@@ -187,6 +279,15 @@ def text_image(text: str, size: int, fill: RGB) -> Image.Image:
     img = Image.new("RGBA", (width, height), (0, 0, 0, 0))
     x = 0.0
     for i, s in parts:
+        if i == FLAG:
+            k = size * FONT_CHAIN[-1].scale / (FONT_CHAIN[-1].strike or 109)
+            ascent = chain_font(len(FONT_CHAIN) - 1, size).getmetrics()[0]
+            step = _run_width(FLAG, "..", size)
+            for n in range(0, len(s), 2):
+                code = _flag_code(s[n], s[n + 1]) or ""
+                img.alpha_composite(_flag_sprite(code, size), (round(x), max(0, baseline - round(ascent * k))))
+                x += step
+            continue
         f = chain_font(i, size)
         ff = FONT_CHAIN[i]
         if ff.strike is None:
@@ -205,4 +306,9 @@ def text_image(text: str, size: int, fill: RGB) -> Image.Image:
 
 
 if __name__ == "__main__":
-    write_coverage()
+    import sys
+
+    if sys.argv[1:2] == ["flags"]:
+        print(f"{write_flags(Path(sys.argv[2]))} flags written to {FLAGS_FILE}")
+    else:
+        write_coverage()

@@ -8,7 +8,17 @@ from PIL import Image, ImageChops, ImageDraw, ImageFont
 
 from bot.engine.cards import Mode, Side, parse_face
 from bot.render import SeatView, TableScene, seat_box, table_image
-from bot.render._text import FONT_CHAIN, chain_font, fit, has_glyph, read_coverage, runs, text_image, write_coverage
+from bot.render._text import (
+    FONT_CHAIN,
+    chain_font,
+    fit,
+    has_glyph,
+    read_coverage,
+    runs,
+    text_image,
+    text_width,
+    write_coverage,
+)
 from bot.render.palette import TEXT
 
 NAMES = {
@@ -115,3 +125,34 @@ def test_the_stored_coverage_is_each_fonts_character_map(tmp_path):
     stored = json.loads(_text.COVERAGE_FILE.read_text(encoding="utf-8"))
     assert stored == {ff.file: read_coverage(ff.path) for ff in FONT_CHAIN}
     assert callable(write_coverage)
+
+
+def test_a_country_flag_is_drawn_as_its_flag_not_as_two_letters():
+    """Issue 18 (review): "Mia 🇮🇹" showed Mia and two boxed letters I T in the table image; the flag is one emoji
+    wide and drawn in its colours (green, white, red from left to right); a pair that is no flag stays two letters."""
+    from bot.render._text import FLAG
+
+    assert runs("Mia 🇮🇹") == [(0, "Mia "), (FLAG, "🇮🇹")]
+    assert [i for i, _ in runs("🇦🇦")] == [len(FONT_CHAIN) - 1]  # no flag: the letters, as Discord does
+    flag = text_image("🇮🇹", 40, TEXT)
+    letters = text_image("🇮 🇹", 40, TEXT)
+    assert text_width("🇮🇹", 40) == pytest.approx(text_width("🔥", 40))
+    assert flag.width < letters.width / 2 + 5
+    band = flag.crop((0, flag.height // 3, flag.width, flag.height * 2 // 3)).convert("RGB")
+    row = [band.getpixel((x, band.height // 2)) for x in range(band.width)]
+    coloured = [p for p in row if max(p) > 120]
+    thirds = [coloured[len(coloured) * k // 6] for k in (1, 3, 5)]
+    green, white, red = thirds
+    assert green[1] > green[0] + 60 and min(white) > 200 and red[0] > red[1] + 80, thirds
+
+
+def test_the_stored_flags_are_every_flag_of_the_emoji_font():
+    import json
+
+    from bot.render import _text
+
+    index = json.loads(_text.FLAGS_INDEX.read_text(encoding="utf-8"))
+    assert len(index) == 258 and {"IT", "PL", "SK", "DE", "FR", "BR", "ES", "UN", "EU"} <= set(index)
+    with Image.open(_text.FLAGS_FILE) as sheet:
+        for x, y in index.values():
+            assert sheet.crop((x, y, x + _text.FLAG_CELL[0], y + _text.FLAG_CELL[1])).getbbox() is not None
