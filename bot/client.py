@@ -20,6 +20,7 @@ from bot.adapter import SessionManager
 from bot.adapter.clock import Clock, SystemClock
 from bot.adapter.manager import Limits
 from bot.adapter.runtime import tune_gc
+from bot.card_emojis import SyncReport, sync_card_emojis
 from bot.config import Settings
 from bot.engine.options import Options
 from bot.i18n import language_for
@@ -103,6 +104,8 @@ class UnoBot(ShardedBot):
         self._rng = rng
         self._settings_cache: dict[int, GuildSettings] = {}
         self._prefs_cache: dict[int, UserPrefs] = {}
+        #: The start-up sync of the card emojis (issue 18 point 1), while it runs.
+        self.emoji_sync: asyncio.Task[SyncReport] | None = None
 
     async def setup_hook(self) -> None:
         # a server's saved default rule options are checked by the engine's own table (SPEC O) when saved and read
@@ -136,6 +139,8 @@ class UnoBot(ShardedBot):
         for command in synced:
             if command.name == "uno":
                 COMMANDS["new"] = f"</uno new:{command.id}>"
+        if self.settings.card_emojis:  # in the background: cards show their Unicode marks until it is done
+            self.emoji_sync = asyncio.create_task(sync_card_emojis(self), name="uno-card-emojis")
         tune_gc()
         log.info("ready to play: %d live session(s)", len(self.manager.sessions))
 
@@ -144,6 +149,10 @@ class UnoBot(ShardedBot):
         :data:`HANDLER_DRAIN` s), then the sessions (the publisher's deliveries and their images), the database, the
         cogs (the image worker, once its images are drawn), and last the Discord connection and its HTTP session."""
         await self._finish_handlers()
+        if self.emoji_sync is not None and not self.emoji_sync.done():
+            self.emoji_sync.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self.emoji_sync
         manager = getattr(self, "manager", None)
         if manager is not None:
             await manager.close()

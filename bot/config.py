@@ -42,6 +42,9 @@ class Settings:
       restarted in that slot (a new container, a new host name) takes its predecessor's games back at once instead of
       waiting for their leases to expire. Unset (default): only a predecessor of this machine and PID namespace whose
       process is gone is recognised.
+    - ``card_emojis``: ``UNO_CARD_EMOJIS`` (issue 18 point 1), ``0`` to keep the cards' Unicode colour squares and
+      marks instead of uploading the card faces as the application's emojis at start-up and showing them (default
+      ``1``; a ``Settings`` built in code, as the tests build theirs, has them off unless it says otherwise).
     """
 
     token: str
@@ -54,6 +57,7 @@ class Settings:
     shard_ids: tuple[int, ...] | None = None
     lease_seconds: int = LEASE_SECONDS_DEFAULT
     process_slot: str | None = None
+    card_emojis: bool = False
 
     def shard_id_list(self) -> list[int] | None:
         """``shard_ids`` as discord.py's ``AutoShardedClient(shard_ids=...)`` takes them (None: all)."""
@@ -93,6 +97,9 @@ class Settings:
                 f"UNO_PROCESS_SLOT must be 1-{PROCESS_SLOT_MAX} letters, digits, '.', '_' or '-' "
                 f"(a name one running process has at a time, e.g. shard-0), not {slot!r}."
             )
+        emojis = os.environ.get("UNO_CARD_EMOJIS", "1").strip() or "1"
+        if emojis not in ("0", "1"):
+            raise ConfigError(f"UNO_CARD_EMOJIS must be 1 (card faces as emojis) or 0 (Unicode marks), not {emojis!r}.")
         return cls(
             token=token,
             database=_database(os.environ.get("UNO_DATABASE", "").strip() or DEFAULT_DATABASE),
@@ -104,6 +111,7 @@ class Settings:
             shard_ids=shard_ids,
             lease_seconds=int(lease) if lease else LEASE_SECONDS_DEFAULT,
             process_slot=slot or None,
+            card_emojis=emojis == "1",
         )
 
 

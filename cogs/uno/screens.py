@@ -17,6 +17,7 @@ import discord
 from bot.adapter import SessionView, Status
 from bot.adapter.session_view import SeatView as SessionSeat
 from bot.ai import Level
+from bot.card_emojis import CARD_EMOJIS
 from bot.engine.actions import Accept, CallUno, Challenge, DeclareColour, Draw, Keep
 from bot.engine.cards import Face, Kind, Mode, Side, colours_of, hand_sort_key
 from bot.engine.events import RoundEnded
@@ -28,7 +29,7 @@ from bot.render import SeatView, TableScene, colour_emoji
 from . import house, ids
 from .challenges import verdict_for
 from .options import option_lines as rule_option_lines
-from .text import card_name, cards_line, colour_name, short_card, shown_name
+from .text import card_name, cards_line, colour_name, last_lines, short_card, shown_name, within
 from .views import DecisionButton, HandButton, HandSelect, LobbyButton, TableButton, release
 
 PAGE_SIZE = 25
@@ -278,7 +279,7 @@ def table_screen(
         embed.add_field(name=t("table.side", lang), value=t(f"side.{view.side.value}", lang), inline=True)
     embed.add_field(name=t("table.players", lang), value=players_text(session, view, lang), inline=False)
     if log:
-        embed.add_field(name=t("table.log", lang), value="\n".join(log[-6:])[:1024], inline=False)
+        embed.add_field(name=t("table.log", lang), value=last_lines(log[-6:], 1024), inline=False)
     target = view.target_score
     embed.set_footer(text=t("table.footer", lang, target=target) if target else t("opt.line.single_round", lang))
     files: list[discord.File] = []
@@ -508,14 +509,15 @@ def hand_screen(
         title=tn("hand.title", len(view.hand), lang),
         colour=MODE_COLOUR[session.mode],
     )
-    lines = []
-    for i, c in enumerate(ids.sorted_hand(view)):
-        mark = "▸" if c.id in playable_ids else "·"
-        lines.append(f"`{i + 1:>2}` {mark} {card_name(c.face, lang)}")
-    embed.description = (
-        (note + "\n\n" if note else "") + hand_status(session, view, lang, round_pause) + "\n\n" + "\n".join(lines)
-    )
-    embed.description = embed.description[:4096]
+    head = (note + "\n\n" if note else "") + hand_status(session, view, lang, round_pause) + "\n\n"
+
+    def listed(custom: bool) -> str:
+        return head + "\n".join(
+            f"`{i + 1:>2}` {'▸' if c.id in playable_ids else '·'} {card_name(c.face, lang, custom=custom)}"
+            for i, c in enumerate(ids.sorted_hand(view))
+        )
+
+    embed.description = within(4096, listed)
     embed.add_field(name=t("table.top", lang), value=top_text(view, lang), inline=False)
     if view.power is not None:
         embed.add_field(
@@ -558,7 +560,9 @@ def revealed_text(session: SessionView, view: PlayerView, lang: str) -> str:
     owner, faces = view.revealed
     name = player_name(session, owner, lang)
     shown = sorted(faces, key=hand_sort_key)  # in the order of every hand (issue 18 point 5), not as dealt
-    lines = [t("hand.revealed", lang, player=name, cards=cards_line(shown, lang))]
+    lines = [
+        within(700, lambda custom: t("hand.revealed", lang, player=name, cards=cards_line(shown, lang, custom=custom)))
+    ]
     verdict = verdict_for(session.channel_id, session.seed, view)
     if verdict is not None:
         if verdict.colour is not None:
@@ -630,7 +634,8 @@ def option_label(view: PlayerView, option: ids.PlayOption, lang: str) -> str:
     so with the colour it turns ("Red 2 · flex side (🟦 Blue)") or what it does ("Red Flex Skip · flex side: everyone
     else is skipped"), so the two lines never read alike (SPEC X4, X5)."""
     face = next(c.face for c in view.hand if c.id == option.card)
-    label = card_name(face, lang, flex=False)
+    # with the face's card emoji beside the line (option_emoji), the line names the card without the Unicode marks
+    label = card_name(face, lang, flex=False, emoji=CARD_EMOJIS.partial(face) is None, custom=False)
     if option.flex:
         flex = face.flex_colour
         if flex is not None:
@@ -642,6 +647,11 @@ def option_label(view: PlayerView, option: ids.PlayOption, lang: str) -> str:
     if option.uno:
         label = t("hand.option_uno", lang, card=label)
     return label[:100]
+
+
+def option_emoji(view: PlayerView, option: ids.PlayOption) -> discord.PartialEmoji | None:
+    """The card emoji shown beside a line of the "Play a card" menu (issue 18 point 1), or None (Unicode marks)."""
+    return CARD_EMOJIS.partial(next(c.face for c in view.hand if c.id == option.card))
 
 
 def hand_components(
@@ -656,7 +666,10 @@ def hand_components(
     page = min(max(page, 0), pages - 1)
     if options:
         chunk = list(enumerate(options))[page * PAGE_SIZE : (page + 1) * PAGE_SIZE]
-        select_options = [discord.SelectOption(label=option_label(view, o, lang), value=str(i)) for i, o in chunk]
+        select_options = [
+            discord.SelectOption(label=option_label(view, o, lang), value=str(i), emoji=option_emoji(view, o))
+            for i, o in chunk
+        ]
         items.append(HandSelect("play", ch, fp, "", t("hand.select", lang), select_options, row=0))
     legal = view.legal
     row1: list[discord.ui.Item[Any]] = []
@@ -707,9 +720,17 @@ def jump_buttons(
     if jumps:
         place, card = jumps[0]  # two identical cards jump in the same way: one button
         name = short_card(card.face)
+        emoji = CARD_EMOJIS.partial(card.face)  # the card's own face beside its name (issue 18 point 1)
         items.append(
             HandButton(
-                "jump", ch, fp, str(place), t("btn.jump_in", lang, card=name), discord.ButtonStyle.success, row=4
+                "jump",
+                ch,
+                fp,
+                str(place),
+                t("btn.jump_in", lang, card=name),
+                discord.ButtonStyle.success,
+                emoji=emoji,
+                row=4,
             )
         )
         if len(view.hand) == 2:
@@ -721,6 +742,7 @@ def jump_buttons(
                     f"{place}.u",
                     t("btn.jump_in_uno", lang, card=name),
                     discord.ButtonStyle.danger,
+                    emoji=emoji,
                     row=4,
                 )
             )
@@ -731,7 +753,7 @@ def jump_target_picker(session: SessionView, view: PlayerView, lang: str, arg: s
     """Choose who to swap hands with before jumping in with a 7 (SPEC H ``seven_zero`` with ``jump_in``)."""
     fp = house.jump_fingerprint(view)
     embed = discord.Embed(
-        title=t("hand.pick_swap", lang, card=card_name(card.face, lang)), colour=MODE_COLOUR[session.mode]
+        title=t("hand.pick_swap", lang, card=card_name(card.face, lang, custom=False)), colour=MODE_COLOUR[session.mode]
     )
     items: list[discord.ui.Item[Any]] = [
         HandSelect(
@@ -766,7 +788,7 @@ def colour_picker(session: SessionView, view: PlayerView, lang: str, index: int,
     option = ids.play_options(view)[index]
     face = next(c.face for c in view.hand if c.id == option.card)
     embed = discord.Embed(
-        title=t("hand.pick_colour", lang, card=card_name(face, lang)), colour=MODE_COLOUR[session.mode]
+        title=t("hand.pick_colour", lang, card=card_name(face, lang, custom=False)), colour=MODE_COLOUR[session.mode]
     )
     if target is not None:
         embed.description = t("hand.target_chosen", lang, player=player_name(session, target, lang))
@@ -789,7 +811,9 @@ def target_picker(session: SessionView, view: PlayerView, lang: str, index: int)
         if swap
         else ("hand.pick_target", "hand.pick_target_placeholder")
     )
-    embed = discord.Embed(title=t(title, lang, card=card_name(face, lang)), colour=MODE_COLOUR[session.mode])
+    embed = discord.Embed(
+        title=t(title, lang, card=card_name(face, lang, custom=False)), colour=MODE_COLOUR[session.mode]
+    )
     items: list[discord.ui.Item[Any]] = [
         HandSelect("target", ch, fp, str(index), t(placeholder, lang), _targets(session, view, lang), row=0),
         HandButton("back", ch, fp, "", t("btn.back", lang), discord.ButtonStyle.secondary, row=1),
@@ -812,20 +836,24 @@ def round_summary(session: SessionView, ended: RoundEnded, lang: str) -> Screen:
         ),
         colour=MODE_COLOUR[session.mode],
     )
-    lines = []
-    for seat in range(len(session.seats)):
-        left = cards_line(ended.hands[seat], lang) if ended.hands[seat] else "—"
-        lines.append(
-            t(
-                "round.line",
-                lang,
-                player=player_name(session, seat, lang),
-                points=ended.points[seat],
-                total=ended.scores[seat],
+
+    def lines(custom: bool) -> str:
+        out = []
+        for seat in range(len(session.seats)):
+            left = cards_line(ended.hands[seat], lang, custom=custom) if ended.hands[seat] else "—"
+            out.append(
+                t(
+                    "round.line",
+                    lang,
+                    player=player_name(session, seat, lang),
+                    points=ended.points[seat],
+                    total=ended.scores[seat],
+                )
+                + (f"\n    {left}" if ended.hands[seat] else "")
             )
-            + (f"\n    {left}" if ended.hands[seat] else "")
-        )
-    embed.description = "\n".join(lines)[:4096]
+        return "\n".join(out)
+
+    embed.description = within(4096, lines)
     return Screen(embed=embed)
 
 

@@ -11,6 +11,7 @@ from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 
 import discord
 
+from bot.card_emojis import CARD_EMOJIS
 from bot.engine.cards import Colour, Face, Kind
 from bot.engine.events import (
     CardKept,
@@ -87,11 +88,17 @@ def colour_name(colour: Colour, lang: str, *, emoji: bool = True) -> str:
     return f"{colour_emoji(colour)}{colour_mark(colour)} {name}" if emoji else name
 
 
-def card_name(face: Face, lang: str, *, emoji: bool = True, flex: bool = True) -> str:
+def card_name(face: Face, lang: str, *, emoji: bool = True, flex: bool = True, custom: bool = True) -> str:
     """A face in words, e.g. ``"🟥▲ Red 5"``, ``"🌈 Wild Draw Four"``, ``"🟥▲ Red 3 (flex: 🟦▲▲▲ Blue)"``
-    (``flex=False`` leaves out a flex number's flex colour)."""
+    (``flex=False`` leaves out a flex number's flex colour). With ``emoji``, the face's own card emoji
+    (``"<:uno_R5_…:id> Red 5"``, issue 18 point 1: :data:`bot.card_emojis.CARD_EMOJIS`) comes first when it has one
+    and ``custom`` allows it (not where Discord shows no custom emoji: embed titles, labels), else the colour square
+    and colour-blind mark."""
     prefix = ""
-    if emoji:
+    mention = CARD_EMOJIS.mention(face) if emoji and custom else None
+    if mention is not None:
+        prefix = mention + " "
+    elif emoji:
         prefix = WILD_EMOJI + " " if face.colour is None else f"{colour_emoji(face.colour)}{colour_mark(face.colour)} "
     if face.colour is None:
         return prefix + t(f"kind.{face.kind.value}", lang)
@@ -138,10 +145,31 @@ def short_card(face: Face) -> str:
     return f"{colour_emoji(face.colour)}{colour_mark(face.colour)}{symbol}"
 
 
-def cards_line(faces: Iterable[Face], lang: str) -> str:
-    """Faces joined with commas (``"—"`` when there are none)."""
-    names = [card_name(f, lang) for f in faces]
+def cards_line(faces: Iterable[Face], lang: str, *, custom: bool = True) -> str:
+    """Faces joined with commas (``"—"`` when there are none); ``custom``: as for :func:`card_name`."""
+    names = [card_name(f, lang, custom=custom) for f in faces]
     return ", ".join(names) if names else "—"
+
+
+def within(limit: int, build: Callable[[bool], str]) -> str:
+    """``build(True)`` (with the card emojis) if it is at most ``limit`` characters, else ``build(False)`` (the
+    Unicode marks, about 30 characters shorter a card) cut to ``limit``: a long list of cards (a summary of ten hands,
+    a challenged hand of 30 cards) stays whole instead of losing its end, or an emoji's markup cut in half."""
+    text = build(True)
+    return text if len(text) <= limit else build(False)[:limit]
+
+
+def last_lines(lines: Sequence[str], limit: int) -> str:
+    """The last of ``lines`` that fit in ``limit`` characters together, joined by newlines (a line longer than the
+    limit alone is cut): the log never shows a line, or an emoji's markup, cut at its start."""
+    kept: list[str] = []
+    size = -1
+    for line in reversed(lines):
+        if size + 1 + len(line) > limit:
+            break
+        kept.append(line)
+        size += 1 + len(line)
+    return "\n".join(reversed(kept)) if kept else (lines[-1][:limit] if lines else "")
 
 
 def event_lines(

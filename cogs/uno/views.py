@@ -162,7 +162,7 @@ class HandButton(UnoItem[discord.ui.Button[Any]], template=ids.HAND_RE):
         label: str = "",
         style: discord.ButtonStyle = discord.ButtonStyle.secondary,
         *,
-        emoji: str | None = None,
+        emoji: str | discord.PartialEmoji | None = None,
         row: int | None = None,
         disabled: bool = False,
     ) -> None:

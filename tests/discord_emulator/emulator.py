@@ -181,6 +181,9 @@ class DiscordEmulator:
         #: Channels and threads deleted through the API (``DELETE /channels/{id}``), by id.
         self.deleted_channels: dict[int, model.Channel] = {}
         self.registered_commands: dict[int | None, list[dict[str, Any]]] = {}
+        #: The application's emojis by id (``applications/{app}/emojis``), and those deleted, in order.
+        self.app_emojis: dict[int, model.AppEmoji] = {}
+        self.deleted_app_emojis: list[model.AppEmoji] = []
         self.interactions: dict[int, InteractionRecord] = {}
         self.attachments: dict[int, model.Attachment] = {}
         self.requests: deque[tuple[float, str, str, int]] = deque(maxlen=5000)

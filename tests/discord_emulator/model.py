@@ -7,7 +7,9 @@ Times called ``at`` are readings of the emulator clock (``DiscordEmulator.now()`
 from __future__ import annotations
 
 import asyncio
+import base64
 import datetime
+import re
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -37,6 +39,52 @@ EVERYONE_PERMISSIONS = discord.Permissions(
 BOT_PERMISSIONS = EVERYONE_PERMISSIONS | discord.Permissions(manage_messages=True, manage_threads=True).value
 
 Json = dict[str, Any]
+#: Discord's limits on application emojis ("Emoji Resource", Create Application Emoji): 2,000 per application, a name
+#: of 2-32 characters of letters, digits and _, an image of at most 256 KiB.
+APP_EMOJI_LIMIT = 2000
+APP_EMOJI_NAME = re.compile(r"[A-Za-z0-9_]{2,32}")
+APP_EMOJI_MAX_BYTES = 256 * 1024
+_IMAGE_TYPES = ("image/png", "image/jpeg", "image/gif", "image/webp", "image/avif")
+
+
+def decode_image(uri: Any) -> tuple[str, bytes] | None:
+    """``(content type, bytes)`` of a ``data:image/…;base64,…`` URI (Discord's "Image Data"), or None when it is not
+    one of the image types Discord accepts."""
+    if not isinstance(uri, str) or not uri.startswith("data:"):
+        return None
+    head, sep, data = uri[5:].partition(",")
+    kind, _, encoding = head.partition(";")
+    if not sep or encoding != "base64" or kind not in _IMAGE_TYPES:
+        return None
+    try:
+        return kind, base64.b64decode(data, validate=True)
+    except ValueError:
+        return None
+
+
+@dataclass
+class AppEmoji:
+    """An emoji the application owns (``applications/{app}/emojis``): its image cannot change, only its name."""
+
+    id: int
+    name: str
+    content_type: str
+    image: bytes
+    animated: bool = False
+
+    def payload(self, owner: User) -> Json:
+        return {
+            "id": str(self.id),
+            "name": self.name,
+            "roles": [],
+            "user": owner.payload(),
+            "require_colons": True,
+            "managed": False,
+            "animated": self.animated,
+            "available": True,
+        }
+
+
 #: How long the emulator's waits (acknowledgement, settle, gateway sync, bot start) give the bot by default (s).
 #: A guard against a bot that hangs, not a speed limit (speed is measured in benchmarks/, the 3 s acknowledgement
 #: deadline by ``assert_all_interactions_answered_once``): generous, because the test machine may be busy.

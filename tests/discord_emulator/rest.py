@@ -157,6 +157,11 @@ class RestApi:
             ("PUT", f"{app}/commands", self.put_commands, True),
             ("GET", f"{app}/guilds/{{guild_id}}/commands", self.get_commands, True),
             ("PUT", f"{app}/guilds/{{guild_id}}/commands", self.put_commands, True),
+            ("GET", f"{app}/emojis", self.list_app_emojis, True),
+            ("POST", f"{app}/emojis", self.create_app_emoji, True),
+            ("GET", f"{app}/emojis/{{emoji_id}}", self.get_app_emoji, True),
+            ("PATCH", f"{app}/emojis/{{emoji_id}}", self.edit_app_emoji, True),
+            ("DELETE", f"{app}/emojis/{{emoji_id}}", self.delete_app_emoji, True),
             ("POST", "interactions/{interaction_id}/{token}/callback", self.callback, False),
             ("POST", hook, self.followup, False),
             ("GET", f"{hook}/messages/{{message_id}}", self.get_webhook_message, False),
@@ -310,7 +315,9 @@ class RestApi:
         interaction: InteractionRecord | None = None,
         loading: bool = False,
     ) -> Message:
-        problems = [] if loading else check_message(body, creating=True, has_files=bool(files))
+        problems = (
+            [] if loading else check_message(body, creating=True, has_files=bool(files), emojis=self.emu.app_emojis)
+        )
         if problems:
             raise invalid_form(problems)
         emu = self.emu
@@ -350,7 +357,7 @@ class RestApi:
 
     def edit(self, msg: Message, body: dict[str, Any], files: dict[int, Upload]) -> Message:
         """Apply an edit; a deferred (loading) response being filled does not count as edited."""
-        problems = check_message(body, creating=False, has_files=bool(files))
+        problems = check_message(body, creating=False, has_files=bool(files), emojis=self.emu.app_emojis)
         if problems:
             raise invalid_form(problems)
         emu = self.emu
@@ -466,6 +473,70 @@ class RestApi:
             stored.append(item)
         emu.registered_commands[scope] = stored
         return json_response(200, stored)
+
+    # ------------------------------------------------------------ handlers: application emojis
+    # Discord's "Emoji Resource" (List/Get/Create/Modify/Delete Application Emoji): an application owns at most
+    # APP_EMOJI_LIMIT emojis, each named 2-32 characters of [A-Za-z0-9_] (unique within the application), its image a
+    # data URI of a PNG, JPEG, GIF, WebP or AVIF of at most 256 KiB; the image cannot be changed, only the name.
+
+    def _app(self, req: Request) -> None:
+        if req.params["app_id"] != str(self.emu.application_id):
+            raise ApiError(403, 50001, "Missing Access")
+
+    def _app_emoji(self, req: Request) -> model.AppEmoji:
+        self._app(req)
+        emoji = self.emu.app_emojis.get(int(req.params["emoji_id"]))
+        if emoji is None:
+            raise ApiError(404, 10014, "Unknown Emoji")
+        return emoji
+
+    def _emoji_name(self, name: Any, *, keep: int | None = None) -> list[tuple[str, str]]:
+        if not isinstance(name, str) or not model.APP_EMOJI_NAME.fullmatch(name):
+            return [("name", "Must be between 2 and 32 in length and contain only letters, digits and _.")]
+        if any(e.name == name and e.id != keep for e in self.emu.app_emojis.values()):
+            return [("name", "APPLICATION_EMOJI_NAME_ALREADY_TAKEN: an emoji of this application has that name.")]
+        return []
+
+    async def list_app_emojis(self, req: Request) -> web.Response:
+        self._app(req)
+        return json_response(200, {"items": [e.payload(self.emu.owner) for e in self.emu.app_emojis.values()]})
+
+    async def get_app_emoji(self, req: Request) -> web.Response:
+        return json_response(200, self._app_emoji(req).payload(self.emu.owner))
+
+    async def create_app_emoji(self, req: Request) -> web.Response:
+        self._app(req)
+        emu, body = self.emu, req.body or {}
+        problems = self._emoji_name(body.get("name"))
+        image = model.decode_image(body.get("image"))
+        if image is None:
+            problems.append(("image", "Invalid image data: a data URI of a PNG, JPEG, GIF, WebP or AVIF image."))
+        elif len(image[1]) > model.APP_EMOJI_MAX_BYTES:
+            problems.append(("image", "File cannot be larger than 256.0 kb."))
+        if problems:
+            raise invalid_form(problems)
+        if len(emu.app_emojis) >= model.APP_EMOJI_LIMIT:
+            raise ApiError(400, 30008, f"Maximum number of emojis reached ({model.APP_EMOJI_LIMIT})")
+        assert image is not None
+        emoji = model.AppEmoji(emu.ids(), body["name"], image[0], image[1], animated=image[0] == "image/gif")
+        emu.app_emojis[emoji.id] = emoji
+        return json_response(201, emoji.payload(emu.owner))
+
+    async def edit_app_emoji(self, req: Request) -> web.Response:
+        emoji = self._app_emoji(req)
+        body = req.body or {}
+        if "name" in body:
+            problems = self._emoji_name(body["name"], keep=emoji.id)
+            if problems:
+                raise invalid_form(problems)
+            emoji.name = body["name"]
+        return json_response(200, emoji.payload(self.emu.owner))
+
+    async def delete_app_emoji(self, req: Request) -> web.Response:
+        emoji = self._app_emoji(req)
+        del self.emu.app_emojis[emoji.id]
+        self.emu.deleted_app_emojis.append(emoji)
+        return json_response(204)
 
     # ------------------------------------------------------------ handlers: interactions
 

@@ -9,6 +9,7 @@ translated description longer than 100 characters...).
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from typing import Any
 
 import discord
@@ -25,8 +26,12 @@ def _too_long(problems: Problems, path: str, value: Any, limit: int, minimum: in
         problems.append((path, f"Must be between {minimum} and {limit} in length."))
 
 
-def check_message(body: dict[str, Any], *, creating: bool, has_files: bool) -> Problems:
-    """Limits on a message create/edit body (content, embeds, components)."""
+def check_message(
+    body: dict[str, Any], *, creating: bool, has_files: bool, emojis: Collection[int] | None = None
+) -> Problems:
+    """Limits on a message create/edit body (content, embeds, components). ``emojis``: the ids of the custom emojis
+    the bot may use (its application's); a component naming another custom emoji is refused, as Discord refuses it
+    ("Invalid emoji"); None checks no emoji."""
     problems: Problems = []
     _too_long(problems, "content", body.get("content"), 2000)
     embeds = body.get("embeds") or []
@@ -54,6 +59,8 @@ def check_message(body: dict[str, Any], *, creating: bool, has_files: bool) -> P
         problems.append(("components", "Must be 5 or fewer in length."))
     custom_ids: set[str] = set()
     _check_components(problems, "components", components, custom_ids)
+    if emojis is not None:
+        _check_emojis(problems, "components", components, emojis)
     if creating and not (body.get("content") or embeds or components or has_files or body.get("poll")):
         problems.append(("content", "Cannot send an empty message"))
     return problems
@@ -96,6 +103,19 @@ def _check_components(problems: Problems, path: str, components: list[Any], cust
         _check_components(problems, f"{where}.components", children, custom_ids)
         if comp.get("accessory"):
             _check_components(problems, f"{where}.accessory", [comp["accessory"]], custom_ids)
+
+
+def _check_emojis(problems: Problems, path: str, components: list[Any], known: Collection[int]) -> None:
+    for i, comp in enumerate(components):
+        where = f"{path}.{i}"
+        marks = [(f"{where}.emoji", comp.get("emoji"))]
+        marks += [(f"{where}.options.{j}.emoji", o.get("emoji")) for j, o in enumerate(comp.get("options") or [])]
+        for at, emoji in marks:
+            if isinstance(emoji, dict) and emoji.get("id") is not None and int(emoji["id"]) not in known:
+                problems.append((at, "Invalid emoji"))
+        _check_emojis(problems, f"{where}.components", comp.get("components") or [], known)
+        if comp.get("accessory"):
+            _check_emojis(problems, f"{where}.accessory", [comp["accessory"]], known)
 
 
 def check_commands(commands: list[dict[str, Any]]) -> Problems:

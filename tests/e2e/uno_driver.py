@@ -27,10 +27,13 @@ def make_bot(
     *,
     seed: int | None = None,
     clock: Clock | None = None,
+    card_emojis: bool = False,
     **limits: Any,
 ) -> UnoBot:
-    """The real bot, talking to ``emulator``, its deals seeded with ``seed`` (default: the test's seed)."""
-    settings = Settings(token=emulator.token, database=db, dev_guild_id=guild.id)
+    """The real bot, talking to ``emulator``, its deals seeded with ``seed`` (default: the test's seed); with
+    ``card_emojis`` it syncs and shows the card emojis (issue 18 point 1; off by default: the other tests read the
+    Unicode marks)."""
+    settings = Settings(token=emulator.token, database=db, dev_guild_id=guild.id, card_emojis=card_emojis)
     defaults = {"ai_delay": 0.0, "ai_catch_delay": 0.0, "round_pause": 3600.0}
     defaults.update(limits)
     rng = random.Random(current_seed() if seed is None else seed)
