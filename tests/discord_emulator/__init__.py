@@ -3,7 +3,9 @@
 Facts it follows: ``shared/docs/discord-emulator.md``. Entry points: ``DiscordEmulator`` (server, state, acting as
 users, assertions), ``running_bot`` / ``start_bot`` / ``stop_bot`` (run a ``commands.Bot`` against it), and the
 pytest fixtures in ``tests.discord_emulator.fixtures``. Discord's rate limits and token lifetime are imposed by
-default; each limit and its source: ``tests.discord_emulator.ratelimits``.
+default; each limit and its source: ``tests.discord_emulator.ratelimits``. The application's emojis
+(``applications/{app}/emojis``) are kept with Discord's limits (``rest.RestApi.create_app_emoji``), and a component
+may name only an emoji the application owns.
 """
 
 from .emulator import DiscordEmulator, Fault

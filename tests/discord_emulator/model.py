@@ -39,8 +39,9 @@ EVERYONE_PERMISSIONS = discord.Permissions(
 BOT_PERMISSIONS = EVERYONE_PERMISSIONS | discord.Permissions(manage_messages=True, manage_threads=True).value
 
 Json = dict[str, Any]
-#: Discord's limits on application emojis ("Emoji Resource", Create Application Emoji): 2,000 per application, a name
-#: of 2-32 characters of letters, digits and _, an image of at most 256 KiB.
+#: Discord's limits on application emojis (API reference, "Emoji Resource", Create Application Emoji:
+#: https://discord.com/developers/docs/resources/emoji#create-application-emoji): 2,000 per application, a name of
+#: 2-32 characters of letters, digits and _, an image of at most 256 KiB.
 APP_EMOJI_LIMIT = 2000
 APP_EMOJI_NAME = re.compile(r"[A-Za-z0-9_]{2,32}")
 APP_EMOJI_MAX_BYTES = 256 * 1024

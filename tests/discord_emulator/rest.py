@@ -475,9 +475,11 @@ class RestApi:
         return json_response(200, stored)
 
     # ------------------------------------------------------------ handlers: application emojis
-    # Discord's "Emoji Resource" (List/Get/Create/Modify/Delete Application Emoji): an application owns at most
-    # APP_EMOJI_LIMIT emojis, each named 2-32 characters of [A-Za-z0-9_] (unique within the application), its image a
-    # data URI of a PNG, JPEG, GIF, WebP or AVIF of at most 256 KiB; the image cannot be changed, only the name.
+    # Discord's API reference, "Emoji Resource" (https://discord.com/developers/docs/resources/emoji: List, Get,
+    # Create, Modify and Delete Application Emoji; "Emoji Formats"), and shared/docs/discord-emulator.md: an
+    # application owns at most APP_EMOJI_LIMIT (2,000) emojis, each named 2-32 characters of [A-Za-z0-9_] (unique
+    # within the application), its image a data URI of a PNG, JPEG, GIF, WebP or AVIF of at most 256 KiB; Modify
+    # changes the name only (no image field). Errors: 50035 for the form, 30008 at the limit, 10014 Unknown Emoji.
 
     def _app(self, req: Request) -> None:
         if req.params["app_id"] != str(self.emu.application_id):
