@@ -585,8 +585,7 @@ class UnoCog(
         else:
             present = {
                 (getattr(getattr(child, "type", None), "value", None), getattr(child, "custom_id", None))
-                for row in interaction.message.components
-                for child in getattr(row, "children", [row])
+                for child in _walk(interaction.message.components)
             }
             if (kind, custom_id) in present:
                 return  # discord.py routes it to its DynamicItem, which answers
@@ -594,6 +593,18 @@ class UnoCog(
         if not interaction.response.is_done():
             with contextlib.suppress(discord.HTTPException):
                 await interaction.response.send_message(t(key, await self.lang(interaction)), ephemeral=True)
+
+
+def _walk(components: Any) -> list[Any]:
+    """Every component of a message, nested ones too (Components V2 puts action rows inside a container)."""
+    out: list[Any] = []
+    for c in components:
+        out.append(c)
+        out += _walk(getattr(c, "children", None) or [])
+        accessory = getattr(c, "accessory", None)
+        if accessory is not None:
+            out.append(accessory)
+    return out
 
 
 __all__ = ["DRAWING_CONCURRENCY", "DRAWING_DRAIN", "HAND_REFRESH_WINDOW", "HOUSE_NAMES", "UnoCog"]
