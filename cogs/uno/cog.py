@@ -33,6 +33,7 @@ from .clicks import Clicks, display_name, is_admin
 from .hands import HAND_REFRESH_WINDOW, Hands
 from .images import DRAWING_CONCURRENCY, DRAWING_DRAIN, Images
 from .inputs import BadInput
+from .layout import walk_components
 from .options import HOUSE_NAMES, for_game, given, rule_parameters
 from .publisher import Publisher
 from .replies import answered, channel_of, guild_of, send_ephemeral
@@ -344,6 +345,10 @@ class UnoCog(
         if guild is not None and guild != interaction.guild_id:
             guild = interaction.guild_id  # a forged id may not read another server's board
         embed, view = await self.leaderboard_page(interaction, guild, mode, page)
+        message = interaction.message
+        if message is not None and message.flags.components_v2:  # a forged page button on a table: no embed there
+            await interaction.response.send_message(embed=embed, view=view, ephemeral=True)
+            return
         await interaction.response.edit_message(embed=embed, view=view)
 
     async def leaderboard_page(
@@ -585,7 +590,7 @@ class UnoCog(
         else:
             present = {
                 (getattr(getattr(child, "type", None), "value", None), getattr(child, "custom_id", None))
-                for child in _walk(interaction.message.components)
+                for child in walk_components(interaction.message.components)
             }
             if (kind, custom_id) in present:
                 return  # discord.py routes it to its DynamicItem, which answers
@@ -593,18 +598,6 @@ class UnoCog(
         if not interaction.response.is_done():
             with contextlib.suppress(discord.HTTPException):
                 await interaction.response.send_message(t(key, await self.lang(interaction)), ephemeral=True)
-
-
-def _walk(components: Any) -> list[Any]:
-    """Every component of a message, nested ones too (Components V2 puts action rows inside a container)."""
-    out: list[Any] = []
-    for c in components:
-        out.append(c)
-        out += _walk(getattr(c, "children", None) or [])
-        accessory = getattr(c, "accessory", None)
-        if accessory is not None:
-            out.append(accessory)
-    return out
 
 
 __all__ = ["DRAWING_CONCURRENCY", "DRAWING_DRAIN", "HAND_REFRESH_WINDOW", "HOUSE_NAMES", "UnoCog"]

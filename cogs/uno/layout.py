@@ -161,6 +161,19 @@ def notice_kwargs(text: str) -> dict[str, Any]:
     return {"content": text, "embeds": [], "attachments": [], "view": discord.ui.View(timeout=None)}
 
 
+def walk_components(components: Iterable[Any]) -> list[Any]:
+    """Every component of a received message (discord.py's objects), nested ones too: Components V2 puts the action
+    rows inside a container."""
+    out: list[Any] = []
+    for c in components:
+        out.append(c)
+        out += walk_components(getattr(c, "children", None) or [])
+        accessory = getattr(c, "accessory", None)
+        if accessory is not None:
+            out.append(accessory)
+    return out
+
+
 def counts(components: Iterable[dict[str, Any]]) -> tuple[int, int]:
     """``(components, characters of text displays)`` of a message's component payloads, nested ones included, as
     Discord counts them against :data:`bot.limits.V2_COMPONENTS_MAX` and :data:`bot.limits.V2_TEXT_MAX`."""
@@ -180,4 +193,4 @@ def counts(components: Iterable[dict[str, Any]]) -> tuple[int, int]:
 ENABLED = False
 """Whether this process's screens are Components V2 messages (``UNO_COMPONENTS_V2``; set when the cog loads)."""
 
-__all__ = ["ENABLED", "counts", "layout_of", "notice", "notice_kwargs", "unmark"]
+__all__ = ["ENABLED", "counts", "layout_of", "notice", "notice_kwargs", "unmark", "walk_components"]

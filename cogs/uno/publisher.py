@@ -48,7 +48,7 @@ from bot.pacing import GlobalLimit, Spacing, delete_route, edit_route
 from . import house, ids, screens
 from .hands import Hands, stamp
 from .images import Images
-from .layout import notice_kwargs
+from .layout import notice_kwargs, walk_components
 from .pings import Turn, TurnPings
 from .screens import DECISIONS, Screen
 from .text import event_lines, timeout_outcome, timeout_text
@@ -637,10 +637,9 @@ class Publisher:
             async for message in channel.history(limit=LOBBY_SEARCH):
                 if message.author.id != me:
                     continue
-                for row in message.components:
-                    for item in getattr(row, "children", ()):
-                        if str(getattr(item, "custom_id", "") or "").startswith(prefix):
-                            return message.id
+                for item in walk_components(message.components):  # inside a V2 container too
+                    if str(getattr(item, "custom_id", "") or "").startswith(prefix):
+                        return message.id
         except discord.HTTPException:
             log.warning("could not read the history of channel %s", session.channel_id)
         return None

@@ -279,3 +279,31 @@ async def test_a_whole_match_is_played_through_v2_messages(
             assert_v2(message)
     no_refusals(emulator)
     emulator.assert_all_interactions_answered_once(max_latency=3.0)
+
+
+async def test_a_v2_lobby_whose_id_was_not_saved_is_found_again_after_a_restart(
+    emulator: DiscordEmulator, world: dict[str, Any], bot_starter: Any, tmp_path: Path
+) -> None:
+    """The lobby's buttons sit inside the container: the search for a lobby posted before its id was saved looks
+    there too (it looked only at top-level rows and posted a second lobby)."""
+    from tests.discord_emulator import stop_bot
+
+    db = tmp_path / "uno.sqlite3"
+    alice, bob, _ = world["users"]
+    channel = world["channel"]
+    bot = await bot_starter(make_bot(emulator, db, world["guild"], components_v2=True))
+
+    async def killed_before_saving(channel_id: int, **values: Any) -> None:
+        return None
+
+    bot.manager.update_ui = killed_before_saving
+    res = await emulator.slash(alice, channel, "uno new", game="classic")
+    lobby = res.original
+    assert lobby is not None and lobby.flags & COMPONENTS_V2
+    await stop_bot(bot)
+    again = await bot_starter(make_bot(emulator, db, world["guild"], components_v2=True))
+    await emulator.settle()
+    table = Table(emulator, again, channel, [alice, bob])
+    assert int(table.session.ui["message"]) == lobby.id  # found again, not posted twice
+    assert len([m for m in emulator.public_messages(channel) if m.author.bot and not m.deleted]) == 1
+    no_refusals(emulator)
