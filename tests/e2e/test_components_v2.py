@@ -117,6 +117,9 @@ async def test_the_table_and_the_hand_are_one_container_tinted_with_the_colour_i
     buttons = next(i for i, c in enumerate(box["components"]) if c["type"] == 1)
     assert buttons == players + 1  # Show my hand under the players it deals to
     assert public.find_button(label="Show my hand") is not None
+    turn = table.user_of(game.pending)
+    ping = [m for m in emulator.messages(channel) if m.author.bot and not m.flags & COMPONENTS_V2 and m.content]
+    assert ping and ping[-1].content.startswith(f"<@{turn.id}>") and not ping[-1].components  # its own short message
 
     seat = game.pending
     player = table.user_of(seat)
