@@ -76,7 +76,9 @@ async def sync_card_emojis(client: Any, registry: CardEmojis = CARD_EMOJIS) -> S
     """Bring the application's card emojis in line with the faces we draw, then let ``registry`` use them (see the
     module docstring). ``client``: a :class:`discord.Client` (``fetch_application_emojis``,
     ``create_application_emoji``; an emoji's ``delete``). A failure to list the emojis leaves ``registry`` as it was
-    (the Unicode marks) and is logged, never raised; a failure to upload one face leaves that face without an emoji.
+    (the Unicode marks) and is logged, never raised; a failure to upload one face leaves that face without an emoji,
+    unless the list read again at the end has it (another process of the bot, starting at the same moment, uploaded
+    it: its name was taken).
     """
     wanted: list[FaceEmoji] = await asyncio.to_thread(all_face_emojis)
     try:
@@ -111,6 +113,15 @@ async def sync_card_emojis(client: Any, registry: CardEmojis = CARD_EMOJIS) -> S
             uploaded += 1
             room -= 1
         found[w.code] = discord.PartialEmoji(name=emoji.name, id=emoji.id)
+    if len(found) < len(wanted):  # another process of the bot may have uploaded them meanwhile (its name taken)
+        try:
+            now = {e.name: e for e in await client.fetch_application_emojis()}
+        except (discord.HTTPException, discord.ClientException):
+            now = {}
+        for w in wanted:
+            if w.code not in found and w.name in now:
+                found[w.code] = discord.PartialEmoji(name=w.name, id=now[w.name].id)
+                kept += 1
     registry.use(found)
     report = SyncReport(kept, uploaded, deleted, len(wanted) - len(found))
     log.info(

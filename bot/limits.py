@@ -75,6 +75,10 @@ GLOBAL_REQUESTS_PER_SECOND: Final[int] = DISCORD_GLOBAL_RATE * 9 // 10
 INTERACTION_TOKEN_SECONDS: Final[int] = 15 * 60
 #: An edit may wait seconds in a rate-limit bucket before it is sent: a minute of margin keeps it in the token's life.
 HAND_TOKEN_MARGIN: Final[int] = 60
+#: A Components V2 message (Discord's developer documentation, components/reference, "Component Reference"): at most
+#: 40 components in all, nested ones included, and 4,000 characters of text across its text displays.
+V2_COMPONENTS_MAX: Final[int] = 40
+V2_TEXT_MAX: Final[int] = 4000
 
 RATING_MIN_MATCHES: Final[int] = 5
 RATING_TREND_MATCHES: Final[int] = 10
@@ -101,5 +105,7 @@ __all__ = [
     "TURN_TIMER_DEFAULT",
     "TURN_TIMER_MAX",
     "TURN_TIMER_MIN",
+    "V2_COMPONENTS_MAX",
+    "V2_TEXT_MAX",
     "turn_clock",
 ]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from . import layout
 from .cog import UnoCog
 from .views import DYNAMIC_ITEMS
 
@@ -13,5 +14,6 @@ if TYPE_CHECKING:
 
 async def setup(bot: UnoBot) -> None:
     """discord.py extension entry point: add the cog and register the persistent components."""
+    layout.ENABLED = bot.settings.components_v2  # the table and the hand as Components V2 (issue 18 point 2)
     bot.add_dynamic_items(*DYNAMIC_ITEMS)
     await bot.add_cog(UnoCog(bot))

@@ -39,6 +39,7 @@ from .clicks import Clicks, display_name, is_admin
 from .hands import HAND_REFRESH_WINDOW, Hands
 from .images import DRAWING_CONCURRENCY, DRAWING_DRAIN, Images
 from .inputs import BadInput
+from .layout import walk_components
 from .options import HOUSE_NAMES, for_game, given, rule_parameters
 from .publisher import Publisher
 from .replies import answered, channel_of, guild_of, send_ephemeral
@@ -380,6 +381,10 @@ class UnoCog(
         if order == "rating" and mode is None:
             mode = (await self.bot.guild_settings(interaction.guild_id)).default_mode
         embed, view = await self.leaderboard_page(interaction, guild, mode, page, order)
+        message = interaction.message
+        if message is not None and message.flags.components_v2:  # a forged page button on a table: no embed there
+            await interaction.response.send_message(embed=embed, view=view, ephemeral=True)
+            return
         await interaction.response.edit_message(embed=embed, view=view)
 
     async def leaderboard_page(
@@ -655,8 +660,7 @@ class UnoCog(
         else:
             present = {
                 (getattr(getattr(child, "type", None), "value", None), getattr(child, "custom_id", None))
-                for row in interaction.message.components
-                for child in getattr(row, "children", [row])
+                for child in walk_components(interaction.message.components)
             }
             if (kind, custom_id) in present:
                 return  # discord.py routes it to its DynamicItem, which answers

@@ -29,6 +29,7 @@ from bot.limits import HAND_TOKEN_MARGIN, INTERACTION_TOKEN_SECONDS
 
 from . import ids, screens
 from .images import Images
+from .layout import notice_kwargs
 from .screens import Screen
 
 if TYPE_CHECKING:
@@ -391,9 +392,7 @@ class Hands:
                 continue
             async with self._lock(channel_id, user):
                 with contextlib.suppress(discord.HTTPException):
-                    await hand.interaction.edit_original_response(
-                        content=text(hand.lang), embeds=[], attachments=[], view=discord.ui.View(timeout=None)
-                    )
+                    await hand.interaction.edit_original_response(**notice_kwargs(text(hand.lang)))
 
     async def retire(self, channel_id: int, user_id: int, text: Callable[[str], str]) -> None:
         """Turn ``user_id``'s open hand (if any) into ``text(lang)`` without controls and forget it: its player is out
@@ -408,9 +407,7 @@ class Hands:
             waiting.done.set_result(None)
         async with self._lock(channel_id, user_id):
             with contextlib.suppress(discord.HTTPException):
-                await hand.interaction.edit_original_response(
-                    content=text(hand.lang), embeds=[], attachments=[], view=discord.ui.View(timeout=None)
-                )
+                await hand.interaction.edit_original_response(**notice_kwargs(text(hand.lang)))
 
     @contextlib.asynccontextmanager
     async def _opening(self, interaction: discord.Interaction[UnoBot], channel_id: int) -> AsyncIterator[None]:

@@ -48,6 +48,7 @@ from bot.pacing import GlobalLimit, Spacing, delete_route, edit_route
 from . import house, ids, screens
 from .hands import Hands, stamp
 from .images import Images
+from .layout import notice_kwargs, walk_components
 from .pings import Turn, TurnPings
 from .screens import DECISIONS, Screen
 from .text import event_lines, timeout_outcome, timeout_text
@@ -504,9 +505,7 @@ class Publisher:
         if await self.delete(channel, message_id):
             return
         with contextlib.suppress(discord.HTTPException):
-            await channel.get_partial_message(message_id).edit(
-                content=t("table.moved", lang), embeds=[], attachments=[], view=None
-            )
+            await channel.get_partial_message(message_id).edit(**notice_kwargs(t("table.moved", lang)))
 
     async def delete(self, channel: discord.PartialMessageable, message_id: int) -> bool:
         """Delete the bot's message ``message_id`` of ``channel``; whether it is gone (a message already gone is).
@@ -638,10 +637,9 @@ class Publisher:
             async for message in channel.history(limit=LOBBY_SEARCH):
                 if message.author.id != me:
                     continue
-                for row in message.components:
-                    for item in getattr(row, "children", ()):
-                        if str(getattr(item, "custom_id", "") or "").startswith(prefix):
-                            return message.id
+                for item in walk_components(message.components):  # inside a V2 container too
+                    if str(getattr(item, "custom_id", "") or "").startswith(prefix):
+                        return message.id
         except discord.HTTPException:
             log.warning("could not read the history of channel %s", session.channel_id)
         return None

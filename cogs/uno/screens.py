@@ -24,9 +24,9 @@ from bot.engine.events import RoundEnded
 from bot.engine.options import Options
 from bot.engine.view import HandCard, Phase, PlayerView
 from bot.i18n import t, tn
-from bot.render import SeatView, TableScene, colour_emoji
+from bot.render import SeatView, TableScene, colour_emoji, colour_rgb
 
-from . import house, ids
+from . import house, ids, layout
 from .challenges import verdict_for
 from .options import option_lines as rule_option_lines
 from .text import card_name, cards_line, colour_name, last_lines, short_card, shown_name, within
@@ -62,17 +62,38 @@ class Screen:
     view: discord.ui.View | None = None
     files: list[discord.File] = field(default_factory=list)
     extra: list[discord.Embed] = field(default_factory=list)  # further embeds (e.g. a second image)
+    #: As Components V2 (:mod:`cogs.uno.layout`, issue 18 point 2): the container's tint (default: the embed's
+    #: colour), and after how many of the embed's fields the controls go (None: after all of them).
+    accent: int | None = None
+    controls_after: int | None = None
+    _layout: discord.ui.LayoutView | None = field(default=None, repr=False)
 
     def embeds(self) -> list[discord.Embed]:
         return ([self.embed] if self.embed is not None else []) + self.extra
 
+    def layout(self) -> discord.ui.LayoutView:
+        """The screen as one Components V2 container (built once: it takes the view's items)."""
+        if self._layout is None:
+            self._layout = layout.layout_of(
+                self.embeds(),
+                self.view,
+                content=self.content,
+                accent=self.accent,
+                controls_after=self.controls_after,
+            )
+        return self._layout
+
     def send_kwargs(self) -> dict[str, Any]:
+        if layout.ENABLED:
+            return {"view": self.layout(), "files": self.files}
         kwargs: dict[str, Any] = {"content": self.content, "embeds": self.embeds(), "files": self.files}
         if self.view is not None:
             kwargs["view"] = self.view
         return kwargs
 
     def edit_kwargs(self) -> dict[str, Any]:
+        if layout.ENABLED:
+            return {"content": None, "embeds": [], "view": self.layout(), "attachments": self.files}
         return {"content": self.content, "embeds": self.embeds(), "view": self.view, "attachments": self.files}
 
     def rewind(self) -> None:
@@ -92,6 +113,8 @@ class Screen:
         its buffer's ``close`` bound to the buffer itself). Clicks are unaffected: they are routed by custom_id."""
         if self.view is not None:
             release(self.view)
+        if self._layout is not None:
+            self._layout.clear_items()
         for file in self.files:
             state = getattr(file.fp, "__dict__", None)
             if state is not None:
@@ -278,6 +301,7 @@ def table_screen(
     if session.mode is Mode.FLIP:
         embed.add_field(name=t("table.side", lang), value=t(f"side.{view.side.value}", lang), inline=True)
     embed.add_field(name=t("table.players", lang), value=players_text(session, view, lang), inline=False)
+    players_end = len(embed.fields)  # Show my hand, UNO! and Catch! go under the players, above the log (V2)
     if log:
         embed.add_field(name=t("table.log", lang), value=last_lines(log[-6:], 1024), inline=False)
     target = view.target_score
@@ -292,7 +316,24 @@ def table_screen(
     content = None
     if reopen and view.pending is not None and session.seats[view.pending].user_id is not None:
         content = t("table.ping_reopen", lang, player=mention(session, view.pending, lang))
-    return Screen(content=content, embed=embed, view=table_components(session, view, lang), files=files)
+    return Screen(
+        content=content,
+        embed=embed,
+        view=table_components(session, view, lang),
+        files=files,
+        accent=tint(view),
+        controls_after=players_end,
+    )
+
+
+def tint(view: PlayerView) -> int | None:
+    """The colour in play as a Components V2 container's tint (0xRRGGBB): a wild's declared colour, else the top
+    card's (issue 18 point 2); None before there is one."""
+    colour = view.colour_in_play if view.colour_in_play is not None else view.declared_colour
+    if colour is None:
+        return None
+    r, g, b = colour_rgb(colour)
+    return (r << 16) | (g << 8) | b
 
 
 def top_text(view: PlayerView, lang: str) -> str:
@@ -550,7 +591,14 @@ def hand_screen(
                 url="attachment://seen.png"
             )
         )
-    return Screen(embed=embed, view=hand_components(session, view, lang, fp, options, page), files=files, extra=extra)
+    return Screen(
+        embed=embed,
+        view=hand_components(session, view, lang, fp, options, page),
+        files=files,
+        extra=extra,
+        accent=tint(view),
+        controls_after=0,  # V2: the controls under the cards they play, above the top card and the rest
+    )
 
 
 def revealed_text(session: SessionView, view: PlayerView, lang: str) -> str:

@@ -35,7 +35,7 @@ from .model import (
     User,
 )
 from .ratelimits import Verdict as RateLimitVerdict
-from .validation import Problems, check_commands, check_message
+from .validation import Problems, attachment_refs, check_commands, check_message
 
 if TYPE_CHECKING:
     from .emulator import DiscordEmulator
@@ -339,6 +339,7 @@ class RestApi:
             allowed_mentions=body.get("allowed_mentions"),
         )
         msg.attachments = self._attachments(body, files, [])
+        self._check_refs(msg.flags, body, msg.attachments)
         if msg.reference:
             msg.type = 19
         if interaction is not None:
@@ -357,10 +358,19 @@ class RestApi:
 
     def edit(self, msg: Message, body: dict[str, Any], files: dict[int, Upload]) -> Message:
         """Apply an edit; a deferred (loading) response being filled does not count as edited."""
-        problems = check_message(body, creating=False, has_files=bool(files), emojis=self.emu.app_emojis)
+        was_v2 = bool(msg.flags & model.COMPONENTS_V2)
+        problems = check_message(body, creating=False, has_files=bool(files), emojis=self.emu.app_emojis, was_v2=was_v2)
+        becomes_v2 = not was_v2 and body.get("flags") is not None and int(body["flags"]) & model.COMPONENTS_V2
+        if becomes_v2 and ((msg.content and "content" not in body) or (msg.embeds and "embeds" not in body)):
+            problems.append(("flags", "A message becoming Components V2 must drop its content and embeds."))
         if problems:
             raise invalid_form(problems)
         emu = self.emu
+        attachments = (
+            self._attachments(body, files, msg.attachments) if "attachments" in body or files else msg.attachments
+        )
+        flags = msg.flags if body.get("flags") is None else int(body["flags"])
+        self._check_refs(flags, body if "components" in body else {"components": msg.components}, attachments)
         if "allowed_mentions" in body:
             msg.allowed_mentions = body["allowed_mentions"]
         if "content" in body:
@@ -370,8 +380,7 @@ class RestApi:
                 setattr(msg, key, body[key] or [])
         if body.get("flags") is not None:
             msg.flags = (msg.flags & (EPHEMERAL | LOADING)) | (int(body["flags"]) & ~(EPHEMERAL | LOADING))
-        if "attachments" in body or files:
-            msg.attachments = self._attachments(body, files, msg.attachments)
+        msg.attachments = attachments
         if msg.loading:
             msg.flags &= ~LOADING
             if msg.interaction_id is not None:
@@ -380,6 +389,17 @@ class RestApi:
             msg.edited_at, msg.edited_timestamp = emu.now(), emu.iso_now()
         msg.snapshot(emu.now())
         return msg
+
+    @staticmethod
+    def _check_refs(flags: int, body: dict[str, Any], attachments: list[Attachment]) -> None:
+        """A Components V2 message shows a file only where a component names it (``attachment://name``): each name
+        must be one of the message's attachments."""
+        if not flags & model.COMPONENTS_V2:
+            return
+        names = {a.filename for a in attachments}
+        missing = [r for r in attachment_refs(body.get("components") or []) if r not in names]
+        if missing:
+            raise invalid_form([("components", f"Unknown attachment {name!r}") for name in missing])
 
     def delete(self, msg: Message) -> None:
         msg.deleted = True

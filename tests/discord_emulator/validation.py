@@ -27,12 +27,23 @@ def _too_long(problems: Problems, path: str, value: Any, limit: int, minimum: in
 
 
 def check_message(
-    body: dict[str, Any], *, creating: bool, has_files: bool, emojis: Collection[int] | None = None
+    body: dict[str, Any],
+    *,
+    creating: bool,
+    has_files: bool,
+    emojis: Collection[int] | None = None,
+    was_v2: bool = False,
 ) -> Problems:
     """Limits on a message create/edit body (content, embeds, components). ``emojis``: the ids of the custom emojis
     the bot may use (its application's); a component naming another custom emoji is refused, as Discord refuses it
-    ("Invalid emoji"); None checks no emoji."""
+    ("Invalid emoji"); None checks no emoji. ``was_v2``: the edited message has the IS_COMPONENTS_V2 flag already
+    (:func:`check_v2`)."""
     problems: Problems = []
+    flags = body.get("flags")
+    if was_v2 and not creating and flags is not None and not int(flags) & V2_FLAG:
+        problems.append(("flags", "The IS_COMPONENTS_V2 flag cannot be removed from a message."))
+    if (flags is not None and int(flags) & V2_FLAG) or (was_v2 and not creating):
+        problems += check_v2(body)
     _too_long(problems, "content", body.get("content"), 2000)
     embeds = body.get("embeds") or []
     if len(embeds) > 10:
@@ -54,9 +65,11 @@ def check_message(
     if total > 6000:
         problems.append(("embeds", "Embed size exceeds maximum size of 6000"))
     components = body.get("components") or []
-    v2 = bool(int(body.get("flags") or 0) & (1 << 15))
+    v2 = bool(int(body.get("flags") or 0) & V2_FLAG) or (was_v2 and not creating)
     if not v2 and len(components) > 5:
         problems.append(("components", "Must be 5 or fewer in length."))
+    if not v2 and any(c.get("type") != 1 for c in components):
+        problems.append(("components", "Components V2 types need the IS_COMPONENTS_V2 flag."))
     custom_ids: set[str] = set()
     _check_components(problems, "components", components, custom_ids)
     if emojis is not None:
@@ -103,6 +116,82 @@ def _check_components(problems: Problems, path: str, components: list[Any], cust
         _check_components(problems, f"{where}.components", children, custom_ids)
         if comp.get("accessory"):
             _check_components(problems, f"{where}.accessory", [comp["accessory"]], custom_ids)
+
+
+V2_FLAG = 1 << 15
+#: Discord's Components V2 types: 1 action row, 9 section, 10 text display, 11 thumbnail, 12 media gallery, 13 file,
+#: 14 separator, 17 container; and which may stand at the top of a message or inside a container.
+_V2_TOP = {1, 9, 10, 12, 13, 14, 17}
+_V2_IN_CONTAINER = {1, 9, 10, 12, 13, 14}
+V2_COMPONENTS_MAX = 40
+V2_TEXT_MAX = 4000
+
+
+def v2_counts(components: list[Any]) -> tuple[int, int]:
+    """``(components, characters of text displays)``, nested ones included, as Discord counts them."""
+    n = chars = 0
+    for c in components:
+        n += 1
+        if c.get("type") == 10:
+            chars += len(c.get("content") or "")
+        inner = list(c.get("components") or []) + ([c["accessory"]] if c.get("accessory") else [])
+        k, m = v2_counts(inner)
+        n, chars = n + k, chars + m
+    return n, chars
+
+
+def attachment_refs(components: list[Any]) -> list[str]:
+    """The file names a V2 message's media galleries, thumbnails and files show (``attachment://name``)."""
+    refs: list[str] = []
+    for c in components:
+        medias = [item.get("media") or {} for item in c.get("items") or []] + [
+            c.get("media") or {},
+            c.get("file") or {},
+        ]
+        refs += [
+            m["url"].removeprefix("attachment://") for m in medias if str(m.get("url", "")).startswith("attachment://")
+        ]
+        refs += attachment_refs(list(c.get("components") or []) + ([c["accessory"]] if c.get("accessory") else []))
+    return refs
+
+
+def check_v2(body: dict[str, Any]) -> Problems:
+    """A message with the IS_COMPONENTS_V2 flag (Discord's developer documentation, components/reference: "Using
+    Message Components" and each component's limits): no content, embeds, poll or stickers; only V2 types at the top
+    and in containers (no container in a container); at most 40 components in all, nested ones included, and 4,000
+    characters across text displays; a text display of 1 to 4,000 characters; a media gallery of 1 to 10 items; a
+    container's accent colour 0x000000-0xFFFFFF."""
+    problems: Problems = []
+    if body.get("content"):
+        problems.append(("content", "A message with the IS_COMPONENTS_V2 flag cannot have content."))
+    if body.get("embeds"):
+        problems.append(("embeds", "A message with the IS_COMPONENTS_V2 flag cannot have embeds."))
+    if body.get("poll") or body.get("sticker_ids"):
+        problems.append(("poll", "A message with the IS_COMPONENTS_V2 flag cannot have a poll or stickers."))
+    components = body.get("components") or []
+
+    def walk(items: list[Any], path: str, allowed: set[int]) -> None:
+        for i, c in enumerate(items):
+            where, kind = f"{path}.{i}", c.get("type")
+            if kind not in allowed:
+                problems.append((f"{where}.type", f"Component type {kind} is not allowed here."))
+            if kind == 10 and not 1 <= len(c.get("content") or "") <= V2_TEXT_MAX:
+                problems.append((f"{where}.content", f"Must be between 1 and {V2_TEXT_MAX} in length."))
+            if kind == 12 and not 1 <= len(c.get("items") or []) <= 10:
+                problems.append((f"{where}.items", "Must be between 1 and 10 in length."))
+            if kind == 17:
+                accent = c.get("accent_color")
+                if accent is not None and not 0 <= int(accent) <= 0xFFFFFF:
+                    problems.append((f"{where}.accent_color", "Must be between 0 and 16777215."))
+                walk(c.get("components") or [], f"{where}.components", _V2_IN_CONTAINER)
+
+    walk(components, "components", _V2_TOP)
+    count, chars = v2_counts(components)
+    if count > V2_COMPONENTS_MAX:
+        problems.append(("components", f"A message holds at most {V2_COMPONENTS_MAX} components, not {count}."))
+    if chars > V2_TEXT_MAX:
+        problems.append(("components", f"Text displays hold at most {V2_TEXT_MAX} characters in all, not {chars}."))
+    return problems
 
 
 def _check_emojis(problems: Problems, path: str, components: list[Any], known: Collection[int]) -> None:

@@ -261,3 +261,30 @@ def test_a_long_list_of_cards_falls_back_to_the_marks_rather_than_being_cut() ->
     assert short.count("<:uno_") == 5
     long = within(1024, lambda custom: cards_line(faces, "en", custom=custom))
     assert "<:uno_" not in long and long == cards_line(faces, "en", custom=False)[:1024]
+
+
+async def test_a_face_another_process_uploaded_meanwhile_is_used_not_left_without_its_emoji(
+    emulator: DiscordEmulator, world: dict[str, Any], bot_starter: Any, tmp_path: Path
+) -> None:
+    """Two shard processes start at once: one's upload of a face is refused because the other's took the name
+    first; the list read again at the end gives it the other's emoji."""
+    first = all_face_emojis()[0]
+
+    original = emulator.rest.create_app_emoji
+    raced = False
+
+    async def racing(req: Any) -> Any:
+        nonlocal raced
+        if not raced and (req.body or {}).get("name") == first.name:
+            raced = True  # the other process's upload lands just before this one
+            emulator.app_emojis[9] = AppEmoji(9, first.name, "image/png", first.png)
+        return await original(req)
+
+    emulator.rest.create_app_emoji = racing  # type: ignore[method-assign]
+    for i, route in enumerate(emulator.rest.routes):
+        if route[2] == original:
+            emulator.rest.routes[i] = (route[0], route[1], racing, route[3])
+    bot = await bot_starter(make_bot(emulator, tmp_path / "uno.sqlite3", world["guild"], card_emojis=True))
+    report = await synced(bot)
+    assert raced and report.missing == 0 and report.uploaded == FACES - 1
+    assert CARD_EMOJIS.mention(first.face) == f"<:{first.name}:9>"

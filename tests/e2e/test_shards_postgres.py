@@ -220,11 +220,13 @@ async def test_two_shard_processes_on_one_postgresql_database(
     assert await backend.fetch("SELECT owner FROM game_leases") == []  # a clean stop gives every lease back
 
     store = await open_store(str(backend.target))
-    try:  # the global leaderboard counts each of the four matches exactly once: two played, two abandoned
-        rows = {row.user_id: row for row in await store.leaderboard(guild_id=None, mode=None)}
-        assert set(rows) == {alice.id, bob.id}
-        assert [(rows[u.id].played, rows[u.id].abandoned) for u in (alice, bob)] == [(2, 2), (2, 2)]
-        assert rows[alice.id].wins + rows[bob.id].wins == len(played)
+    try:  # the global totals count each of the four matches exactly once: two played, two abandoned
+        stats = {u.id: await store.player_stats(u.id, guild_id=None, mode=None) for u in (alice, bob)}
+        assert all(s is not None for s in stats.values())
+        assert [(s.played, s.abandoned) for s in stats.values() if s is not None] == [(2, 2), (2, 2)]
+        assert sum(s.wins for s in stats.values() if s is not None) == len(played)
+        rows = await store.leaderboard(guild_id=None, mode=None)  # those with a match won (issue 18)
+        assert {r.user_id for r in rows} == {u for u, s in stats.items() if s is not None and s.wins}
     finally:
         await store.close()
     recorded = await backend.fetch("SELECT guild_id, status FROM matches ORDER BY guild_id")

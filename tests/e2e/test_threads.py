@@ -389,7 +389,7 @@ async def test_a_whole_match_is_played_in_the_thread_with_its_pings_timer_and_re
     result = table.session.result
     winner = table.session.seats[result.winner].user_id
     rows = await bot.store.leaderboard(guild_id=guild.id, mode="classic")  # the server's board
-    assert [(r.user_id, r.wins, r.played) for r in rows] == [(winner, 1, 1)]  # only players with a match won
+    assert [(r.user_id, r.wins, r.played) for r in rows] == [(winner, 1, 1)]  # the loser won none: not ranked
     winner_name = table.session.seats[result.winner].name
     assert [m.content for m in bot_public(emulator, general)] == [
         f"Alice's Classic UNO game in <#{thread.id}> is over: {winner_name} won the match."

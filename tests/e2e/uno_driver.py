@@ -28,12 +28,19 @@ def make_bot(
     seed: int | None = None,
     clock: Clock | None = None,
     card_emojis: bool = False,
+    components_v2: bool = False,
     **limits: Any,
 ) -> UnoBot:
     """The real bot, talking to ``emulator``, its deals seeded with ``seed`` (default: the test's seed); with
     ``card_emojis`` it syncs and shows the card emojis (issue 18 point 1; off by default: the other tests read the
-    Unicode marks)."""
-    settings = Settings(token=emulator.token, database=db, dev_guild_id=guild.id, card_emojis=card_emojis)
+    Unicode marks); with ``components_v2`` its messages are Components V2 (issue 18 point 2)."""
+    settings = Settings(
+        token=emulator.token,
+        database=db,
+        dev_guild_id=guild.id,
+        card_emojis=card_emojis,
+        components_v2=components_v2,
+    )
     defaults = {"ai_delay": 0.0, "ai_catch_delay": 0.0, "round_pause": 3600.0}
     defaults.update(limits)
     rng = random.Random(current_seed() if seed is None else seed)
