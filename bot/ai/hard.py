@@ -133,7 +133,8 @@ def quick(game: Game, seat: int) -> Action | None:
     """A fast version of the *Normal* heuristic for the rollouts, reading the sampled game directly (it is a sample,
     not the real game): UNO called with the next-to-last card, wilds kept unless an opponent is close to going out,
     the colour held most, action cards against a short hand, high numbers first, the Power Card saved; a pending
-    challenge accepted; a stack taken when nothing stacks. Never a jump-in or a catch."""
+    challenge accepted; a stack taken when nothing stacks; with ``number_finish`` (SPEC H6) a number kept for the last
+    card. Never a jump-in or a catch."""
     legal = game.legal_actions(seat)
     phase = game.phase
     hand = game.hands[seat]
@@ -154,6 +155,7 @@ def quick(game: Game, seat: int) -> Action | None:
         return legal[0] if len(legal) else None
     danger = any(game.active[s] and s != seat and len(h) <= 2 for s, h in enumerate(game.hands))
     two = len(hand) == 2
+    stuck = two and game.options.number_finish  # SPEC H6: a last card that is not a number cannot be played
     best: Action | None = None
     best_score = -1e9
     for a in legal[:n]:
@@ -173,6 +175,8 @@ def quick(game: Game, seat: int) -> Action | None:
             score -= 6.0
         if a.target is not None:
             score -= len(game.hands[a.target])
+        if stuck and t.key[hand[0] if hand[1] == c else hand[1]] < 100:
+            score -= 60.0
         if score > best_score:
             best, best_score = a, score
     return best

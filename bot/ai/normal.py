@@ -6,7 +6,8 @@ fits, or when an opponent is about to go out); it prefers the colour it holds mo
 targeted cards at the opponent with the fewest cards; it saves its Power Card unless the flex side is the only play;
 it never bluffs a restricted wild draw; and it challenges a wild draw when the odds favour it (SPEC G7).
 With the house rules (SPEC H) it stacks whenever it can, swaps hands with a 7 with the opponent holding the fewest
-cards (only when that leaves it better off), and jumps in whenever it holds a card identical to the top.
+cards (only when that leaves it better off), jumps in whenever it holds a card identical to the top, and with
+``number_finish`` (SPEC H6) keeps a number for its last card rather than an action card or a wild.
 """
 
 from __future__ import annotations
@@ -125,6 +126,9 @@ def _score(view: PlayerView, play: Play) -> float:
             score += 4 * (len(hand) - 1 - view.hand_counts[play.target])
     if play.uno:
         score += 50
+    if "number_finish" in view.house_rules and len(hand) == 2:  # SPEC H6: a last card it may not play is worse
+        rest = next(f for cid, f in hand.items() if cid != play.card)  # than a bluff (-100): it stays for turns
+        score += 0 if rest.kind is Kind.NUMBER else -150
     return score
 
 

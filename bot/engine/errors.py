@@ -127,6 +127,12 @@ class MustPlay(RuleError):
     code = "must_play"
 
 
+class LastCardNotNumber(CardNotPlayable):
+    """House rule ``number_finish`` (SPEC H6): a last card that is an action card or a wild cannot be played."""
+
+    code = "last_card_not_number"
+
+
 class CatchYourself(RuleError):
     """Nobody can catch themselves (SPEC G8)."""
 

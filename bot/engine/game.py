@@ -155,6 +155,7 @@ class Game:
     _seven_zero: bool = field(init=False, compare=False, repr=False)
     _block: bool = field(init=False, compare=False, repr=False)
     _draw_all: bool = field(init=False, compare=False, repr=False)
+    _number_finish: bool = field(init=False, compare=False, repr=False)
     _ruleset: Ruleset = field(init=False, compare=False, repr=False)  # RULESETS[mode], as mode never changes either
 
     def __post_init__(self) -> None:
@@ -165,6 +166,7 @@ class Game:
         self._seven_zero = opts.seven_zero
         self._block = opts.block_illegal_wild_draw
         self._draw_all = opts.draw_to_match
+        self._number_finish = opts.number_finish
 
     # ------------------------------------------------------------------------------------------------------------
     # Creation
@@ -450,8 +452,12 @@ class Game:
         card with a flex side, and a flex number also matches by its flex colour; with ``block_illegal_wild_draw`` a
         guilty wild draw is not playable (SPEC G7 option). House rules (SPEC H): while a stack is pending only the
         cards that stack on it (:func:`~bot.engine.rules.stacks_on`, regular sides); out of turn, with ``jump_in``,
-        only a card identical to the top; with ``seven_zero`` a 7 names a target."""
+        only a card identical to the top; with ``seven_zero`` a 7 names a target; with ``number_finish`` a last card
+        that is not a number is never playable (SPEC H6)."""
         t = self.tables
+        if self._number_finish and len(self.hands[player]) == 1:
+            keys = t.key
+            cards = [c for c in cards if keys[c] >= 100]  # numbers only (match keys 100 + n)
         wild, colour, key, flex_side, flex_colour, swaps = t.wild, t.colour, t.key, t.flex_side, t.flex_colour, t.swaps
         opts = self.options
         block = self._block
@@ -690,6 +696,8 @@ class Game:
             raise E.FlexSideUnavailable(f"{format_face(face)} has no flex side")
         if a.flex and not self.power[p]:  # type: ignore[index]
             raise E.FlexSideUnavailable("your Power Card is red")
+        if self._number_finish and len(hand) == 1 and self.tables.key[a.card] < 100:
+            raise E.LastCardNotNumber(f"{format_face(face)} is your last card: you may only go out on a number")
         if not self._playable(p, a.card, a.flex):
             if jump and self._was_identical(a.card):
                 raise E.TooLate("too late: the top card has changed")

@@ -180,6 +180,9 @@ class Options:
     seven_zero: bool = rule(False, house=True, games=(Mode.CLASSIC,), section="H4")
     #: ``jump_in``: a card identical to the top may be played out of turn (SPEC H).
     jump_in: bool = rule(False, house=True, section="H5")
+    #: ``number_finish``: a player may not go out on an action card or a wild: a last card that is not a number
+    #: cannot be played (SPEC H6).
+    number_finish: bool = rule(False, house=True, section="H6")
 
     def __post_init__(self) -> None:
         for row in RULE_OPTIONS.values():

@@ -17,10 +17,10 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable, Iterable, Sequence
 
-from bot.engine.cards import swaps_hands
+from bot.engine.cards import Kind, swaps_hands
 from bot.engine.events import CardsDrawn, CardsReceived, Event, HandReceived
 from bot.engine.options import Options
-from bot.engine.view import HandCard, PlayerView
+from bot.engine.view import HandCard, Phase, PlayerView
 from bot.i18n import t, tn
 
 from .options import house_explanations, house_lines, stack_kinds
@@ -50,6 +50,15 @@ def jump_cards(view: PlayerView) -> list[tuple[int, HandCard]]:
         return []
     ids = {c.id for c in view.jump_ins}
     return [(i, c) for i, c in enumerate(view.hand) if c.id in ids]
+
+
+def stuck_last_card(view: PlayerView) -> HandCard | None:
+    """House rule ``number_finish`` (SPEC H6): the viewer's last card when it is theirs to play and, not being a number,
+    may not be played (then they draw); else None."""
+    if "number_finish" not in view.house_rules or len(view.hand) != 1 or view.pending != view.me:
+        return None
+    last = view.hand[0]
+    return last if view.phase is Phase.PLAY and last.face.kind is not Kind.NUMBER else None
 
 
 def needs_target(view: PlayerView, card: HandCard) -> bool:

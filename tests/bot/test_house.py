@@ -14,7 +14,9 @@ from cogs.uno import house
 from cogs.uno.cog import HOUSE_NAMES
 
 ALL = LANGUAGES
-EVERY_RULE = Options(stacking="any_draw", draw_to_match=True, force_play=True, seven_zero=True, jump_in=True)
+EVERY_RULE = Options(
+    stacking="any_draw", draw_to_match=True, force_play=True, seven_zero=True, jump_in=True, number_finish=True
+)
 
 
 @pytest.mark.parametrize("lang", ALL)
@@ -31,9 +33,9 @@ def test_the_house_rule_option_names_are_valid_and_distinct(lang: str) -> None:
 @pytest.mark.parametrize("lang", ALL)
 def test_every_house_rule_has_a_lobby_line_and_an_explanation_that_fit(lang: str) -> None:
     lines = house.option_lines(EVERY_RULE, lang)
-    assert len(lines) == 5 and len("\n".join(lines)) <= 1024
+    assert len(lines) == 6 and len("\n".join(lines)) <= 1024
     explained = house.rules_lines(Mode.CLASSIC, EVERY_RULE, lang)
-    assert len(explained) == 5
+    assert len(explained) == 6
     assert all(len(title) <= 256 and len(text) <= 1024 for title, text in explained)
     assert house.option_lines(Options(), lang) == [] and house.rules_lines(Mode.FLIP, Options(), lang) == []
 
@@ -70,3 +72,26 @@ def test_the_jump_fingerprint_ignores_what_does_not_change_the_jump() -> None:
     fp = house.jump_fingerprint
     assert fp(before.view(2)) == fp(drawn.view(2)), "the current player drawing does not make it another jump"
     assert fp(before.view(2)) != fp(other.view(2)), "a new top card does"
+
+
+@pytest.mark.parametrize("lang", ALL)
+def test_h6_a_last_card_that_is_not_a_number_is_not_offered_and_the_hand_says_to_draw(lang: str) -> None:
+    """SPEC H6 number_finish: the hand's line names the last card and says to draw; the menu offers no play."""
+    from bot.adapter.session_view import SessionView
+    from cogs.uno import ids, screens
+    from cogs.uno.text import card_name
+
+    from .sessions import flip_session
+
+    options = Options(number_finish=True, target_score=0)
+    game = build(Mode.CLASSIC, ["RS", "B3 B4", "B6 B7"], "R5", options=options)
+    view = game.view(0)
+    assert house.stuck_last_card(view) == view.hand[0] and ids.play_options(view) == []
+    session = flip_session(3)
+    session.mode, session.options, session.game = Mode.CLASSIC, options, game
+    line = screens.hand_status(SessionView.of(session), view, lang)
+    assert line.startswith(t("hand.number_finish", lang, card=card_name(view.hand[0].face, lang)))
+    plain = build(Mode.CLASSIC, ["RS", "B3 B4", "B6 B7"], "R5", options=Options(target_score=0))
+    assert house.stuck_last_card(plain.view(0)) is None
+    number = build(Mode.CLASSIC, ["R7", "B3 B4", "B6 B7"], "R5", options=options)
+    assert house.stuck_last_card(number.view(0)) is None

@@ -28,7 +28,7 @@ def test_17_1_the_table_is_the_options_fields_with_their_defaults() -> None:
     assert list(RULE_OPTIONS) == [f.name for f in fields(Options)]
     default = Options()
     assert all(getattr(default, name) == row.default for name, row in RULE_OPTIONS.items())
-    assert HOUSE_RULES == ("stacking", "draw_to_match", "force_play", "seven_zero", "jump_in")
+    assert HOUSE_RULES == ("stacking", "draw_to_match", "force_play", "seven_zero", "jump_in", "number_finish")
     assert all(RULE_OPTIONS[name].default in (False, "off") for name in HOUSE_RULES)  # SPEC H: all off by default
 
 
@@ -102,6 +102,7 @@ def test_17_1_lines_follow_the_table() -> None:
         force_play=True,
         seven_zero=True,
         jump_in=True,
+        number_finish=True,
     )
     classic = opts.option_lines(every, Mode.CLASSIC, "en")
     assert classic == [
@@ -117,6 +118,7 @@ def test_17_1_lines_follow_the_table() -> None:
         t("lobby.house.force_play"),
         t("lobby.house.seven_zero"),
         t("lobby.house.jump_in"),
+        t("lobby.house.number_finish"),
     ]
     titles = [title for title, _ in opts.house_explanations(Mode.CLASSIC, every, "en")]
     assert titles == [t(f"rules.house.{name}.title") for name in HOUSE_RULES]

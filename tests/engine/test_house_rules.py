@@ -360,3 +360,82 @@ def test_h_jump_in_on_the_flip_dark_side() -> None:
     game = build("flip", ["T1 T2", "O3", "P5 O4"], "P5", side="dark", options=opts(jump_in=True))
     events = play(game, 2, "P5")
     assert events[0] == JumpedIn(2, 0) and game.current == 0
+
+
+# --- number finish (SPEC H6) ----------------------------------------------------------------------------------------
+
+LAST_CARDS = {  # game: (last cards that are not numbers, each playable on the top; the top; a last number on it)
+    "classic": (["RS", "RR", "R+2", "W", "W+4"], "R5", "R7"),
+    "flip": (["RS", "RR", "R+1", "RF", "W", "W+2"], "R5", "R7"),
+    "flex": (["RS", "RR", "R+2", "RX+2", "WAF", "XW+4"], "R5", "R3/B"),
+}
+
+
+@pytest.mark.parametrize("mode", LAST_CARDS)
+@pytest.mark.parametrize("rule", [ON, OFF])
+def test_h6_number_finish_an_action_or_wild_last_card_cannot_be_played_and_is_kept(mode: str, rule: str) -> None:
+    lasts, top, _ = LAST_CARDS[mode]
+    for last in lasts:
+        game = build(mode, [last, "B3 B4", "B6 B7"], top, "G1 G2", options=opts(number_finish=rule == ON))
+        card = card_in_hand(game, 0, last)
+        colour = Colour.RED if game.faces[card].is_wild else None
+        action = Play(0, card, colour, 1 if game._needs_target(card, False) else None)
+        if rule == OFF:
+            assert action in game.legal_actions(0)
+            game.apply(action)
+            assert game.hands[0] == [] and game.history[-1].winner == 0  # went out on it (SPEC G9)
+            continue
+        assert game.legal_actions(0).plays == 0 and Draw(0) in game.legal_actions(0)
+        before = game.to_dict()
+        with pytest.raises(E.LastCardNotNumber) as info:
+            game.apply(action)
+        assert info.value.code == "last_card_not_number" and game.to_dict() == before  # the move changes nothing
+        game.apply(Draw(0))  # the player draws instead; the drawn G1 does not match: the turn passes
+        assert hand(game, 0) == [last, "G1"] and game.current == 1
+        assert game.default_action(1) == Draw(1)
+
+
+@pytest.mark.parametrize("mode", LAST_CARDS)
+def test_h6_number_finish_a_last_number_goes_out_and_an_action_before_it_is_fine(mode: str) -> None:
+    lasts, top, number = LAST_CARDS[mode]
+    game = build(mode, [f"{lasts[0]} {number}", "B3 B4", "B6 B7"], top, options=opts(number_finish=True))
+    assert lasts[0] in plays_of(game, 0)  # with two cards an action card may be played, leaving the number
+    game = build(mode, [number, "B3 B4", "B6 B7"], top, options=opts(number_finish=True))
+    play(game, 0, number)
+    assert game.history[-1].winner == 0
+
+
+def test_h6_number_finish_with_force_play_a_last_action_card_does_not_force_a_play() -> None:
+    game = build("classic", ["RS", "B3 B4"], "R5", "G1", options=opts(number_finish=True, force_play=True))
+    assert Draw(0) in game.legal_actions(0) and game.default_action(0) == Draw(0)
+
+
+def test_h6_number_finish_with_stacking_a_last_draw_card_cannot_be_stacked_the_stack_is_taken() -> None:
+    game = build("classic", ["R+2 B1", "G+2", "B3 B4"], "R5", options=opts(number_finish=True, stacking="same_kind"))
+    play(game, 0, "R+2")
+    assert game.phase is Phase.STACK and game.current == 1
+    assert game.legal_actions(1).plays == 0 and game.default_action(1) == Accept(1)
+    with pytest.raises(E.LastCardNotNumber):
+        play(game, 1, "G+2")
+
+
+def test_h6_number_finish_with_jump_in_a_last_identical_action_card_cannot_jump_in() -> None:
+    game = build("classic", ["B1 B2", "B3 B4", "RS"], "R5 RS", options=opts(number_finish=True, jump_in=True))
+    assert game.legal_actions(2).plays == 0 and game.jump_ins(2) == []
+    with pytest.raises(E.LastCardNotNumber):
+        play(game, 2, "RS")
+
+
+def test_h6_number_finish_with_seven_zero_a_last_seven_is_a_number_and_goes_out() -> None:
+    game = build("classic", ["R7", "B3 B4"], "R5", options=opts(number_finish=True, seven_zero=True))
+    assert "R7" in plays_of(game, 0)
+    play(game, 0, "R7", target=1)
+    assert game.history[-1].winner == 0
+
+
+def test_h6_number_finish_the_flex_side_of_a_last_number_is_a_number_too() -> None:
+    game = build("flex", ["R3/B", "B3 B4"], "B5", power="GG", options=opts(number_finish=True))
+    action = Play(0, card_in_hand(game, 0, "R3/B"), flex=True)
+    assert action in game.legal_actions(0)
+    game.apply(action)
+    assert game.history[-1].winner == 0
