@@ -74,7 +74,7 @@ from .legal import (
 from .options import Options
 from .pending import PendingChallenge
 from .rng import RandomSource, Rng
-from .rules import RULESETS, Ruleset, colour_held_most, stacks_on
+from .rules import DEFLECTS, RULESETS, Ruleset, colour_held_most, stacks_on
 from .scoring import match_winner, placement, round_points
 from .view import HandCard, Phase, PlayerView, RoundRecord
 
@@ -156,6 +156,7 @@ class Game:
     _block: bool = field(init=False, compare=False, repr=False)
     _draw_all: bool = field(init=False, compare=False, repr=False)
     _number_finish: bool = field(init=False, compare=False, repr=False)
+    _deflect: bool = field(init=False, compare=False, repr=False)
     _ruleset: Ruleset = field(init=False, compare=False, repr=False)  # RULESETS[mode], as mode never changes either
 
     def __post_init__(self) -> None:
@@ -167,6 +168,7 @@ class Game:
         self._block = opts.block_illegal_wild_draw
         self._draw_all = opts.draw_to_match
         self._number_finish = opts.number_finish
+        self._deflect = opts.stack_deflect and opts.stacking != "off"
 
     # ------------------------------------------------------------------------------------------------------------
     # Creation
@@ -473,13 +475,19 @@ class Game:
                     if not wild[card] and faces[card] == top_face:
                         plays.append((card, False, False, seven and swaps[card]))
                 return plays
-            top_kind = self.top.kind
             faces = self.faces
+            top_kind = self.stack_card().kind
+            deflect = self._deflect
+            if deflect:
+                tc, tk = self._top_keys()
             for card in cards:
-                if stacks_on(opts.stacking, faces[card].kind, top_kind) and not (
+                kind = faces[card].kind
+                if stacks_on(opts.stacking, kind, top_kind) and not (
                     block and t.restricted[card] and self._guilty(player, card, False)
                 ):
                     plays.append((card, False, wild[card], False))
+                elif deflect and kind in DEFLECTS and (colour[card] == tc or key[card] == tk):
+                    plays.append((card, False, False, False))  # SPEC H7: a Reverse or Skip sends the stack on
             return plays
         top = self.discard[-1]
         if wild[top]:
@@ -497,6 +505,18 @@ class Game:
             if not (block and t.restricted[card] and self._guilty(player, card, True)):
                 plays.append((card, True, w, t.targeted[card]))
         return plays
+
+    def stack_card(self) -> Face:
+        """The face of the draw card a pending stack is judged by (house rules ``stacking``, SPEC H1): the top of the
+        discard pile, or under house rule ``stack_deflect`` (SPEC H7) the first card below the Reverses and Skips that
+        sent the stack on. Outside a stack: the top."""
+        faces = self.faces
+        discard = self.discard
+        i = len(discard) - 1
+        if self.stack is not None:
+            while i > 0 and faces[discard[i]].kind in DEFLECTS:
+                i -= 1
+        return faces[discard[i]]
 
     def _may_jump_in(self, player: int) -> bool:
         """House rule ``jump_in`` (SPEC H): may ``player`` (not the current player) jump in now? Only while the
@@ -959,11 +979,17 @@ class Game:
                 self.catchable = None
 
     def _reshuffle(self, events: list[Event]) -> bool:
-        """SPEC G5: the discard pile except its top becomes the new draw pile. False when nothing is left to use."""
-        if len(self.discard) <= 1:
+        """SPEC G5: the discard pile except its top becomes the new draw pile (under a stack sent on by deflections,
+        SPEC H7, except its draw card and those above it). False when nothing is left to use."""
+        keep = 1
+        if self.stack is not None:  # SPEC H7: a pending stack keeps its draw card under the cards that deflected it
+            faces, discard = self.faces, self.discard
+            while keep < len(discard) and faces[discard[-keep]].kind in DEFLECTS:
+                keep += 1
+        if len(self.discard) <= keep:
             return False
-        cards = self.discard[:-1]
-        del self.discard[:-1]
+        cards = self.discard[:-keep]
+        del self.discard[:-keep]
         self.rng.shuffle(cards)
         self.draw_pile = cards
         events.append(Reshuffled(len(cards)))

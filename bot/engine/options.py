@@ -52,6 +52,8 @@ class RuleOption:
     - ``text``: the stem of its catalogue keys when it is not ``name`` (texts kept from before the table).
     - ``slash``: offered by ``/uno new`` and ``/uno settings`` as a rule option (``target_score`` has its own).
     - ``steps``: for an ``int`` option, the values the lobby's rule panel offers (default: every value in bounds).
+    - ``settings``: offered by ``/uno settings`` too (a server default). Discord allows 25 options a command: the
+      house rules past that are set per table, by ``/uno new`` and the lobby's rule panel.
     """
 
     name: str
@@ -64,6 +66,7 @@ class RuleOption:
     text: str = ""
     slash: bool = True
     steps: tuple[int, ...] = ()
+    settings: bool = True
 
     @property
     def kind(self) -> type:
@@ -114,6 +117,7 @@ def rule(
     text: str = "",
     slash: bool = True,
     steps: tuple[int, ...] = (),
+    settings: bool = True,
 ) -> T:
     """Declare a field of :class:`Options` as one row of table O (see :class:`RuleOption`; the name is the field's).
     Typed as its default so that ``Options`` keeps its attribute types."""
@@ -128,6 +132,7 @@ def rule(
         text,
         slash,
         steps,
+        settings,
     )
     out: T = field(default=default, metadata={"rule": row})
     return out
@@ -183,6 +188,10 @@ class Options:
     #: ``number_finish``: a player may not go out on an action card or a wild: a last card that is not a number
     #: cannot be played (SPEC H6).
     number_finish: bool = rule(False, house=True, section="H6")
+    #: ``stack_deflect``: with ``stacking``, the player a stack is addressed to may send it on with a Reverse (back the
+    #: other way) or a Skip (to the next player) instead of stacking or taking it (SPEC H7). Without stacking it
+    #: changes nothing (a draw card is drawn at once). Not in ``/uno settings`` (Discord's 25 options).
+    stack_deflect: bool = rule(False, house=True, section="H7", settings=False)
 
     def __post_init__(self) -> None:
         for row in RULE_OPTIONS.values():
@@ -220,6 +229,7 @@ def _table() -> Mapping[str, RuleOption]:
             row.text or f.name,
             row.slash,
             row.steps,
+            row.settings,
         )
         if (row.kind is str and row.default not in row.choices) or (row.kind is int and row.bounds is None):
             raise TypeError(f"option {f.name}: a str needs choices holding its default, an int bounds")

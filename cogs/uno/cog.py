@@ -33,7 +33,7 @@ from .clicks import Clicks, display_name, is_admin
 from .hands import HAND_REFRESH_WINDOW, Hands
 from .images import DRAWING_CONCURRENCY, DRAWING_DRAIN, Images
 from .inputs import BadInput
-from .options import HOUSE_NAMES, for_game, given, rule_parameters
+from .options import HOUSE_NAMES, for_game, given, rule_parameters, settings_parameters
 from .publisher import Publisher
 from .replies import answered, channel_of, guild_of, send_ephemeral
 from .rules import rules_embed
@@ -445,7 +445,7 @@ class UnoCog(
         language=[Choice(name=_l("Each user's Discord language", "choice.auto"), value="auto")]
         + [Choice(name=LANGUAGE_NAMES[code], value=code) for code in LANGUAGES],
     )
-    @rule_parameters
+    @settings_parameters
     async def settings(
         self,
         interaction: Interaction,

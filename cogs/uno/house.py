@@ -17,9 +17,11 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable, Iterable, Sequence
 
+from bot.engine.actions import Play
 from bot.engine.cards import Kind, swaps_hands
 from bot.engine.events import CardsDrawn, CardsReceived, Event, HandReceived
 from bot.engine.options import Options
+from bot.engine.rules import DEFLECTS
 from bot.engine.view import HandCard, Phase, PlayerView
 from bot.i18n import t, tn
 
@@ -59,6 +61,15 @@ def stuck_last_card(view: PlayerView) -> HandCard | None:
         return None
     last = view.hand[0]
     return last if view.phase is Phase.PLAY and last.face.kind is not Kind.NUMBER else None
+
+
+def deflects(view: PlayerView) -> bool:
+    """House rule ``stack_deflect`` (SPEC H7): the viewer owes a pending stack and holds a Reverse or Skip that may
+    send it on (one of their legal plays)."""
+    if "stack_deflect" not in view.house_rules or view.phase is not Phase.STACK or view.pending != view.me:
+        return False
+    faces = {c.id: c.face for c in view.hand}
+    return any(isinstance(a, Play) and faces[a.card].kind in DEFLECTS for a in view.legal[: view.legal.plays])
 
 
 def needs_target(view: PlayerView, card: HandCard) -> bool:

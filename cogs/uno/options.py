@@ -35,8 +35,11 @@ from . import inputs
 #: A slash command's callback.
 Callback = Callable[..., Coroutine[Any, Any, None]]
 
-#: The rule options ``/uno new`` and ``/uno settings`` take (SPEC table O; the target score has its own option).
+#: The rule options ``/uno new`` takes (SPEC table O; the target score has its own option).
 SLASH_OPTIONS: tuple[RuleOption, ...] = tuple(row for row in RULE_OPTIONS.values() if row.slash)
+#: The rule options ``/uno settings`` takes: those of ``/uno new`` that are declared ``settings`` (Discord allows 25
+#: options a command; the others are set per table, by ``/uno new`` and the lobby's rule panel).
+SETTINGS_OPTIONS: tuple[RuleOption, ...] = tuple(row for row in SLASH_OPTIONS if row.settings)
 
 #: Lobby lines of options other than house rules whose catalogue keys predate the table: (name, value) -> key.
 _LINE_KEYS: Mapping[tuple[str, object], str] = {
@@ -116,24 +119,33 @@ def rule_parameters(func: Callback) -> Any:
     own; the callback takes them as ``**rules``), with their descriptions, choices and — for the house rules — their
     names in each language. Put it under the command's other decorators. (Typed ``Any``: mypy cannot match a
     callback with ``**rules`` against discord.py's ``Concatenate`` signature.)"""
+    return _with_rules(func, SLASH_OPTIONS)
+
+
+def settings_parameters(func: Callback) -> Any:
+    """:func:`rule_parameters` for ``/uno settings``: the options of :data:`SETTINGS_OPTIONS`."""
+    return _with_rules(func, SETTINGS_OPTIONS)
+
+
+def _with_rules(func: Callback, rows: tuple[RuleOption, ...]) -> Any:
     signature = inspect.signature(func)
     own = [p for p in signature.parameters.values() if p.kind is not inspect.Parameter.VAR_KEYWORD]
     added = [
         inspect.Parameter(row.name, inspect.Parameter.POSITIONAL_OR_KEYWORD, default=None, annotation=_annotation(row))
-        for row in SLASH_OPTIONS
+        for row in rows
     ]
     func.__signature__ = signature.replace(parameters=[*own, *added])  # type: ignore[attr-defined]
-    app_commands.describe(**{row.name: _l(description_key(row)) for row in SLASH_OPTIONS})(func)
+    app_commands.describe(**{row.name: _l(description_key(row)) for row in rows})(func)
     choices: dict[str, list[Choice[str]]] = {
         row.name: [
             Choice(name=_l(key) if (key := choice_key(row, v)) is not None else str(v), value=str(v))
             for v in row.choices
         ]
-        for row in SLASH_OPTIONS
+        for row in rows
         if row.kind is str
     }
     app_commands.choices(**choices)(func)
-    app_commands.rename(**HOUSE_NAMES)(func)
+    app_commands.rename(**{n: v for n, v in HOUSE_NAMES.items() if any(r.name == n for r in rows)})(func)
     return func
 
 
@@ -258,6 +270,8 @@ def readme_table() -> str:
     ]
     for row in RULE_OPTIONS.values():
         name = f"`{row.name}`" if row.slash else f"`{row.name}` (`target`)"
+        if row.slash and not row.settings:
+            name += " ¹"
         default = value_label(row, row.default, "en")
         if row.kind is int:
             assert row.bounds is not None
@@ -268,6 +282,12 @@ def readme_table() -> str:
         where = games.get(row.games) or ", ".join(m.value for m in Mode if m in row.games)
         section = f"SPEC {row.section}" + (" (house rule)" if row.house else "")
         lines.append(f"| {name} | {label(row, 'en')} | {default} | {others} | {where} | {section} |")
+    if any(row.slash and not row.settings for row in RULE_OPTIONS.values()):
+        lines += [
+            "",
+            "¹ Set per table (`/uno new`, the lobby's rule panel), not by `/uno settings`: Discord allows 25 options a"
+            " command.",
+        ]
     return "\n".join(lines) + "\n"
 
 
@@ -293,6 +313,7 @@ if __name__ == "__main__":
 __all__ = [
     "HOUSE_NAMES",
     "README_MARKERS",
+    "SETTINGS_OPTIONS",
     "SLASH_OPTIONS",
     "catalogue_keys",
     "checked",
@@ -305,6 +326,7 @@ __all__ = [
     "option_lines",
     "readme_table",
     "rule_parameters",
+    "settings_parameters",
     "stack_kinds",
     "value_label",
 ]

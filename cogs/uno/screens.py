@@ -613,7 +613,8 @@ def hand_status(session: SessionView, view: PlayerView, lang: str, round_pause: 
     if view.phase is Phase.DECLARE_COLOUR:
         return _with_clock(t("hand.declare", lang), session, view, lang)
     if view.phase is Phase.STACK and view.stack is not None:
-        return _with_clock(t("hand.stack", lang, n=view.stack), session, view, lang)
+        key = "hand.stack_deflect" if house.deflects(view) else "hand.stack"  # SPEC H7: say it when it can
+        return _with_clock(t(key, lang, n=view.stack), session, view, lang)
     if (last := house.stuck_last_card(view)) is not None:  # SPEC H6: a last card that is not a number is kept
         return _with_clock(t("hand.number_finish", lang, card=card_name(last.face, lang)), session, view, lang)
     if "force_play" in view.house_rules and ids.play_options(view) and not any(isinstance(a, Draw) for a in view.legal):

@@ -15,7 +15,13 @@ from cogs.uno.cog import HOUSE_NAMES
 
 ALL = LANGUAGES
 EVERY_RULE = Options(
-    stacking="any_draw", draw_to_match=True, force_play=True, seven_zero=True, jump_in=True, number_finish=True
+    stacking="any_draw",
+    draw_to_match=True,
+    force_play=True,
+    seven_zero=True,
+    jump_in=True,
+    number_finish=True,
+    stack_deflect=True,
 )
 
 
@@ -33,9 +39,9 @@ def test_the_house_rule_option_names_are_valid_and_distinct(lang: str) -> None:
 @pytest.mark.parametrize("lang", ALL)
 def test_every_house_rule_has_a_lobby_line_and_an_explanation_that_fit(lang: str) -> None:
     lines = house.option_lines(EVERY_RULE, lang)
-    assert len(lines) == 6 and len("\n".join(lines)) <= 1024
+    assert len(lines) == 7 and len("\n".join(lines)) <= 1024
     explained = house.rules_lines(Mode.CLASSIC, EVERY_RULE, lang)
-    assert len(explained) == 6
+    assert len(explained) == 7
     assert all(len(title) <= 256 and len(text) <= 1024 for title, text in explained)
     assert house.option_lines(Options(), lang) == [] and house.rules_lines(Mode.FLIP, Options(), lang) == []
 
@@ -95,3 +101,25 @@ def test_h6_a_last_card_that_is_not_a_number_is_not_offered_and_the_hand_says_to
     assert house.stuck_last_card(plain.view(0)) is None
     number = build(Mode.CLASSIC, ["R7", "B3 B4", "B6 B7"], "R5", options=options)
     assert house.stuck_last_card(number.view(0)) is None
+
+
+@pytest.mark.parametrize("lang", ALL)
+def test_h7_the_hand_says_a_stack_may_be_sent_on_only_when_it_can(lang: str) -> None:
+    """SPEC H7 stack_deflect: "+2 on you: stack, send it on with a Reverse or Skip, or take 2" when a Reverse or Skip
+    of the owner's may send it on; the plain stack line otherwise (and the Reverse is then no play of theirs)."""
+    from bot.adapter.session_view import SessionView
+    from cogs.uno import screens
+
+    from .sessions import flip_session
+
+    options = Options(stacking="same_kind", stack_deflect=True, target_score=0)
+    lines = []
+    for held in ("RR B2", "GR B2"):
+        game = build(Mode.CLASSIC, ["R+2 B1", held, "B3 B4"], "R5", options=options)
+        game.apply(game.legal_actions(0)[0])
+        view = game.view(1)
+        session = flip_session(3)
+        session.mode, session.options, session.game = Mode.CLASSIC, options, game
+        lines.append(screens.hand_status(SessionView.of(session), view, lang))
+        assert house.deflects(view) is (held == "RR B2")
+    assert lines[0].startswith(t("hand.stack_deflect", lang, n=2)) and lines[1].startswith(t("hand.stack", lang, n=2))

@@ -17,12 +17,13 @@ from __future__ import annotations
 import pytest
 
 from bot.engine import errors as E
-from bot.engine.actions import Accept, Challenge, Draw, Keep, Play
+from bot.engine.actions import Accept, Catch, Challenge, Draw, Keep, Play
 from bot.engine.builder import build
 from bot.engine.cards import Colour
 from bot.engine.events import (
     CardsDrawn,
     ChallengeResolved,
+    DirectionChanged,
     HandReceived,
     HandsPassed,
     HandsSwapped,
@@ -439,3 +440,139 @@ def test_h6_number_finish_the_flex_side_of_a_last_number_is_a_number_too() -> No
     assert action in game.legal_actions(0)
     game.apply(action)
     assert game.history[-1].winner == 0
+
+
+# --- stack deflect (SPEC H7) ----------------------------------------------------------------------------------------
+
+DEFLECT_GAMES = {  # game: (a draw card, a Reverse and a Skip of its colour, another draw card, the top it goes on)
+    "classic": ("R+2", "RR", "RS", "G+2", "R5"),
+    "flip": ("R+1", "RR", "RS", "G+1", "R5"),
+    "flex": ("R+2", "RR", "RS", "G+2", "R5"),
+}
+
+
+def deflecting(**kw: object) -> Options:
+    return opts(stacking="same_kind", stack_deflect=True, **kw)
+
+
+@pytest.mark.parametrize("mode", DEFLECT_GAMES)
+@pytest.mark.parametrize("rule", [ON, OFF])
+def test_h7_stack_deflect_a_reverse_sends_the_stack_back(mode: str, rule: str) -> None:
+    card, reverse, _, other, top = DEFLECT_GAMES[mode]
+    options = deflecting() if rule == ON else opts(stacking="same_kind")
+    game = build(mode, [f"{card} {other} B1", f"{reverse} B2", "B3 B4"], top, options=options)
+    count = game.rules.draw_cards[game.faces[card_in_hand(game, 0, card)].kind]
+    play(game, 0, card)
+    assert game.phase is Phase.STACK and game.current == 1
+    if rule == OFF:
+        assert plays_of(game, 1) == []
+        with pytest.raises(E.CardNotPlayable):
+            play(game, 1, reverse)
+        return
+    assert plays_of(game, 1) == [reverse]
+    events = play(game, 1, reverse)
+    assert events[1:] == [DirectionChanged(-1), StackPending(0, count)]
+    assert game.phase is Phase.STACK and game.current == 0 and game.stack == count and game.direction == -1
+    assert game.stack_card().kind is game.faces[card_in_hand(game, 0, other)].kind  # judged by the draw card below
+    assert plays_of(game, 0) == [other]  # the stack may be stacked on again (same kind as the draw card)
+    play(game, 0, other)
+    assert game.current == 2 and game.stack == 2 * count  # going on in the new direction
+
+
+@pytest.mark.parametrize("mode", DEFLECT_GAMES)
+def test_h7_stack_deflect_a_skip_passes_the_stack_to_the_next_player(mode: str) -> None:
+    card, _, skip, _, top = DEFLECT_GAMES[mode]
+    game = build(mode, [f"{card} B1", f"{skip} B2", "B3 B4", "B5 B6"], top, options=deflecting())
+    play(game, 0, card)
+    events = play(game, 1, skip)
+    total = game.stack
+    assert events[1:] == [StackPending(2, total)] and game.current == 2 and game.direction == 1
+    events = game.apply(Accept(2))
+    assert CardsDrawn(2, total or 0, "penalty") in events and TurnSkipped(2) in events and game.current == 3
+    assert hand(game, 1) == ["B2"]  # the deflector drew nothing
+
+
+def test_h7_stack_deflect_needs_the_colour_in_play_or_the_same_symbol() -> None:
+    game = build("classic", ["W+4 B1", "RR BS YR", "B3 B4"], "R5", options=deflecting())
+    play(game, 0, "W+4", "blue")
+    assert plays_of(game, 1) == ["BS"]  # blue was declared; a red or yellow Reverse does not match
+    play(game, 1, "BS")
+    assert game.current == 2 and plays_of(game, 2) == []
+    again = build("classic", ["R+2 B1", "GR B2", "YR B3", "B4 B5"], "R5", options=deflecting())
+    play(again, 0, "R+2")
+    assert plays_of(again, 1) == []  # a green Reverse on a red Draw Two
+    mixed = build("classic", ["R+2 B1", "RR B2", "YR YS"], "R5", options=deflecting())
+    play(mixed, 0, "R+2")
+    play(mixed, 1, "RR")  # sent back to seat 0, who holds nothing that answers it: they take it
+    assert mixed.current == 0 and plays_of(mixed, 0) == [] and mixed.legal_actions(0)[0] == Accept(0)
+    four = build("classic", ["R+2 B1", "RS B2", "YS YR"], "R5", options=deflecting())
+    play(four, 0, "R+2")
+    play(four, 1, "RS")
+    assert plays_of(four, 2) == ["YS"]  # a yellow Skip on the red Skip: the same symbol; the yellow Reverse is not
+
+
+def test_h7_stack_deflect_a_deflected_wild_draw_can_no_longer_be_challenged() -> None:
+    game = build("classic", ["W+4 R1", "BR B2", "B3 B4"], "R5", options=deflecting())
+    play(game, 0, "W+4", "blue")  # guilty: seat 0 holds red
+    assert Challenge(1) in game.legal_actions(1)
+    play(game, 1, "BR")
+    assert game.current == 0 and Challenge(0) not in game.legal_actions(0) and game.challenge is None
+    with pytest.raises(E.WrongPhase):
+        game.apply(Challenge(0))
+
+
+def test_h7_g10_stack_deflect_with_two_players_goes_back_to_the_other_player() -> None:
+    for deflector in ("RR", "RS"):
+        game = build("classic", ["R+2 B1", f"{deflector} B2"], "R5", options=deflecting())
+        play(game, 0, "R+2")
+        play(game, 1, deflector)
+        assert game.current == 0 and game.stack == 2
+        game.apply(Accept(0))
+        assert len(game.hands[0]) == 3 and game.current == 1
+
+
+def test_h7_g9_stack_deflect_as_a_last_card_the_player_it_goes_to_takes_the_total() -> None:
+    game = build("classic", ["R+2 B1", "RR", "B3 B4"], "R5", options=deflecting())
+    play(game, 0, "R+2")
+    events = play(game, 1, "RR")
+    assert CardsDrawn(0, 2, "penalty") in events and game.history[-1].winner == 1
+    finish = build("classic", ["R+2 B1", "RR", "B3 B4"], "R5", options=deflecting(number_finish=True))
+    play(finish, 0, "R+2")
+    assert plays_of(finish, 1) == []  # SPEC H6: not on a last Reverse
+
+
+def test_h7_stack_deflect_without_stacking_changes_nothing() -> None:
+    game = build("classic", ["R+2 B1", "RR B2", "B3 B4"], "R5", options=opts(stack_deflect=True))
+    events = play(game, 0, "R+2")
+    assert CardsDrawn(1, 2, "penalty") in events and game.phase is Phase.PLAY and game.current == 2
+
+
+def test_h7_stack_deflect_flip_skip_everyone_does_not_deflect_a_dark_reverse_does() -> None:
+    game = build("flip", ["O+5 T1", "OSE OR T2", "T3 T4"], "O5", side="dark", options=deflecting())
+    play(game, 0, "O+5")
+    assert plays_of(game, 1) == ["OR"]
+    play(game, 1, "OR")
+    assert game.current == 0 and game.stack == 5
+
+
+def test_h7_stack_deflect_flex_regular_sides_only() -> None:
+    game = build("flex", ["R+2 B1", "RXS B2", "B3 B4"], "R5", power="GGG", options=deflecting())
+    play(game, 0, "R+2")
+    legal = [a for a in game.legal_actions(1) if isinstance(a, Play) and not a.uno]
+    assert [a.flex for a in legal] == [False]  # the Flex Skip's regular side (a Skip), never its flex side
+    game.apply(legal[0])
+    assert game.current == 2 and game.stack == 2
+
+
+def test_h7_g5_a_reshuffle_under_a_deflected_stack_keeps_its_draw_card() -> None:
+    """An UNO catch makes a player draw while the stack waits; the draw pile is empty: the discard pile is reshuffled
+    but the draw card and the Reverse on it stay, so the stack is still judged by its draw card."""
+    game = build("classic", ["R+2 G+2 B1", "RR B9", "G3 G4"], "Y1 Y2 Y3 R5", rest="box", options=deflecting())
+    assert game.draw_pile == []
+    play(game, 0, "R+2")
+    play(game, 1, "RR")  # down to one card without calling UNO
+    assert game.catchable == 1
+    events = game.apply(Catch(2, 1))
+    assert any(type(e).__name__ == "Reshuffled" for e in events) and len(game.hands[1]) == 3
+    assert [hand_text(game, c) for c in game.discard] == ["R+2", "RR"]
+    assert game.stack_card().kind.value == "draw_two" and plays_of(game, 0) == ["G+2"]
