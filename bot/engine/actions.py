@@ -45,6 +45,22 @@ class Play:
 
 
 @dataclass(frozen=True, slots=True)
+class PlayMany:
+    """House rule ``multi_play`` (SPEC H8): play ``cards`` (card ids from the hand: two or more numbers of the same
+    number, regular sides) at once, in this order — the first must be playable as an ordinary play, the last ends on
+    top of the discard pile. ``uno``: call UNO with them (they leave one card, SPEC G8)."""
+
+    player: int
+    cards: tuple[int, ...]
+    uno: bool = False
+
+    def __init__(self, player: int, cards: tuple[int, ...], uno: bool = False) -> None:
+        object.__setattr__(self, "player", player)
+        object.__setattr__(self, "cards", cards)
+        object.__setattr__(self, "uno", uno)
+
+
+@dataclass(frozen=True, slots=True)
 class Draw:
     """Draw one card from the draw pile instead of playing (SPEC G4)."""
 
@@ -128,8 +144,8 @@ class NextRound:
         object.__setattr__(self, "player", player)
 
 
-Action = Play | Draw | Keep | DeclareColour | Challenge | Accept | CallUno | Catch | NextRound
+Action = Play | PlayMany | Draw | Keep | DeclareColour | Challenge | Accept | CallUno | Catch | NextRound
 
-for _cls in (Play, Draw, Keep, DeclareColour, Challenge, Accept, CallUno, Catch, NextRound):
+for _cls in (Play, PlayMany, Draw, Keep, DeclareColour, Challenge, Accept, CallUno, Catch, NextRound):
     fast_frozen_init(_cls)  # see bot.engine.frozen
 del _cls

@@ -18,8 +18,10 @@ from typing import Any, Final
 
 from . import errors as E
 from . import snapshot
-from .actions import Accept, Action, CallUno, Catch, Challenge, DeclareColour, Draw, Keep, NextRound, Play
+from .actions import Accept, Action, CallUno, Catch, Challenge, DeclareColour, Draw, Keep, NextRound, Play, PlayMany
 from .cards import (
+    PASS_NUMBER,
+    SWAP_NUMBER,
     Card,
     Colour,
     Deck,
@@ -98,6 +100,9 @@ _PLAY_PHASES: Final = (_PLAY, _PLAY_DRAWN, _STACK)
 _PLAY_ONLY: Final = (_PLAY,)
 _DRAWN_ONLY: Final = (_PLAY_DRAWN,)
 _WILD_ALL_FLIP: Final = Kind.WILD_ALL_FLIP
+#: The match keys (:class:`~bot.engine.legal.SideTables`) of the 7 and the 0: under house rule ``seven_zero`` they act
+#: one card at a time, never played several at once (SPEC H4, H8).
+_SEVEN_ZERO_KEYS: Final = frozenset({100 + SWAP_NUMBER, 100 + PASS_NUMBER})
 
 
 def points_of(mode: Mode, face: Face) -> int:
@@ -157,6 +162,7 @@ class Game:
     _draw_all: bool = field(init=False, compare=False, repr=False)
     _number_finish: bool = field(init=False, compare=False, repr=False)
     _deflect: bool = field(init=False, compare=False, repr=False)
+    _multi: bool = field(init=False, compare=False, repr=False)
     _ruleset: Ruleset = field(init=False, compare=False, repr=False)  # RULESETS[mode], as mode never changes either
 
     def __post_init__(self) -> None:
@@ -169,6 +175,7 @@ class Game:
         self._draw_all = opts.draw_to_match
         self._number_finish = opts.number_finish
         self._deflect = opts.stack_deflect and opts.stacking != "off"
+        self._multi = opts.multi_play
 
     # ------------------------------------------------------------------------------------------------------------
     # Creation
@@ -589,6 +596,8 @@ class Game:
                 uno = True
                 size *= 2
             if mine:
+                if self._multi and phase is _PLAY:
+                    simple.extend(self._multi_plays(player, plays))
                 if phase is _STACK:
                     if self.challenge is not None:
                         simple.append(CHALLENGES[player])
@@ -606,6 +615,40 @@ class Game:
         if self.catchable is not None and self.catchable != player:
             simple.append(Catch(player, self.catchable))
         return LegalActions(player, plays, colours, targets, uno, simple, size, decisions)
+
+    def _multi_plays(self, player: int, plays: list[tuple[int, bool, bool, bool]]) -> list[Action]:
+        """House rule ``multi_play`` (SPEC H8): the listed ways for ``player`` to play several cards of one number at
+        once. For each number held twice or more with one of them playable, and each face that may end on top: every
+        card of that number, a playable other one first, the others in hand order, that face last (both with and
+        without UNO when one card is left). :meth:`apply` accepts any two or more of them in any order with a playable
+        first card; this list is what the hand offers and the AI weighs (one entry per top face, so at most the hand's
+        size, twice)."""
+        hand = self.hands[player]
+        keys = self.tables.key
+        faces = self.faces
+        seven = self._seven_zero
+        groups: dict[int, list[int]] = {}
+        for c in hand:
+            k = keys[c]
+            if k >= 100 and not (seven and k in _SEVEN_ZERO_KEYS):  # seven-zero: 7s and 0s go one at a time
+                groups.setdefault(k, []).append(c)
+        playable = {card for card, flex, _, _ in plays if not flex}
+        out: list[Action] = []
+        for cards in groups.values():
+            if len(cards) < 2:
+                continue
+            firsts = [c for c in cards if c in playable]
+            tops: list[Face] = []
+            for top in cards:
+                first = next((c for c in firsts if c != top), None)
+                if first is None or faces[top] in tops:
+                    continue
+                tops.append(faces[top])
+                group = (first, *[c for c in cards if c != first and c != top], top)
+                out.append(PlayMany(player, group, False))
+                if len(hand) - len(group) == 1:
+                    out.append(PlayMany(player, group, True))
+        return out
 
     def is_legal(self, action: Action) -> bool:
         """Whether :meth:`apply` would accept ``action`` (false catches included)."""
@@ -628,6 +671,8 @@ class Game:
         # One branch per action type (exact types, as checked): direct calls, which the compiled engine makes natively.
         if type(action) is Play:
             self._do_play(action, events)
+        elif type(action) is PlayMany:
+            self._do_play_many(action, events)
         elif type(action) is Draw:
             self._do_draw(action, events)
         elif type(action) is Keep:
@@ -657,6 +702,8 @@ class Game:
             raise E.NotSeated(f"seat {player!r} is not playing in this match")  # as _check_seat
         if type(action) is Play:
             self._check_play(action)
+        elif type(action) is PlayMany:
+            self._check_play_many(action)
         elif type(action) is Draw:
             self._check_draw(action)
         elif type(action) is Keep:
@@ -788,6 +835,65 @@ class Game:
         elif nxt is not None:
             self.phase = _PLAY
             self.current = nxt
+
+    def _check_play_many(self, a: PlayMany) -> None:
+        """House rule ``multi_play`` (SPEC H8): on the player's own turn (not after a draw, not over a stack, never a
+        jump-in), two or more different cards of their hand, numbers of the same number (with ``seven_zero`` not 7s or
+        0s), the first playable as an ordinary play; UNO only when one card is left."""
+        p = a.player
+        if not self._multi:
+            raise E.UnknownAction("playing several cards at once is house rule multi_play, not in force")
+        if p != self.current or self.phase is not _PLAY:
+            self._check_turn(p, _PLAY_ONLY)  # raises
+        hand = self.hands[p]
+        cards = a.cards
+        if type(cards) is not tuple or len(cards) < 2 or len(set(cards)) != len(cards):
+            raise E.NotSameNumber("play two or more different cards together")
+        for c in cards:
+            if type(c) is not int or c not in hand:
+                raise E.CardNotInHand(f"card {c!r} is not in seat {p}'s hand")
+        keys = self.tables.key
+        k = keys[cards[0]]
+        if k < 100 or any(keys[c] != k for c in cards) or (self._seven_zero and k in _SEVEN_ZERO_KEYS):
+            raise E.NotSameNumber("only numbers of the same number go together (with seven-zero, not 7s or 0s)")
+        if not self._playable(p, cards[0], False):
+            first = self.faces[cards[0]]
+            raise E.CardNotPlayable(f"{format_face(first)} cannot be played on {format_face(self.top)}")
+        if a.uno is not False and (a.uno is not True or len(hand) - len(cards) != 1):
+            raise E.UnoNotAllowed("UNO goes with the play that leaves you one card")
+
+    def _do_play_many(self, a: PlayMany, events: list[Event]) -> None:
+        """SPEC H8: the cards go on the discard pile in order, each one played (a Flex flip icon turns the Power Card
+        each time, SPEC X3); numbers do nothing else; then as after any play (SPEC G8 UNO, G9 going out)."""
+        p = a.player
+        hand = self.hands[p]
+        if self.catchable is not None:
+            self._close_catch_window(p)
+        self.revealed = None
+        self.drawn = None
+        self.declared = None
+        faces = self.faces
+        for card in a.cards:
+            hand.remove(card)
+            self.discard.append(card)
+            face = faces[card]
+            events.append(CardPlayed(p, face, False, None, None))
+            if self.power is not None:
+                self._power_after_play(p, face, False, events)
+        if len(hand) == 1:
+            if a.uno:
+                self.uno[p] = True
+                events.append(UnoCalled(p))
+            else:
+                self.uno[p] = False
+                self.catchable = p
+        else:
+            self.uno[p] = False
+        if not hand:
+            self._end_round(p, events)
+        else:
+            self.phase = _PLAY
+            self.current = self._next(p)
 
     def _power_after_play(self, p: int, face: Face, flex: bool, events: list[Event]) -> None:
         """SPEC X3: a flex side spends the Power Card; a flip icon toggles it; Wild All Flip toggles all; all red →
@@ -1403,4 +1509,6 @@ SNAPSHOT_VERSION = snapshot.SNAPSHOT_VERSION
 
 
 #: The engine's actions (:meth:`Game.apply` takes exactly these types).
-_ACTION_TYPES: Final = frozenset({Play, Draw, Keep, DeclareColour, Challenge, Accept, CallUno, Catch, NextRound})
+_ACTION_TYPES: Final = frozenset(
+    {Play, PlayMany, Draw, Keep, DeclareColour, Challenge, Accept, CallUno, Catch, NextRound}
+)

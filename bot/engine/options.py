@@ -192,6 +192,9 @@ class Options:
     #: other way) or a Skip (to the next player) instead of stacking or taking it (SPEC H7). Without stacking it
     #: changes nothing (a draw card is drawn at once). Not in ``/uno settings`` (Discord's 25 options).
     stack_deflect: bool = rule(False, house=True, section="H7", settings=False)
+    #: ``multi_play``: on their turn a player may play several cards of the same number at once, the first playable as
+    #: usual, the last on top (SPEC H8). Not in ``/uno settings`` (Discord's 25 options).
+    multi_play: bool = rule(False, house=True, section="H8", settings=False)
 
     def __post_init__(self) -> None:
         for row in RULE_OPTIONS.values():

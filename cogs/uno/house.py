@@ -17,7 +17,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable, Iterable, Sequence
 
-from bot.engine.actions import Play
+from bot.engine.actions import Play, PlayMany
 from bot.engine.cards import Kind, swaps_hands
 from bot.engine.events import CardsDrawn, CardsReceived, Event, HandReceived
 from bot.engine.options import Options
@@ -26,6 +26,7 @@ from bot.engine.view import HandCard, Phase, PlayerView
 from bot.i18n import t, tn
 
 from .options import house_explanations, house_lines, stack_kinds
+from .text import card_name, short_card
 
 #: The house rules in force, one line each (lobby), and explained (``/uno rules``): derived from the option table
 #: (:mod:`cogs.uno.options`).
@@ -70,6 +71,15 @@ def deflects(view: PlayerView) -> bool:
         return False
     faces = {c.id: c.face for c in view.hand}
     return any(isinstance(a, Play) and faces[a.card].kind in DEFLECTS for a in view.legal[: view.legal.plays])
+
+
+def many_label(play: PlayMany, view: PlayerView, lang: str) -> str:
+    """A line of the hand's "Play several" list (house rule ``multi_play``, SPEC H8): the cards in the order they go
+    down and the one left on top ("Red 5 + Blue 5 + Green 5 · Green 5 on top", "… · UNO!")."""
+    faces = {c.id: c.face for c in view.hand}
+    names = [short_card(faces[c]) for c in play.cards]
+    label = t("hand.option_many", lang, cards=" + ".join(names), card=card_name(faces[play.cards[-1]], lang))
+    return (t("hand.option_uno", lang, card=label) if play.uno else label)[:100]
 
 
 def needs_target(view: PlayerView, card: HandCard) -> bool:

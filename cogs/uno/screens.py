@@ -676,6 +676,12 @@ def hand_components(
         row1.append(HandButton("uno", ch, fp, "", t("btn.uno", lang), discord.ButtonStyle.danger, row=1))
     row1.append(HandButton("refresh", ch, fp, str(page), t("btn.refresh", lang), discord.ButtonStyle.secondary, row=1))
     items += row1
+    together = ids.many_options(view) if view.pending == view.me else []
+    if together:  # house rule multi_play (SPEC H8): on one's own turn the third row is free (no colour to declare,
+        # no jump-in); discord.py places a DynamicItem's select by order, not by its row: it follows row 1's buttons
+        labels = [house.many_label(a, view, lang) for a in together]
+        many = [discord.SelectOption(label=label, value=str(i)) for i, label in enumerate(labels)]
+        items.append(HandSelect("many", ch, fp, "", t("hand.select_many", lang), many, row=2))
     if any(isinstance(a, DeclareColour) for a in legal):
         items += colour_buttons(HandButton, "declare", ch, fp, view.side, lang, row=2)
     items += jump_buttons(session, view, lang, jumps)

@@ -21,7 +21,15 @@ from bot.engine.options import Options
 from bot.engine.view import Phase
 from bot.storage import Store
 
-ALL_ON = {"stacking": "any_draw", "draw_to_match": True, "force_play": True, "jump_in": True}
+ALL_ON = {
+    "stacking": "any_draw",
+    "draw_to_match": True,
+    "force_play": True,
+    "jump_in": True,
+    "number_finish": True,
+    "stack_deflect": True,
+    "multi_play": True,
+}
 
 
 @pytest.fixture

@@ -9,7 +9,7 @@ import pytest
 
 from bot.ai import Level, Memory, decide
 from bot.ai.hard import Sampler
-from bot.engine.actions import CallUno, Play
+from bot.engine.actions import CallUno, Play, PlayMany
 from bot.engine.builder import build
 from bot.engine.cards import Colour, Side
 from bot.engine.events import CardsDrawn, ColourDeclared, HandRevealed, visible_to
@@ -49,7 +49,7 @@ def _play(mode: str, players: int, seed: int, levels: list[Level], options: Opti
 def test_every_level_plays_only_legal_moves(mode: str, house: bool) -> None:
     """Issue 21 pt 1: each level picks one of ``view.legal`` (house rules on and off), to the end of a round."""
     extra: dict[str, object] = {"stacking": "any_draw", "draw_to_match": True, "jump_in": True, "number_finish": True}
-    extra = {**extra, "stack_deflect": True} if house else {}
+    extra = {**extra, "stack_deflect": True, "multi_play": True} if house else {}
     if house and mode == "classic":
         extra["seven_zero"] = True
     options = Options(target_score=0, **extra)  # type: ignore[arg-type]
@@ -157,3 +157,17 @@ def test_h7_stack_deflect_normal_and_hard_send_a_stack_on_rather_than_take_it(le
         action = decide(level, view, options=options, memory=Memory(1), seed=1, iterations=8)
         assert action in view.legal
         assert isinstance(action, Play) is rule
+
+
+@pytest.mark.parametrize("level", [Level.NORMAL, Level.HARD])
+def test_h8_multi_play_normal_and_hard_shed_several_cards_of_one_number(level: Level) -> None:
+    """SPEC H8: with three 5s, one playable, Normal plays them all at once (Hard keeps that unless its search finds
+    better, and its moves are legal); without the rule one card."""
+    for rule in (False, True):
+        options = Options(target_score=0, multi_play=rule)
+        game = build("classic", ["R5 B5 G5 Y2 Y4", "B1 B2 B3", "B6 B7 B8"], "R3", options=options)
+        view = game.view(0)
+        action = decide(level, view, options=options, memory=Memory(0), seed=1, iterations=8)
+        assert action in view.legal
+        if level is Level.NORMAL:
+            assert isinstance(action, PlayMany) is rule and (not rule or len(action.cards) == 3)

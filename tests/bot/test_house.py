@@ -22,6 +22,7 @@ EVERY_RULE = Options(
     jump_in=True,
     number_finish=True,
     stack_deflect=True,
+    multi_play=True,
 )
 
 
@@ -39,9 +40,9 @@ def test_the_house_rule_option_names_are_valid_and_distinct(lang: str) -> None:
 @pytest.mark.parametrize("lang", ALL)
 def test_every_house_rule_has_a_lobby_line_and_an_explanation_that_fit(lang: str) -> None:
     lines = house.option_lines(EVERY_RULE, lang)
-    assert len(lines) == 7 and len("\n".join(lines)) <= 1024
+    assert len(lines) == 8 and len("\n".join(lines)) <= 1024
     explained = house.rules_lines(Mode.CLASSIC, EVERY_RULE, lang)
-    assert len(explained) == 7
+    assert len(explained) == 8
     assert all(len(title) <= 256 and len(text) <= 1024 for title, text in explained)
     assert house.option_lines(Options(), lang) == [] and house.rules_lines(Mode.FLIP, Options(), lang) == []
 
@@ -123,3 +124,41 @@ def test_h7_the_hand_says_a_stack_may_be_sent_on_only_when_it_can(lang: str) -> 
         lines.append(screens.hand_status(SessionView.of(session), view, lang))
         assert house.deflects(view) is (held == "RR B2")
     assert lines[0].startswith(t("hand.stack_deflect", lang, n=2)) and lines[1].startswith(t("hand.stack", lang, n=2))
+
+
+@pytest.mark.parametrize("lang", ALL)
+def test_h8_play_several_lists_each_top_and_a_click_builds_that_play(lang: str) -> None:
+    """SPEC H8 multi_play: on one's turn a second menu, one entry per card left on top (identical cards folded),
+    within Discord's limits; choosing an entry sends exactly that PlayMany, rebuilt from the checked view."""
+    from bot.adapter.session_view import SessionView
+    from bot.engine.actions import PlayMany
+    from cogs.uno import ids, screens
+    from cogs.uno.clicks import HAND_ACTIONS, HandClick
+
+    from .sessions import flip_session
+
+    options = Options(multi_play=True, target_score=0)
+    game = build(Mode.CLASSIC, ["R5 B5 B5 Y2", "B3 B4", "B6 B7"], "R3", options=options)
+    view = game.view(0)
+    listed = ids.many_options(view)
+    assert [([game.faces[c].colour.value for c in a.cards], a.uno) for a in listed] == [  # type: ignore[union-attr]
+        (["red", "blue", "blue"], False),
+        (["red", "blue", "blue"], True),
+    ]  # blue on top (red may only go first), with and without UNO: one card is left
+    session = flip_session(3)
+    session.mode, session.options, session.game = Mode.CLASSIC, options, game
+    sv = SessionView.of(session)
+    screen = screens.hand_screen(sv, view, lang)
+    rows = screen.view.to_components()  # the action rows as sent to Discord
+    many = [(r, c) for r, row in enumerate(rows) for c in row["components"] if "uno:hs:many:" in c["custom_id"]]
+    assert len(rows) <= 5 and len(many) == 1
+    row, select = many[0]
+    assert row == 2 and select["placeholder"] == t("hand.select_many", lang) and len(select["options"]) == 2
+    assert all(1 <= len(o["label"]) <= 100 for o in select["options"])
+    build_action = HAND_ACTIONS["many"](HandClick(sv, view, lang, "", ("0",)))
+    assert callable(build_action) and build_action(view) == listed[0]
+    assert isinstance(listed[0], PlayMany)
+    game.apply(build_action(view))
+    assert len(game.hands[0]) == 1
+    plain = build(Mode.CLASSIC, ["R5 B5 B5 Y2", "B3 B4", "B6 B7"], "R3", options=Options(target_score=0))
+    assert ids.many_options(plain.view(0)) == []

@@ -36,6 +36,7 @@ def test_17_1_the_table_is_the_options_fields_with_their_defaults() -> None:
         "jump_in",
         "number_finish",
         "stack_deflect",
+        "multi_play",
     )
     assert all(RULE_OPTIONS[name].default in (False, "off") for name in HOUSE_RULES)  # SPEC H: all off by default
 
@@ -113,6 +114,7 @@ def test_17_1_lines_follow_the_table() -> None:
         jump_in=True,
         number_finish=True,
         stack_deflect=True,
+        multi_play=True,
     )
     classic = opts.option_lines(every, Mode.CLASSIC, "en")
     assert classic == [
@@ -130,6 +132,7 @@ def test_17_1_lines_follow_the_table() -> None:
         t("lobby.house.jump_in"),
         t("lobby.house.number_finish"),
         t("lobby.house.stack_deflect"),
+        t("lobby.house.multi_play"),
     ]
     titles = [title for title, _ in opts.house_explanations(Mode.CLASSIC, every, "en")]
     assert titles == [t(f"rules.house.{name}.title") for name in HOUSE_RULES]

@@ -17,7 +17,7 @@ from __future__ import annotations
 import pytest
 
 from bot.engine import errors as E
-from bot.engine.actions import Accept, Catch, Challenge, Draw, Keep, Play
+from bot.engine.actions import Accept, Catch, Challenge, Draw, Keep, Play, PlayMany
 from bot.engine.builder import build
 from bot.engine.cards import Colour
 from bot.engine.events import (
@@ -31,6 +31,7 @@ from bot.engine.events import (
     PenaltyAccepted,
     StackPending,
     TurnSkipped,
+    UnoCalled,
     visible_to,
 )
 from bot.engine.game import Game
@@ -576,3 +577,120 @@ def test_h7_g5_a_reshuffle_under_a_deflected_stack_keeps_its_draw_card() -> None
     assert any(type(e).__name__ == "Reshuffled" for e in events) and len(game.hands[1]) == 3
     assert [hand_text(game, c) for c in game.discard] == ["R+2", "RR"]
     assert game.stack_card().kind.value == "draw_two" and plays_of(game, 0) == ["G+2"]
+
+
+# --- multi play (SPEC H8) -------------------------------------------------------------------------------------------
+
+MULTI_GAMES = {"classic": "R3", "flip": "R3", "flex": "R3"}
+
+
+def many(game: Game, seat: int, texts: str, uno: bool = False) -> PlayMany:
+    ids: list[int] = []
+    for text in texts.split():
+        ids.append(next(c for c in game.hands[seat] if hand_text(game, c).rstrip("*") == text and c not in ids))
+    return PlayMany(seat, tuple(ids), uno)
+
+
+def multi_listed(game: Game, seat: int) -> list[tuple[list[str], bool]]:
+    legal = game.legal_actions(seat)
+    return [([hand_text(game, c).rstrip("*") for c in a.cards], a.uno) for a in legal if isinstance(a, PlayMany)]
+
+
+@pytest.mark.parametrize("mode", MULTI_GAMES)
+@pytest.mark.parametrize("rule", [ON, OFF])
+def test_h8_multi_play_several_cards_of_one_number_go_down_at_once_the_last_on_top(mode: str, rule: str) -> None:
+    game = build(mode, ["R5 B5 G5 Y2 Y4", "B1 B2", "B6 B7"], "R3", options=opts(multi_play=rule == ON))
+    action = many(game, 0, "R5 B5 G5")
+    if rule == OFF:
+        assert multi_listed(game, 0) == []
+        with pytest.raises(E.UnknownAction):
+            game.apply(action)
+        return
+    assert multi_listed(game, 0) == [(["R5", "G5", "B5"], False), (["R5", "B5", "G5"], False)]
+    assert action in game.legal_actions(0)
+    events = game.apply(action)
+    assert [type(e).__name__ for e in events if type(e).__name__ != "PowerCardsChanged"] == ["CardPlayed"] * 3
+    assert [hand_text(game, c).rstrip("*") for c in game.discard[-3:]] == ["R5", "B5", "G5"]
+    assert game.top.colour is Colour.GREEN
+    assert hand(game, 0) == ["Y2", "Y4"] and game.current == 1 and game.phase is Phase.PLAY
+
+
+def test_h8_multi_play_any_two_or_more_in_any_order_with_a_playable_first_card() -> None:
+    game = build("classic", ["R5 B5 G5 Y2", "B1 B2", "B6 B7"], "R3", options=opts(multi_play=True))
+    with pytest.raises(E.CardNotPlayable):
+        game.apply(many(game, 0, "B5 R5"))  # a blue 5 cannot start on a red 3
+    game.apply(many(game, 0, "R5 B5"))  # two of the three, the blue one on top
+    assert game.top.colour is Colour.BLUE and hand(game, 0) == ["G5", "Y2"]
+
+
+@pytest.mark.parametrize(
+    ("cards", "error"),
+    [
+        ("R5", E.NotSameNumber),  # one card: an ordinary play
+        ("R5 B6", E.NotSameNumber),
+        ("RS BS", E.NotSameNumber),  # numbers only
+        ("R5 W", E.NotSameNumber),
+        ("R5 R5", E.NotSameNumber),  # the same card twice
+    ],
+)
+def test_h8_multi_play_refuses_anything_but_numbers_of_one_number(cards: str, error: type[Exception]) -> None:
+    game = build("classic", ["R5 B5 B6 RS BS W", "B1 B2"], "R3", options=opts(multi_play=True))
+    ids = tuple(card_in_hand(game, 0, c) for c in cards.split())
+    before = game.to_dict()
+    with pytest.raises(error):
+        game.apply(PlayMany(0, ids))
+    assert game.to_dict() == before
+
+
+def test_h8_multi_play_only_on_ones_own_turn_never_after_a_draw_over_a_stack_or_jumping_in() -> None:
+    options = opts(multi_play=True, stacking="any_draw", jump_in=True)
+    game = build("classic", ["G1 G2", "R5 B5 Y2", "R3 G3"], "R3", "R9", options=options)
+    with pytest.raises(E.NotYourTurn):
+        game.apply(many(game, 2, "R3 G3"))  # even a jump-in goes one card at a time
+    drawn = build("classic", ["R5 B5 Y2", "B1"], "R3", "R9", options=options)
+    drawn.apply(Draw(0))
+    assert multi_listed(drawn, 0) == []
+    with pytest.raises(E.WrongPhase):
+        drawn.apply(many(drawn, 0, "R5 B5"))
+    stack = build("classic", ["R+2 B1 B2", "R5 B5 Y2"], "R3", options=options)
+    play(stack, 0, "R+2")
+    with pytest.raises(E.WrongPhase):
+        stack.apply(many(stack, 1, "R5 B5"))
+
+
+def test_h8_g8_g9_multi_play_calls_uno_with_the_cards_and_may_go_out() -> None:
+    game = build("classic", ["R5 B5 Y2", "B1 B2", "B6 B7"], "R3", options=opts(multi_play=True))
+    assert (["R5", "B5"], True) in multi_listed(game, 0)
+    four = build("classic", ["R5 B5 Y2 Y4", "B1"], "R3", options=opts(multi_play=True))
+    with pytest.raises(E.UnoNotAllowed):
+        four.apply(many(four, 0, "R5 B5", uno=True))  # two cards are left
+    events = game.apply(many(game, 0, "R5 B5", uno=True))
+    assert events[-1] == UnoCalled(0) and game.uno[0]
+    quiet = build("classic", ["R5 B5 Y2", "B1 B2", "B6 B7"], "R3", options=opts(multi_play=True))
+    quiet.apply(many(quiet, 0, "R5 B5"))
+    assert quiet.catchable == 0  # UNO forgotten: catchable (SPEC G8)
+    out = build("classic", ["R5 B5", "B1 B2", "B6 B7"], "R3", options=opts(multi_play=True))
+    out.apply(many(out, 0, "R5 B5"))
+    assert out.history[-1].winner == 0 and out.phase in (Phase.ROUND_OVER, Phase.MATCH_OVER)
+
+
+def test_h8_multi_play_with_seven_zero_sevens_and_zeros_go_one_at_a_time() -> None:
+    game = build("classic", ["R7 B7 R5 B5 Y2", "B1 B2"], "R3", options=opts(multi_play=True, seven_zero=True))
+    assert [cards for cards, _ in multi_listed(game, 0)] == [["R5", "B5"]]
+    with pytest.raises(E.NotSameNumber):
+        game.apply(many(game, 0, "R7 B7"))
+
+
+def test_h8_multi_play_on_the_flip_dark_side() -> None:
+    game = build("flip", ["P5 T5 O1", "T1 T2"], "P3", side="dark", options=opts(multi_play=True))
+    game.apply(many(game, 0, "P5 T5"))
+    assert game.top.colour is Colour.TEAL and game.current == 1
+
+
+def test_h8_x3_multi_play_flex_each_flip_icon_turns_the_power_card() -> None:
+    game = build("flex", ["R4* G4* Y2 Y4", "B1 B2"], "R3", power="GG", options=opts(multi_play=True))
+    game.apply(many(game, 0, "R4 G4"))
+    assert game.power == [True, True]  # turned twice: green again
+    single = build("flex", ["R4* G4* Y2 Y4", "B1 B2"], "R3", power="GG", options=opts(multi_play=True))
+    play(single, 0, "R4")
+    assert single.power == [False, True]
