@@ -53,6 +53,7 @@ from .events import (
     MatchEnded,
     OpeningCard,
     PenaltyAccepted,
+    PlayerEliminated,
     PlayerRemoved,
     PowerCardsChanged,
     Reshuffled,
@@ -1239,7 +1240,9 @@ class Game:
         """SPEC G9: score the round on the side in play; end the match at the target score."""
         points_of_face = self.rules.points_of
         values = [sum(points_of_face(self.faces[c]) for c in hand) for hand in self.hands]
-        points = round_points(values, winner, self.options.scoring)
+        opts = self.options
+        limit = opts.elimination
+        points = round_points(values, winner, "lowest" if limit else opts.scoring)
         for s in range(self.players):
             self.scores[s] += points[s]
         self.history.append(RoundRecord(winner, points))
@@ -1252,8 +1255,16 @@ class Game:
         hands = tuple(tuple(self.faces[c] for c in hand) for hand in self.hands)
         events.append(RoundEnded(winner, points, tuple(self.scores), hands))
         seated = [s for s in range(self.players) if self.active[s]]
-        opts = self.options
-        won = match_winner(self.scores, seated, self.history, winner, opts.target_score, opts.scoring)
+        if limit:  # house rule elimination (SPEC H9): past the limit, out; the last one in wins
+            for s in seated:
+                if s != winner and self.scores[s] > limit:
+                    self.active[s] = False
+                    self.uno[s] = False
+                    events.append(PlayerEliminated(s, self.scores[s]))
+            seated = [s for s in seated if self.active[s]]
+            won: int | None = seated[0] if len(seated) == 1 else None
+        else:
+            won = match_winner(self.scores, seated, self.history, winner, opts.target_score, opts.scoring)
         if won is None:
             self.phase = _ROUND_OVER
         else:
@@ -1263,8 +1274,10 @@ class Game:
 
     def placement(self) -> list[int]:
         """Seats from first to last place now (SPEC G9): the match winner first, then by score — highest first, or
-        lowest first with ``scoring = "lowest"``; ties by seat. The one ranking every layer shows."""
-        return placement(self.scores, self.winner, self.options.scoring)
+        lowest first with ``scoring = "lowest"``; ties by seat; under house rule ``elimination`` (SPEC H9) the last
+        out ranks higher. The one ranking every layer shows."""
+        opts = self.options
+        return placement(self.scores, self.winner, opts.scoring, opts.elimination, self.history)
 
     def _check_next_round(self, a: NextRound) -> None:
         if self.phase is not _ROUND_OVER:

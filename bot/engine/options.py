@@ -195,6 +195,12 @@ class Options:
     #: ``multi_play``: on their turn a player may play several cards of the same number at once, the first playable as
     #: usual, the last on top (SPEC H8). Not in ``/uno settings`` (Discord's 25 options).
     multi_play: bool = rule(False, house=True, section="H8", settings=False)
+    #: ``elimination``: a point limit, 0 = off. Each player takes the points left in their own hand at the end of a
+    #: round; a total past the limit puts them out; the last one in wins the match (``target_score`` and ``scoring``
+    #: do not apply) (SPEC H9). Not in ``/uno settings`` (Discord's 25 options).
+    elimination: int = rule(
+        0, bounds=(0, TARGET_SCORE_MAX), house=True, section="H9", settings=False, steps=(0, 100, 200, 300, 500)
+    )
 
     def __post_init__(self) -> None:
         for row in RULE_OPTIONS.values():
@@ -246,12 +252,15 @@ HOUSE_RULES: tuple[str, ...] = tuple(name for name, row in RULE_OPTIONS.items() 
 
 #: Presets (issue 18 point 3): several rule options set at once, by name. Each starts from the standard rules (SPEC's
 #: defaults; the target score is kept) and sets its own values; ``chaos`` switches every house rule fully on (a new
-#: house rule joins it by itself). Values of options a game does not have are left out (:func:`preset`).
+#: house rule joins it by itself) but ``elimination`` (a point limit: it changes how the match ends, not how a round is
+#: played, SPEC H9). Values of options a game does not have are left out (:func:`preset`).
 PRESETS: Mapping[str, Mapping[str, bool | int | str]] = MappingProxyType(
     {
         "official": MappingProxyType({}),
         "party": MappingProxyType({"stacking": "any_draw", "jump_in": True, "seven_zero": True}),
-        "chaos": MappingProxyType({name: RULE_OPTIONS[name].on for name in HOUSE_RULES}),
+        "chaos": MappingProxyType(
+            {name: RULE_OPTIONS[name].on for name in HOUSE_RULES if RULE_OPTIONS[name].kind is not int}
+        ),
     }
 )
 

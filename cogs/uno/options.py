@@ -7,8 +7,9 @@ Texts come from the catalogues by the option's name (``text`` is the stem where 
 - ``opt.<text>``: what the option does (the slash option's description, the panel's label);
 - ``opt.<name>.name``: a house rule's slash option name in each language (the others keep their English names);
 - ``choice.<name>_<value>`` or ``choice.<value>``: a choice's label (neither: the value itself, e.g. ``108``);
-- ``lobby.house.<name>`` (``lobby.house.<name>_<value>`` for a choice): a house rule's lobby line;
-  ``rules.house.<name>.title`` and ``rules.house.<name>`` (``…_<value>``): its ``/uno rules`` explanation;
+- ``lobby.house.<name>`` (``lobby.house.<name>_<value>`` for a choice; ``{n}`` in it for a number): a house rule's
+  lobby line; ``rules.house.<name>.title`` and ``rules.house.<name>`` (``…_<value>``): its ``/uno rules``
+  explanation;
 - ``opt.line.<name>.<value>`` (``opt.line.<text>`` for a number, ``{n}`` in it): another option's lobby line when
   it differs from SPEC's default, except the older keys of :data:`_LINE_KEYS`.
 
@@ -90,8 +91,8 @@ def choice_key(row: RuleOption, value: object) -> str | None:
 
 def value_label(row: RuleOption, value: object, lang: str) -> str:
     """A value of ``row`` in ``lang``: on/off for a boolean, a choice's label, a number as it is."""
-    if row.kind is bool:
-        return t("panel.on" if value else "panel.off", lang)
+    if row.kind is bool or (row.house and row.kind is int and value == row.default):
+        return t("panel.on" if value else "panel.off", lang)  # a house rule's number: 0 is off (SPEC H9)
     key = choice_key(row, value) if row.kind is str else None
     return t(key, lang) if key is not None else str(value)
 
@@ -192,7 +193,8 @@ def _differs(options: Options, mode: Mode | None, rows: Iterable[RuleOption]) ->
 
 
 def _suffix(row: RuleOption, value: object) -> str:
-    return "" if row.kind is bool else f"_{value}"
+    """A house rule's key suffix: a choice's value; none for an on/off rule or a number (given as ``{n}``)."""
+    return f"_{value}" if row.kind is str else ""
 
 
 def option_lines(options: Options, mode: Mode | None, lang: str) -> list[str]:
@@ -211,7 +213,9 @@ def _line_key(row: RuleOption, value: object) -> str:
 def house_lines(options: Options, lang: str, mode: Mode | None = None) -> list[str]:
     """One lobby line per house rule in force (SPEC H), in the order of table O."""
     rows = (RULE_OPTIONS[name] for name in HOUSE_RULES)
-    return [t(f"lobby.house.{row.name}{_suffix(row, value)}", lang) for row, value in _differs(options, mode, rows)]
+    return [
+        t(f"lobby.house.{row.name}{_suffix(row, value)}", lang, n=value) for row, value in _differs(options, mode, rows)
+    ]
 
 
 def stack_kinds(mode: Mode, lang: str) -> str:
@@ -227,7 +231,7 @@ def house_explanations(mode: Mode, options: Options, lang: str) -> list[tuple[st
     return [
         (
             t(f"rules.house.{row.name}.title", lang),
-            t(f"rules.house.{row.name}{_suffix(row, value)}", lang, kinds=kinds),
+            t(f"rules.house.{row.name}{_suffix(row, value)}", lang, kinds=kinds, n=value),
         )
         for row, value in _differs(options, mode, rows)
     ]

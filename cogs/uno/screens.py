@@ -233,6 +233,8 @@ def options_text(session: SessionView, lang: str) -> str:
         t("opt.line.target", lang, target=o.target_score) if o.target_score else t("opt.line.single_round", lang),
         t("opt.line.timer", lang, seconds=int(session.turn_timer)),
     ]
+    if o.elimination:  # house rule elimination (SPEC H9): no target score; its own line says what ends the match
+        lines.pop(0)
     return "\n".join(lines + option_lines(o, session.mode, lang))
 
 
@@ -280,7 +282,10 @@ def table_screen(
     if log:
         embed.add_field(name=t("table.log", lang), value="\n".join(log[-6:])[:1024], inline=False)
     target = view.target_score
-    embed.set_footer(text=t("table.footer", lang, target=target) if target else t("opt.line.single_round", lang))
+    footer = t("table.footer", lang, target=target) if target else t("opt.line.single_round", lang)
+    if session.options.elimination:  # house rule elimination (SPEC H9): played to the last one in
+        footer = t("lobby.house.elimination", lang, n=session.options.elimination)
+    embed.set_footer(text=footer)
     files: list[discord.File] = []
     if png is not None:
         files.append(_png(png, "table.png"))
@@ -353,6 +358,8 @@ def out_label(seat: SessionSeat, lang: str) -> str:
         return t("table.kicked", lang)
     if seat.out == "timeouts":
         return tn("table.timed_out", seat.timeouts, lang)
+    if not seat.left:  # out of the engine's match without being removed: house rule elimination (SPEC H9)
+        return t("table.eliminated", lang)
     return t("table.left", lang)
 
 
@@ -590,6 +597,8 @@ def hand_status(session: SessionView, view: PlayerView, lang: str, round_pause: 
         return t("table.match_over", lang)
     if view.phase is Phase.ROUND_OVER:
         return round_over_line(lang, round_pause)
+    if me is not None and not view.active[me]:  # house rule elimination (SPEC H9): out, watching to the end
+        return t("hand.out_eliminated", lang, player=player_name(session, view.pending or 0, lang))
     if view.pending != me:
         assert view.pending is not None
         waiting = t("hand.waiting", lang, player=player_name(session, view.pending, lang))
@@ -822,6 +831,7 @@ def round_summary(session: SessionView, ended: RoundEnded, lang: str) -> Screen:
         colour=MODE_COLOUR[session.mode],
     )
     lines = []
+    limit = session.options.elimination  # house rule elimination (SPEC H9): who is out
     for seat in range(len(session.seats)):
         left = cards_line(ended.hands[seat], lang) if ended.hands[seat] else "—"
         lines.append(
@@ -832,6 +842,7 @@ def round_summary(session: SessionView, ended: RoundEnded, lang: str) -> Screen:
                 points=ended.points[seat],
                 total=ended.scores[seat],
             )
+            + (f" · {t('round.eliminated', lang)}" if limit and ended.scores[seat] > limit else "")
             + (f"\n    {left}" if ended.hands[seat] else "")
         )
     embed.description = "\n".join(lines)[:4096]

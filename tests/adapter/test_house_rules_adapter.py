@@ -96,3 +96,33 @@ def test_h_a_timed_out_stack_is_taken_and_force_play_plays_instead_of_drawing() 
     forced = build("classic", ["W G1", "B3"], "R5", options=Options(force_play=True))
     default_action(forced, 0)
     assert len(forced.hands[0]) == 1 and forced.current == 1  # played the wild (declaring its colour held most)
+
+
+@pytest.mark.parametrize("mode", ["classic", "flip", "flex"])
+async def test_h9_an_ai_only_elimination_match_ends_with_the_last_one_in_and_records_the_order_out(
+    store: Store, mode: str
+) -> None:
+    """SPEC H9: players go out past the limit; the last one in wins; the record ranks the others by when they went
+    out (the engine's placement), the winner first."""
+    from bot.engine.scoring import elimination_rounds
+
+    m = SessionManager(store, clock=ManualClock(), limits=Limits(ai_delay=0.0, ai_catch_delay=0.0), rng=Random(5))
+    session = await m.open_lobby(
+        channel_id=1, guild_id=2, host_id=5, host_name="A", mode=mode, options={"elimination": 60}, seat_host=False
+    )
+    for _ in range(4):
+        await m.add_ai(1, 5)
+    await m.start_game(1, 5)
+    for _ in range(400):
+        await m.idle()
+        if session.status == Status.FINISHED:
+            break
+    assert session.status == Status.FINISHED and session.result is not None and session.game is not None
+    game = session.game
+    assert session.result.status == "completed" and game.winner is not None
+    assert [s for s in range(4) if game.active[s]] == [game.winner] and game.scores[game.winner] <= 60
+    out = elimination_rounds(game.history, 4, 60)
+    order = list(session.result.placement)
+    assert order[0] == game.winner
+    assert [out[s] for s in order[1:]] == sorted((out[s] for s in order[1:]), key=lambda r: -(r or 0))
+    await m.close()

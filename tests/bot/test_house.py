@@ -23,6 +23,7 @@ EVERY_RULE = Options(
     number_finish=True,
     stack_deflect=True,
     multi_play=True,
+    elimination=300,
 )
 
 
@@ -40,9 +41,9 @@ def test_the_house_rule_option_names_are_valid_and_distinct(lang: str) -> None:
 @pytest.mark.parametrize("lang", ALL)
 def test_every_house_rule_has_a_lobby_line_and_an_explanation_that_fit(lang: str) -> None:
     lines = house.option_lines(EVERY_RULE, lang)
-    assert len(lines) == 8 and len("\n".join(lines)) <= 1024
+    assert len(lines) == 9 and len("\n".join(lines)) <= 1024 and "300" in lines[-1]
     explained = house.rules_lines(Mode.CLASSIC, EVERY_RULE, lang)
-    assert len(explained) == 8
+    assert len(explained) == 9 and "300" in explained[-1][1]
     assert all(len(title) <= 256 and len(text) <= 1024 for title, text in explained)
     assert house.option_lines(Options(), lang) == [] and house.rules_lines(Mode.FLIP, Options(), lang) == []
 
@@ -162,3 +163,33 @@ def test_h8_play_several_lists_each_top_and_a_click_builds_that_play(lang: str) 
     assert len(game.hands[0]) == 1
     plain = build(Mode.CLASSIC, ["R5 B5 B5 Y2", "B3 B4", "B6 B7"], "R3", options=Options(target_score=0))
     assert ids.many_options(plain.view(0)) == []
+
+
+@pytest.mark.parametrize("lang", ALL)
+def test_h9_an_eliminated_player_is_said_out_in_the_list_the_log_the_round_summary_and_their_hand(lang: str) -> None:
+    """SPEC H9 elimination: seat 1 passes 100 points at the end of the round: the log line, the round summary's
+    "out", the player list's reason and their own hand say so; the match summary ranks by the engine's placement."""
+    from bot.adapter.session_view import SessionView
+    from bot.engine.events import PlayerEliminated, RoundEnded
+    from cogs.uno import screens
+    from cogs.uno.text import event_lines
+
+    from .sessions import flip_session
+
+    options = Options(elimination=100)
+    game = build(Mode.CLASSIC, ["R5", "B9 G9 R+2", "B1 B2"], "R3", scores=[0, 80, 50], options=options)
+    events = game.apply(game.legal_actions(0)[0])
+    session = flip_session(3)
+    session.mode, session.options, session.game = Mode.CLASSIC, options, game
+    sv = SessionView.of(session)
+    eliminated = next(e for e in events if isinstance(e, PlayerEliminated))
+    name = screens.player_name(sv, 1, lang)
+    lines = event_lines(events, lambda s: screens.player_name(sv, s, lang), lang)
+    assert t("ev.eliminated", lang, player=name, n=eliminated.score) in lines
+    ended = next(e for e in events if isinstance(e, RoundEnded))
+    summary = screens.round_summary(sv, ended, lang).embeds()[0].description or ""
+    assert summary.count(t("round.eliminated", lang)) == 1
+    assert t("table.eliminated", lang) in screens.players_text(sv, game.view(None), lang)
+    game.apply(game.legal_actions(0)[0])  # the next round
+    waiting = screens.player_name(sv, game.pending or 0, lang)
+    assert screens.hand_status(sv, game.view(1), lang).startswith(t("hand.out_eliminated", lang, player=waiting))

@@ -37,8 +37,9 @@ def test_17_1_the_table_is_the_options_fields_with_their_defaults() -> None:
         "number_finish",
         "stack_deflect",
         "multi_play",
+        "elimination",
     )
-    assert all(RULE_OPTIONS[name].default in (False, "off") for name in HOUSE_RULES)  # SPEC H: all off by default
+    assert all(RULE_OPTIONS[name].default in (False, "off", 0) for name in HOUSE_RULES)  # SPEC H: all off by default
 
 
 def test_17_1_the_house_rules_each_game_allows_come_from_the_table() -> None:
@@ -115,6 +116,7 @@ def test_17_1_lines_follow_the_table() -> None:
         number_finish=True,
         stack_deflect=True,
         multi_play=True,
+        elimination=200,
     )
     classic = opts.option_lines(every, Mode.CLASSIC, "en")
     assert classic == [
@@ -133,6 +135,7 @@ def test_17_1_lines_follow_the_table() -> None:
         t("lobby.house.number_finish"),
         t("lobby.house.stack_deflect"),
         t("lobby.house.multi_play"),
+        t("lobby.house.elimination", n=200),
     ]
     titles = [title for title, _ in opts.house_explanations(Mode.CLASSIC, every, "en")]
     assert titles == [t(f"rules.house.{name}.title") for name in HOUSE_RULES]

@@ -17,7 +17,7 @@ from __future__ import annotations
 import pytest
 
 from bot.engine import errors as E
-from bot.engine.actions import Accept, Catch, Challenge, Draw, Keep, Play, PlayMany
+from bot.engine.actions import Accept, Catch, Challenge, Draw, Keep, NextRound, Play, PlayMany
 from bot.engine.builder import build
 from bot.engine.cards import Colour
 from bot.engine.events import (
@@ -28,7 +28,9 @@ from bot.engine.events import (
     HandsPassed,
     HandsSwapped,
     JumpedIn,
+    MatchEnded,
     PenaltyAccepted,
+    PlayerEliminated,
     StackPending,
     TurnSkipped,
     UnoCalled,
@@ -36,7 +38,8 @@ from bot.engine.events import (
 )
 from bot.engine.game import Game
 from bot.engine.options import OptionError, Options
-from bot.engine.view import Phase
+from bot.engine.scoring import placement
+from bot.engine.view import Phase, RoundRecord
 
 from .helpers import card_in_hand, hand, play
 
@@ -694,3 +697,62 @@ def test_h8_x3_multi_play_flex_each_flip_icon_turns_the_power_card() -> None:
     single = build("flex", ["R4* G4* Y2 Y4", "B1 B2"], "R3", power="GG", options=opts(multi_play=True))
     play(single, 0, "R4")
     assert single.power == [False, True]
+
+
+# --- elimination (SPEC H9) ------------------------------------------------------------------------------------------
+
+ELIMINATION_GAMES = {"classic": ("R5", "B9 G9 R+2", "B1 B2"), "flip": ("R5", "B9 G9 RF", "B1 B2"),
+                     "flex": ("R5", "B8 G8 RS", "B1 B2")}  # fmt: skip
+
+
+@pytest.mark.parametrize("mode", ELIMINATION_GAMES)
+@pytest.mark.parametrize("rule", [ON, OFF])
+def test_h9_elimination_a_total_past_the_limit_puts_the_player_out(mode: str, rule: str) -> None:
+    last, heavy, light = ELIMINATION_GAMES[mode]
+    limit = 100 if rule == ON else 0
+    game = build(mode, [last, heavy, light, "Y1"], "R3", scores=[0, 80, 50, 10], options=opts(elimination=limit))
+    events = play(game, 0, last)
+    values = [0, sum(game.rules.points_of(game.faces[c]) for c in game.hands[1]), 3, 1]
+    if rule == OFF:  # the round winner scores every hand (SPEC G9); nobody is out
+        assert game.scores == [sum(values), 80, 50, 10] and all(game.active)
+        assert not any(type(e).__name__ == "PlayerEliminated" for e in events)
+        return
+    assert game.scores == [0, 80 + values[1], 53, 11]  # each takes their own hand's points
+    assert events[-1] == PlayerEliminated(1, 80 + values[1]) and game.active == [True, False, True, True]
+    assert game.phase is Phase.ROUND_OVER and game.winner is None
+    game.apply(NextRound(0))
+    assert game.round == 2 and game.hands[1] == [] and all(len(game.hands[s]) == 7 for s in (0, 2, 3))
+    assert 1 not in game.turn_order()
+
+
+def test_h9_elimination_the_last_one_in_wins_and_the_last_out_ranks_higher() -> None:
+    options = opts(elimination=100, target_score=0)  # the target score does not apply
+    game = build("classic", ["R5", "B9 G9", "B1 B2"], "R3", scores=[90, 95, 99], options=options)
+    game.history = [RoundRecord(1, (90, 0, 99)), RoundRecord(0, (0, 95, 0))]
+    events = play(game, 0, "R5")
+    assert [e for e in events if type(e).__name__ == "PlayerEliminated"] == [
+        PlayerEliminated(1, 113),
+        PlayerEliminated(2, 102),
+    ]
+    assert game.phase is Phase.MATCH_OVER and game.winner == 0 and events[-1] == MatchEnded(0, (90, 113, 102))
+    assert game.placement() == [0, 2, 1]  # out in the same round: the lower total ranks higher
+    earlier = build("classic", ["R5", "B1", "B9 G9"], "R3", scores=[0, 50, 150], active=[True, True, False])
+    earlier.options = opts(elimination=100)
+    earlier.history = [RoundRecord(0, (0, 0, 150))]
+    assert placement(earlier.scores, 1, "winner", 100, [*earlier.history, RoundRecord(1, (200, 0, 0))]) == [1, 0, 2]
+
+
+def test_h9_elimination_a_snapshot_with_a_player_out_loads_and_plays_on() -> None:
+    game = build("classic", ["R5", "B9 G9 R+2", "B1 B2"], "R3", scores=[0, 80, 50], options=opts(elimination=100))
+    play(game, 0, "R5")
+    again = Game.from_dict(game.to_dict())
+    assert again == game and again.active == [True, False, True]
+    again.apply(NextRound(0))
+    assert again.round == 2 and sorted(s for s in range(3) if again.hands[s]) == [0, 2]
+
+
+def test_h9_elimination_needs_a_limit_and_the_option_checks_it() -> None:
+    assert Options().elimination == 0 and "elimination" not in Options().house_rules()
+    assert "elimination" in Options(elimination=200).house_rules()
+    with pytest.raises(OptionError):
+        Options(elimination=-1)
