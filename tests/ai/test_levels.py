@@ -49,7 +49,7 @@ def _play(mode: str, players: int, seed: int, levels: list[Level], options: Opti
 def test_every_level_plays_only_legal_moves(mode: str, house: bool) -> None:
     """Issue 21 pt 1: each level picks one of ``view.legal`` (house rules on and off), to the end of a round."""
     extra: dict[str, object] = {"stacking": "any_draw", "draw_to_match": True, "jump_in": True, "number_finish": True}
-    extra = {**extra, "stack_deflect": True, "multi_play": True} if house else {}
+    extra = {**extra, "stack_deflect": True, "multi_play": True, "elimination": 60} if house else {}
     if house and mode == "classic":
         extra["seven_zero"] = True
     options = Options(target_score=0, **extra)  # type: ignore[arg-type]
