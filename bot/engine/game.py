@@ -18,7 +18,20 @@ from typing import Any, Final
 
 from . import errors as E
 from . import snapshot
-from .actions import Accept, Action, CallUno, Catch, Challenge, DeclareColour, Draw, Keep, NextRound, Play, PlayMany
+from .actions import (
+    ACTION_TYPES,
+    Accept,
+    Action,
+    CallUno,
+    Catch,
+    Challenge,
+    DeclareColour,
+    Draw,
+    Keep,
+    NextRound,
+    Play,
+    PlayMany,
+)
 from .cards import (
     PASS_NUMBER,
     SWAP_NUMBER,
@@ -1522,6 +1535,4 @@ SNAPSHOT_VERSION = snapshot.SNAPSHOT_VERSION
 
 
 #: The engine's actions (:meth:`Game.apply` takes exactly these types).
-_ACTION_TYPES: Final = frozenset(
-    {Play, PlayMany, Draw, Keep, DeclareColour, Challenge, Accept, CallUno, Catch, NextRound}
-)
+_ACTION_TYPES: Final = frozenset(ACTION_TYPES)

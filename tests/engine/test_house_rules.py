@@ -756,3 +756,22 @@ def test_h9_elimination_needs_a_limit_and_the_option_checks_it() -> None:
     assert "elimination" in Options(elimination=200).house_rules()
     with pytest.raises(OptionError):
         Options(elimination=-1)
+
+
+def test_h8_a_play_of_several_cards_is_a_value_that_survives_json_copy_and_pickle() -> None:
+    """The action is serialisable: its fields are plain (a JSON list of cards comes back as the same action)."""
+    import copy
+    import json
+    import pickle
+
+    from bot.engine.actions import ACTION_TYPES
+
+    action = PlayMany(0, (4, 9, 17), True)
+    data = json.loads(json.dumps({"player": action.player, "cards": action.cards, "uno": action.uno}))
+    assert PlayMany(**data) == action and hash(PlayMany(**data)) == hash(action)
+    assert copy.deepcopy(action) == action and pickle.loads(pickle.dumps(action)) == action
+    assert PlayMany in ACTION_TYPES
+    game = build("classic", ["R5 B5 Y2", "B1 B2"], "R3", options=opts(multi_play=True))
+    listed = next(a for a in game.legal_actions(0) if isinstance(a, PlayMany))
+    again = PlayMany(**json.loads(json.dumps({"player": 0, "cards": listed.cards, "uno": listed.uno})))
+    assert game.is_legal(again)
