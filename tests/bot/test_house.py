@@ -193,3 +193,12 @@ def test_h9_an_eliminated_player_is_said_out_in_the_list_the_log_the_round_summa
     game.apply(game.legal_actions(0)[0])  # the next round
     waiting = screens.player_name(sv, game.pending or 0, lang)
     assert screens.hand_status(sv, game.view(1), lang).startswith(t("hand.out_eliminated", lang, player=waiting))
+
+
+def test_h9_uno_rules_names_the_elimination_limit_as_the_goal() -> None:
+    from cogs.uno.rules import rules_embed
+
+    embed = rules_embed(Mode.FLIP, "en", 500, Options(elimination=200))
+    goal = embed.fields[0].value or ""
+    assert "past 200 points you are out" in goal and "500" not in goal
+    assert "House rule: elimination" in [f.name for f in embed.fields]
