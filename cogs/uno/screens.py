@@ -347,7 +347,8 @@ def _status(session: SessionView, view: PlayerView, lang: str, round_pause: floa
     if view.phase is Phase.DECLARE_COLOUR:
         return t("table.declare_pending", lang, player=mention(session, p, lang))
     if view.phase is Phase.STACK and view.stack is not None:
-        return t("table.stack_pending", lang, player=mention(session, p, lang), n=view.stack)
+        key = "table.stack_pending_deflect" if "stack_deflect" in view.house_rules else "table.stack_pending"  # H7
+        return t(key, lang, player=mention(session, p, lang), n=view.stack)
     return t("table.turn", lang, player=mention(session, p, lang))
 
 

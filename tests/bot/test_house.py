@@ -125,6 +125,10 @@ def test_h7_the_hand_says_a_stack_may_be_sent_on_only_when_it_can(lang: str) -> 
         lines.append(screens.hand_status(SessionView.of(session), view, lang))
         assert house.deflects(view) is (held == "RR B2")
     assert lines[0].startswith(t("hand.stack_deflect", lang, n=2)) and lines[1].startswith(t("hand.stack", lang, n=2))
+    status = screens.status_line(SessionView.of(session), game.view(None), lang)
+    assert status.startswith(
+        t("table.stack_pending_deflect", lang, n=2, player=screens.mention(SessionView.of(session), 1, lang))
+    )
 
 
 @pytest.mark.parametrize("lang", ALL)
