@@ -574,7 +574,10 @@ class Game:
         """Every action ``player`` may take now (SPEC G4, G7, G8, F8, H), as a lazy sequence: plays with each
         colour/target/flex/UNO variant, draw, keep, declare, challenge, accept, UNO call, catch, next round; with
         house rule ``jump_in`` a player other than the current one may have jump-in plays. Empty for a seat not
-        playing. A false catch (SPEC G8) is accepted by :meth:`apply` but not listed: it never helps."""
+        playing. A false catch (SPEC G8) is accepted by :meth:`apply` but not listed: it never helps. Under house rule
+        ``multi_play`` (SPEC H8) the list holds one play of several cards per number and top card (all of that
+        number); :meth:`apply` also takes any other two or more of them in any order (listing every subset and order
+        would run to thousands)."""
         phase = self.phase
         if phase is _MATCH_OVER or type(player) is not int or not 0 <= player < self.players:
             return LegalActions(0, [], (), (), False, [], 0, 0)
