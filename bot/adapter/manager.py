@@ -933,7 +933,8 @@ class SessionManager:
                 return
             try:
                 if game.phase is Phase.ROUND_OVER:
-                    dealer = next(i for i, s in enumerate(session.seats) if not s.left)
+                    # a seat still in the match (not one out of it under house rule elimination, SPEC H9)
+                    dealer = next(i for i, s in enumerate(session.seats) if not s.left and game.active[i])
                     events = game.apply(NextRound(dealer))
                     await self._finish_change(session, events, K.ACTION, None)
                     return

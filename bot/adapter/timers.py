@@ -117,7 +117,8 @@ class Timers:
             handles.timer = self.clock.call_later(delay, lambda: self.spawn(self._on_timeout(session, version)))
         owner = game.pending
         if game.phase is Phase.ROUND_OVER and all(s.ai or s.left for s in session.seats):
-            owner = next(i for i, s in enumerate(session.seats) if not s.left)
+            # an AI seat still in the match deals (not one out of it under house rule elimination, SPEC H9)
+            owner = next(i for i, s in enumerate(session.seats) if not s.left and game.active[i])
         ai_seats = [i for i, s in enumerate(session.seats) if s.ai and not s.left]
         if owner is not None and session.seats[owner].ai:
             seat = owner

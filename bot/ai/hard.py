@@ -23,7 +23,7 @@ import math
 from collections.abc import Sequence
 from random import Random
 
-from bot.engine.actions import Accept, Action, DeclareColour, Draw, Keep, Play
+from bot.engine.actions import Accept, Action, DeclareColour, Draw, Keep, Play, PlayMany
 from bot.engine.cards import Colour, Face, Mode, Side
 from bot.engine.decks import deck_for, tables_for
 from bot.engine.game import Game
@@ -93,7 +93,8 @@ def _cards_left(view: PlayerView, play: Play) -> int:
 
 def _candidates(view: PlayerView, base: Action) -> list[Action]:
     """The moves worth searching, the *Normal* move first: every play (UNO called whenever it can be; a wild with the
-    colour the hand holds most), plus drawing or keeping."""
+    colour the hand holds most), every listed play of several cards (house rule ``multi_play``), plus drawing or
+    keeping."""
     legal = list(view.legal)
     favourite = normal.favourite_colour(view)
     plays = [a for a in legal if isinstance(a, Play) and (a.colour is None or a.colour is favourite)]
@@ -106,6 +107,12 @@ def _candidates(view: PlayerView, base: Action) -> list[Action]:
         if a not in seen:
             seen.add(a)
             out.append(a)
+    together = [a for a in legal if isinstance(a, PlayMany)]  # house rule multi_play (SPEC H8)
+    with_uno = {a.cards for a in together if a.uno}
+    for many in together:
+        if (many.uno or many.cards not in with_uno) and many not in seen:
+            seen.add(many)
+            out.append(many)
     for other in legal:
         if isinstance(other, Draw | Keep) and other not in seen:
             seen.add(other)
@@ -133,7 +140,8 @@ def quick(game: Game, seat: int) -> Action | None:
     """A fast version of the *Normal* heuristic for the rollouts, reading the sampled game directly (it is a sample,
     not the real game): UNO called with the next-to-last card, wilds kept unless an opponent is close to going out,
     the colour held most, action cards against a short hand, high numbers first, the Power Card saved; a pending
-    challenge accepted; a stack taken when nothing stacks. Never a jump-in or a catch."""
+    challenge accepted; a stack taken when nothing stacks; with ``number_finish`` (SPEC H6) a number kept for the last
+    card. Never a jump-in or a catch."""
     legal = game.legal_actions(seat)
     phase = game.phase
     hand = game.hands[seat]
@@ -154,6 +162,7 @@ def quick(game: Game, seat: int) -> Action | None:
         return legal[0] if len(legal) else None
     danger = any(game.active[s] and s != seat and len(h) <= 2 for s, h in enumerate(game.hands))
     two = len(hand) == 2
+    stuck = two and game.options.number_finish  # SPEC H6: a last card that is not a number cannot be played
     best: Action | None = None
     best_score = -1e9
     for a in legal[:n]:
@@ -173,6 +182,8 @@ def quick(game: Game, seat: int) -> Action | None:
             score -= 6.0
         if a.target is not None:
             score -= len(game.hands[a.target])
+        if stuck and t.key[hand[0] if hand[1] == c else hand[1]] < 100:
+            score -= 60.0
         if score > best_score:
             best, best_score = a, score
     return best

@@ -127,6 +127,19 @@ class MustPlay(RuleError):
     code = "must_play"
 
 
+class LastCardNotNumber(CardNotPlayable):
+    """House rule ``number_finish`` (SPEC H6): a last card that is an action card or a wild cannot be played."""
+
+    code = "last_card_not_number"
+
+
+class NotSameNumber(CardNotPlayable):
+    """House rule ``multi_play`` (SPEC H8): cards played together must be two or more numbers of the same number (with
+    ``seven_zero``, not 7s or 0s)."""
+
+    code = "not_same_number"
+
+
 class CatchYourself(RuleError):
     """Nobody can catch themselves (SPEC G8)."""
 

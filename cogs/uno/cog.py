@@ -34,7 +34,7 @@ from .hands import HAND_REFRESH_WINDOW, Hands
 from .images import DRAWING_CONCURRENCY, DRAWING_DRAIN, Images
 from .inputs import BadInput
 from .layout import walk_components
-from .options import HOUSE_NAMES, for_game, given, rule_parameters
+from .options import HOUSE_NAMES, for_game, given, rule_parameters, settings_parameters
 from .publisher import Publisher
 from .replies import answered, channel_of, guild_of, send_ephemeral
 from .rules import rules_embed
@@ -453,7 +453,7 @@ class UnoCog(
         language=[Choice(name=_l("Each user's Discord language", "choice.auto"), value="auto")]
         + [Choice(name=LANGUAGE_NAMES[code], value=code) for code in LANGUAGES],
     )
-    @rule_parameters
+    @settings_parameters
     async def settings(
         self,
         interaction: Interaction,

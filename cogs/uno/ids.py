@@ -11,8 +11,10 @@ player saw, so a click on an out-of-date message is refused instead of doing som
 - Table: ``uno:t:<verb>:<channel>`` (hand, uno, catch, next, again).
 - Table decisions for one player: ``uno:d:<verb>:<channel>:<fp>:<arg>`` (challenge, accept, colour).
 - Hand buttons: ``uno:h:<verb>:<channel>:<fp>:<arg>`` (draw, keep, uno, refresh, page, colour, back, challenge,
-  accept, declare, jump); hand selects: ``uno:hs:<verb>:<channel>:<fp>:<arg>`` (play, target, jump). A jump-in
-  (SPEC H) names a card by its place in the hand, with the fingerprint :func:`cogs.uno.house.jump_fingerprint`.
+  accept, declare, jump); hand selects: ``uno:hs:<verb>:<channel>:<fp>:<arg>`` (play, target, jump, many: several
+  cards of one number at once under house rule ``multi_play``, SPEC H8, by their place in :func:`many_options`). A
+  jump-in (SPEC H) names a card by its place in the hand, with the fingerprint
+  :func:`cogs.uno.house.jump_fingerprint`.
 - Leaderboard pages: ``uno:lb:<guild or 0>:<mode or all>:<page>:<p|n>``.
 """
 
@@ -21,7 +23,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 
-from bot.engine.actions import Play
+from bot.engine.actions import Play, PlayMany
 from bot.engine.cards import Face, hand_sort_key
 from bot.engine.view import HandCard, PlayerView
 
@@ -30,7 +32,7 @@ RULES_VERBS = ("preset", "flags", "pick", "set")
 TABLE_VERBS = ("hand", "uno", "catch", "next", "again")
 DECISION_VERBS = ("challenge", "accept", "colour")
 HAND_VERBS = ("draw", "keep", "uno", "refresh", "page", "colour", "back", "challenge", "accept", "declare", "jump")
-HAND_SELECT_VERBS = ("play", "target", "jump")
+HAND_SELECT_VERBS = ("play", "target", "jump", "many")
 
 _CH = r"(?P<channel>[0-9]{1,20})"
 _TAIL = r"(?P<fp>[0-9a-f]{8}):(?P<arg>[a-z0-9.]{0,24})"
@@ -132,3 +134,20 @@ def play_options(view: PlayerView) -> list[PlayOption]:
                 seen[key] = PlayOption(a.card, a.flex, a.uno, a.colour is not None, a.target is not None)
     position = {c.id: i for i, c in enumerate(sorted_hand(view))}
     return sorted(seen.values(), key=lambda o: position.get(o.card, len(position)))
+
+
+#: The most entries of the hand's "Play several" list: one select (Discord allows 25 options).
+MANY_LIMIT = 25
+
+
+def many_options(view: PlayerView) -> list[PlayMany]:
+    """House rule ``multi_play`` (SPEC H8): the plays of several cards at once in ``view.legal``, as the engine lists
+    them (one per number and face left on top, with UNO when one card is left), two listing the same faces in the
+    same order folded into one (SPEC F10: the player cannot tell identical cards apart), at most
+    :data:`MANY_LIMIT`."""
+    faces = {c.id: c.face for c in view.hand}
+    seen: dict[tuple[tuple[Face | None, ...], bool], PlayMany] = {}
+    for a in view.legal:
+        if isinstance(a, PlayMany):
+            seen.setdefault((tuple(faces.get(c) for c in a.cards), a.uno), a)
+    return list(seen.values())[:MANY_LIMIT]
