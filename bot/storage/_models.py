@@ -305,6 +305,75 @@ class PlayerStats:
     points: int
 
 
+@dataclass(frozen=True, slots=True)
+class RatingRow:
+    """One line of a by-rating leaderboard (issue 19 point 3): a game mode in a scope (a server or all servers).
+
+    ``rank`` counts from 1, in :data:`RATING_ORDER`; ``rating`` is the rating users see (1000 for a new player,
+    :func:`bot.storage._ratings.shown_rating`), ``mu`` and ``sigma`` the model's estimate of the skill and its
+    uncertainty; ``matches`` the rated matches played in this scope; ``wins`` and ``played`` the player's totals of
+    the by-wins board of the same scope.
+    """
+
+    rank: int
+    user_id: int
+    display_name: str
+    rating: int
+    mu: float
+    sigma: float
+    matches: int
+    wins: int
+    played: int
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerRating:
+    """A player's rating in one game mode and scope (``guild_id`` ``None`` = all servers), as ``/uno stats`` shows it.
+
+    ``rating``, ``mu``, ``sigma``, ``matches`` as in :class:`RatingRow`. ``rank`` is the position on the by-rating
+    leaderboard, ``None`` until ``matches`` reaches :data:`bot.limits.RATING_MIN_MATCHES`; ``ranked_players`` how many
+    players that board lists. ``trend`` is how much the shown rating moved over the last
+    :data:`bot.limits.RATING_TREND_MATCHES` rated matches (or all of them if fewer); ``last_change`` over the last one.
+    """
+
+    user_id: int
+    guild_id: int | None
+    mode: str
+    rating: int
+    mu: float
+    sigma: float
+    matches: int
+    rank: int | None
+    ranked_players: int
+    trend: int
+    last_change: int
+
+
+@dataclass(frozen=True, slots=True)
+class RatingCheck:
+    """What :meth:`Store.rebuild_ratings` found: ``matches`` rated matches replayed, ``ratings`` ratings computed
+    (player × mode × scope), ``stored`` ratings that were stored, and ``mismatches``: up to 20 ratings whose stored
+    value differs from the recomputed one (or exists on one side only), as
+    ``(guild_id, mode, user_id, stored (mu, sigma, matches) or None, recomputed or None)``; ``differing`` how many
+    differ in all. ``rebuilt``: whether the stored ratings were replaced by the recomputed ones."""
+
+    matches: int
+    ratings: int
+    stored: int
+    differing: int
+    mismatches: tuple[tuple[int, str, int, tuple[float, float, int] | None, tuple[float, float, int] | None], ...]
+    rebuilt: bool
+
+    @property
+    def ok(self) -> bool:
+        """``True`` when the stored ratings are exactly the recomputed ones."""
+        return self.differing == 0
+
+
+RATING_ORDER = "rating DESC, user_id ASC"
+"""By-rating leaderboard order: higher ``mu - 3 sigma`` first, ties by the smaller user id (ranks never shared)."""
+
+
 RANK_ORDER = "wins DESC, win_rate DESC, played DESC, user_id ASC"
 """Leaderboard order, used by every query: most match wins first; ties by higher win rate, then more completed matches
 played, then the smaller user id (so ranks are never shared and a page never reorders)."""

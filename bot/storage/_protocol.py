@@ -19,7 +19,22 @@ from collections.abc import Callable, Iterable
 from types import TracebackType
 from typing import Any, Protocol, Self
 
-from ._models import GuildSettings, Held, LeaderboardRow, LiveGame, MatchResult, PlayerStats, Shards, UserPrefs, _Unset
+from bot.limits import RATING_MIN_MATCHES
+
+from ._models import (
+    GuildSettings,
+    Held,
+    LeaderboardRow,
+    LiveGame,
+    MatchResult,
+    PlayerRating,
+    PlayerStats,
+    RatingCheck,
+    RatingRow,
+    Shards,
+    UserPrefs,
+    _Unset,
+)
 
 
 class Store(Protocol):
@@ -167,4 +182,33 @@ class Store(Protocol):
 
     async def rebuild_aggregates(self) -> None:
         """Recompute every leaderboard total and rank table from the raw match tables, in one transaction."""
+        ...
+
+    async def rating_leaderboard(
+        self,
+        *,
+        guild_id: int | None,
+        mode: str,
+        limit: int = 10,
+        offset: int = 0,
+        min_matches: int = RATING_MIN_MATCHES,
+    ) -> list[RatingRow]:
+        """One page of a game's by-rating leaderboard (issue 19 point 3), players with ``min_matches`` rated matches
+        or more, best first (:data:`~bot.storage.RATING_ORDER`)."""
+        ...
+
+    async def rating_leaderboard_count(
+        self, *, guild_id: int | None, mode: str, min_matches: int = RATING_MIN_MATCHES
+    ) -> int:
+        """How many players :meth:`rating_leaderboard` lists."""
+        ...
+
+    async def player_ratings(
+        self, user_id: int, *, guild_id: int | None, mode: str | None, min_matches: int = RATING_MIN_MATCHES
+    ) -> list[PlayerRating]:
+        """A player's rating, rating rank and trend in ``mode`` (``None``: each game they have a rating in)."""
+        ...
+
+    async def rebuild_ratings(self, *, replace: bool = False) -> RatingCheck:
+        """Recompute every rating from the recorded results and compare with (``replace``: replace) the stored ones."""
         ...

@@ -29,6 +29,8 @@ from collections.abc import Callable, Iterable, Sequence
 from types import TracebackType
 from typing import Any, Self
 
+from bot.limits import RATING_MIN_MATCHES, RATING_TREND_MATCHES
+
 from ._common import (
     ALL_GUILDS,
     ALL_MODES,
@@ -48,7 +50,9 @@ from ._common import (
 )
 from ._dialect import Dialect, Row, Tx
 from ._models import (
+    MODES,
     RANK_ORDER,
+    RATING_ORDER,
     UNSET,
     GuildSettings,
     Held,
@@ -57,15 +61,20 @@ from ._models import (
     LiveGame,
     MatchResult,
     OptionsValidator,
+    PlayerRating,
     PlayerStats,
+    RatingCheck,
+    RatingRow,
     Shards,
     UserPrefs,
     WriteRefused,
     _Unset,
+    check_count,
     check_id,
     check_ids,
     check_live_game,
     check_match_result,
+    check_mode,
     check_optional_guild,
     check_optional_mode,
     check_owner,
@@ -75,6 +84,7 @@ from ._models import (
     check_version,
     shard_keys,
 )
+from ._ratings import ordinal, rate, rated_seats, shown_rating
 
 log = logging.getLogger("bot.storage")
 
@@ -175,6 +185,43 @@ SELECT t.user_id, t.display_name, t.wins, t.played, t.abandoned, t.win_rate, t.r
     (SELECT coalesce(sum(r.players), 0) FROM rank_by_wins AS r WHERE r.guild_id = t.guild_id AND r.mode = t.mode)
 FROM player_totals AS t
 WHERE t.guild_id = $1 AND t.mode = $2 AND t.user_id = $3
+"""
+
+_UPSERT_RATING = (
+    "INSERT INTO player_ratings (guild_id, mode, user_id, mu, sigma, rating, matches, last_match_id) "
+    "VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (guild_id, mode, user_id) DO UPDATE SET mu = excluded.mu, "
+    "sigma = excluded.sigma, rating = excluded.rating, matches = excluded.matches, "
+    "last_match_id = excluded.last_match_id"
+)
+_INSERT_RATING_CHANGE = (
+    "INSERT INTO rating_changes (guild_id, mode, user_id, match_id, mu_before, sigma_before, mu_after, sigma_after) "
+    "VALUES ($1, $2, $3, $4, $5, $6, $7, $8)"
+)
+_RATED_PLAYERS = (
+    "SELECT m.id, m.guild_id, m.mode, p.user_id, p.placement FROM matches AS m "
+    "JOIN match_players AS p ON p.match_id = m.id "
+    "WHERE m.id > $1 AND m.id <= $2 AND m.status = 'completed' AND p.user_id IS NOT NULL ORDER BY m.id"
+)
+_RATING_CHUNK = 20_000
+"""Match ids per read of :meth:`SqlStore.rebuild_ratings`."""
+
+# A player's rating in one scope: the rating, its rank among the players with at least $4 rated matches (in
+# RATING_ORDER), how many such players there are, and the (mu, sigma) before their last rated match and before the
+# earliest of their last $5 rated matches (the trend).
+_PLAYER_RATING = """
+SELECT r.mu, r.sigma, r.matches,
+    CASE WHEN r.matches >= $4 THEN 1 + (SELECT count(*) FROM player_ratings AS o
+        WHERE o.guild_id = r.guild_id AND o.mode = r.mode AND o.matches >= $4
+          AND (o.rating > r.rating OR (o.rating = r.rating AND o.user_id < r.user_id))) END,
+    (SELECT count(*) FROM player_ratings AS o WHERE o.guild_id = r.guild_id AND o.mode = r.mode AND o.matches >= $4),
+    last.mu_before, last.sigma_before, first.mu_before, first.sigma_before
+FROM player_ratings AS r
+JOIN rating_changes AS last ON last.guild_id = r.guild_id AND last.mode = r.mode AND last.user_id = r.user_id
+    AND last.match_id = r.last_match_id
+JOIN rating_changes AS first ON first.guild_id = r.guild_id AND first.mode = r.mode AND first.user_id = r.user_id
+    AND first.match_id = (SELECT min(w.match_id) FROM (SELECT c.match_id FROM rating_changes AS c
+        WHERE c.guild_id = $1 AND c.mode = $2 AND c.user_id = $3 ORDER BY c.match_id DESC LIMIT $5) AS w)
+WHERE r.guild_id = $1 AND r.mode = $2 AND r.user_id = $3
 """
 
 _ACQUIRE_LEASE = (
@@ -626,6 +673,10 @@ class SqlStore:
         async with self._db.transaction() as tx:
             if owner is not None or version is not None:
                 await self._fenced(tx, result.channel_id, owner, version)
+            # Taken before the match gets its id, so rated matches get their ids in the order their ratings are
+            # updated: a rebuild in id order recomputes exactly what was stored (bot/storage/_ratings.py).
+            if self._db.totals_lock is not None and any(not p.is_ai for p in result.players):
+                await tx.execute(self._db.totals_lock)
             ids = await tx.fetch(
                 "INSERT INTO matches (match_key, mode, guild_id, channel_id, status, target_score, rounds_played, "
                 "winner_seat, started_at, ended_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) "
@@ -669,14 +720,38 @@ class SqlStore:
                 )
             totals = totals_rows(result, match_id)
             if totals:
-                if self._db.totals_lock is not None:
-                    await tx.execute(self._db.totals_lock)
                 await tx.executemany(_UPSERT_TOTALS, totals)
+            seats = rated_seats(result)
+            if seats:
+                await self._rate(tx, result.guild_id, str(result.mode), match_id, seats)
             if game_row is None:
                 await tx.execute("DELETE FROM live_games WHERE channel_id = $1", result.channel_id)
             else:
                 await tx.execute(_UPSERT_GAME, *game_row)
         return True
+
+    async def _rate(self, tx: Tx, guild_id: int, mode: str, match_id: int, seats: list[tuple[int, int]]) -> None:
+        """Inside the transaction recording match ``match_id``: update the ratings of its rated ``seats`` (see
+        :func:`~bot.storage._ratings.rated_seats`) in both scopes, and append their changes."""
+        users = ", ".join(f"${i + 3}" for i in range(len(seats)))
+        rows = await tx.fetch(
+            f"SELECT guild_id, user_id, mu, sigma, matches FROM player_ratings WHERE mode = $1 "
+            f"AND guild_id IN ($2, {ALL_GUILDS}) AND user_id IN ({users})",
+            mode,
+            guild_id,
+            *(user for user, _ in seats),
+        )
+        known = {(int(g), int(u)): (float(mu), float(sigma), int(n)) for g, u, mu, sigma, n in rows}
+        upserts: list[tuple[Any, ...]] = []
+        changes: list[tuple[Any, ...]] = []
+        for guild in (guild_id, ALL_GUILDS):
+            prior = {u: (mu, sigma) for (g, u), (mu, sigma, _) in known.items() if g == guild}
+            for user, mu0, sigma0, mu, sigma in rate(seats, prior):
+                played = known.get((guild, user), (0.0, 0.0, 0))[2] + 1
+                upserts.append((guild, mode, user, mu, sigma, ordinal(mu, sigma), played, match_id))
+                changes.append((guild, mode, user, match_id, mu0, sigma0, mu, sigma))
+        await tx.executemany(_UPSERT_RATING, upserts)
+        await tx.executemany(_INSERT_RATING_CHANGE, changes)
 
     # --- leaderboards ---------------------------------------------------------------------------------------------
 
@@ -729,6 +804,147 @@ class SqlStore:
             rate,
             rounds_won,
             points,
+        )
+
+    async def rating_leaderboard(
+        self,
+        *,
+        guild_id: int | None,
+        mode: str,
+        limit: int = 10,
+        offset: int = 0,
+        min_matches: int = RATING_MIN_MATCHES,
+    ) -> list[RatingRow]:
+        """One page of a game's by-rating leaderboard (issue 19 point 3), in :data:`RATING_ORDER`; ranks are
+        ``offset + 1, …``. ``guild_id`` a server or ``None`` for all servers; ``mode`` a game mode (ratings are per
+        game). Only players with at least ``min_matches`` rated matches there are listed (default
+        :data:`bot.limits.RATING_MIN_MATCHES`). ``limit`` 1–1000, ``offset`` ≥ 0."""
+        key = scope(check_optional_guild(guild_id), check_mode(mode))
+        limit, offset = check_page(limit, offset)
+        min_matches = check_count("min_matches", min_matches)
+        rows = await self._db.read(
+            "SELECT r.user_id, t.display_name, r.mu, r.sigma, r.matches, t.wins, t.played "
+            "FROM player_ratings AS r JOIN player_totals AS t "
+            "ON t.guild_id = r.guild_id AND t.mode = r.mode AND t.user_id = r.user_id "
+            f"WHERE r.guild_id = $1 AND r.mode = $2 AND r.matches >= $3 "
+            f"ORDER BY r.{RATING_ORDER.replace(', ', ', r.')} LIMIT $4 OFFSET $5",
+            *key,
+            min_matches,
+            limit,
+            offset,
+        )
+        return [
+            RatingRow(offset + i, uid, name, shown_rating(mu, sigma), mu, sigma, n, wins, played)
+            for i, (uid, name, mu, sigma, n, wins, played) in enumerate(rows, start=1)
+        ]
+
+    async def rating_leaderboard_count(
+        self, *, guild_id: int | None, mode: str, min_matches: int = RATING_MIN_MATCHES
+    ) -> int:
+        """How many players :meth:`rating_leaderboard` lists."""
+        key = scope(check_optional_guild(guild_id), check_mode(mode))
+        min_matches = check_count("min_matches", min_matches)
+        rows = await self._db.read(
+            "SELECT count(*) FROM player_ratings WHERE guild_id = $1 AND mode = $2 AND matches >= $3", *key, min_matches
+        )
+        return int(rows[0][0])
+
+    async def player_ratings(
+        self, user_id: int, *, guild_id: int | None, mode: str | None, min_matches: int = RATING_MIN_MATCHES
+    ) -> list[PlayerRating]:
+        """A player's rating, rank and trend (:class:`PlayerRating`) in one scope: in ``mode``, or in every game mode
+        they have a rating in when ``mode`` is ``None`` (in :data:`MODES` order); empty when they have none."""
+        check_id("user_id", user_id)
+        guild = check_optional_guild(guild_id)
+        modes = MODES if mode is None else (check_mode(mode),)
+        min_matches = check_count("min_matches", min_matches)
+        out: list[PlayerRating] = []
+        for m in modes:
+            key = scope(guild, m)
+            rows = await self._db.read(_PLAYER_RATING, *key, user_id, min_matches, RATING_TREND_MATCHES)
+            if not rows:
+                continue
+            mu, sigma, n, rank, ranked, mu_last, sigma_last, mu_first, sigma_first = rows[0]
+            shown = shown_rating(mu, sigma)
+            out.append(
+                PlayerRating(
+                    user_id,
+                    guild,
+                    m,
+                    shown,
+                    mu,
+                    sigma,
+                    n,
+                    None if rank is None else int(rank),
+                    int(ranked),
+                    shown - shown_rating(mu_first, sigma_first),
+                    shown - shown_rating(mu_last, sigma_last),
+                )
+            )
+        return out
+
+    async def rebuild_ratings(self, *, replace: bool = False) -> RatingCheck:
+        """Recompute every rating from the recorded match results (their placements, in match id order, with
+        :mod:`bot.storage._ratings`) and compare them with the stored ones; with ``replace``, store the recomputed
+        ratings and rating changes instead (repairs, and rating the matches recorded before ratings existed).
+        One transaction that finishes wait for; reads the matches in chunks of ids. About a minute per million
+        matches (``benchmarks/storage.py``)."""
+        async with self._db.transaction() as tx:
+            if self._db.totals_lock is not None:
+                await tx.execute(self._db.totals_lock)
+            top = (await tx.fetch("SELECT coalesce(max(id), 0) FROM matches"))[0][0]
+            state: dict[tuple[int, str, int], tuple[float, float, int, int]] = {}
+            changes: list[tuple[Any, ...]] = []
+            rated = 0
+            if replace:
+                await tx.execute("DELETE FROM rating_changes", slow=True)
+                await tx.execute("DELETE FROM player_ratings", slow=True)
+            for low in range(0, int(top), _RATING_CHUNK):
+                rows = await tx.fetch(_RATED_PLAYERS, low, low + _RATING_CHUNK, slow=True)
+                by_match: dict[int, tuple[int, str, list[tuple[int, int]]]] = {}
+                for match_id, guild_id, mode, user_id, placement in rows:
+                    by_match.setdefault(int(match_id), (int(guild_id), str(mode), []))[2].append(
+                        (int(placement), int(user_id))
+                    )
+                for match_id in sorted(by_match):
+                    guild_id, mode, placed = by_match[match_id]
+                    if len(placed) < 2:
+                        continue
+                    rated += 1
+                    seats = [(user, place) for place, user in sorted(placed)]
+                    for guild in (guild_id, ALL_GUILDS):
+                        prior = {u: state[guild, mode, u][:2] for u, _ in seats if (guild, mode, u) in state}
+                        for user, mu0, sigma0, mu, sigma in rate(seats, prior):
+                            n = state[guild, mode, user][2] + 1 if (guild, mode, user) in state else 1
+                            state[guild, mode, user] = (mu, sigma, n, match_id)
+                            if replace:
+                                changes.append((guild, mode, user, match_id, mu0, sigma0, mu, sigma))
+                if changes:
+                    await tx.executemany(_INSERT_RATING_CHANGE, changes)
+                    changes = []
+            if replace:
+                ratings = [
+                    (g, m, u, mu, sigma, ordinal(mu, sigma), n, last)
+                    for (g, m, u), (mu, sigma, n, last) in sorted(state.items())
+                ]
+                for i in range(0, len(ratings), _RATING_CHUNK):
+                    await tx.executemany(_UPSERT_RATING, ratings[i : i + _RATING_CHUNK])
+                return RatingCheck(rated, len(state), len(state), 0, (), True)
+            stored = {
+                (int(g), str(m), int(u)): (float(mu), float(sigma), int(n))
+                for g, m, u, mu, sigma, n in await tx.fetch(
+                    "SELECT guild_id, mode, user_id, mu, sigma, matches FROM player_ratings", slow=True
+                )
+            }
+        computed = {k: (mu, sigma, n) for k, (mu, sigma, n, _) in state.items()}
+        differ = sorted(k for k in stored.keys() | computed.keys() if stored.get(k) != computed.get(k))
+        return RatingCheck(
+            rated,
+            len(computed),
+            len(stored),
+            len(differ),
+            tuple((*k, stored.get(k), computed.get(k)) for k in differ[:20]),
+            False,
         )
 
     async def rebuild_aggregates(self) -> None:

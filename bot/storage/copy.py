@@ -8,8 +8,9 @@ database gets the schema (its migrations) and, in one transaction: every server'
 (damaged values as their defaults), every live game (so the
 matches in progress resume after the move), every finished match with its players and rounds (same ids), and the
 leaderboard totals and rank tables rebuilt from those matches, so every leaderboard, player's stats and rank is the
-same as before. Leases are not copied (the processes take them anew); rows SQLite had set aside in
-``quarantined_games`` stay there.
+same as before; then the skill ratings are recomputed from the copied results (issue 19 point 3: the same ratings as
+``python -m bot.storage.ratings --rebuild`` gives on the SQLite file). Leases are not copied (the processes take them
+anew); rows SQLite had set aside in ``quarantined_games`` stay there.
 
 A target that already holds settings, live games or matches is refused, and nothing is written, so running the command
 twice never counts a match twice: copy into a new, empty database (or schema, ``?search_path=…``).
@@ -131,6 +132,8 @@ async def copy_sqlite_to_postgres(
                     "run rebuild_aggregates on the SQLite database and check it (nothing was written)"
                 )
             progress("rebuilt the leaderboards")
+        rated = await dst.rebuild_ratings(replace=True)
+        progress(f"rated {rated.matches:,} matches ({rated.ratings:,} ratings) from the copied results")
     finally:
         await dst.close()
     return CopyReport(len(settings), len(prefs), len(games), counts[0], counts[1], counts[2], ranked)

@@ -73,6 +73,12 @@ async def test_a_copy_keeps_every_setting_game_result_and_rank(db_path: Path, pg
                     )
         await check_consistency(pg)
         assert await pg.fetch("SELECT count(*) FROM matches") == [(162,)]
+        # the ratings are recomputed from the copied results: the very ratings SQLite stored (issue 19 point 3)
+        for guild in (None, *GUILDS, 1001, 1002):
+            for mode in MODES:
+                board = await src.rating_leaderboard(guild_id=guild, mode=mode, limit=1000, min_matches=1)
+                assert await dst.rating_leaderboard(guild_id=guild, mode=mode, limit=1000, min_matches=1) == board
+        assert any("rated" in line for line in lines) and (await dst.rebuild_ratings()).ok
 
         # the copy goes on recording: new match ids follow the copied ones
         assert await dst.finish_match(match("after-the-move", guild=501, channel=7001))

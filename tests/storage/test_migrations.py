@@ -32,6 +32,8 @@ TABLES = {
     "user_prefs",
     "game_leases",
     "shard_locks",
+    "player_ratings",
+    "rating_changes",
 }
 
 

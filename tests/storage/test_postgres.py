@@ -38,6 +38,8 @@ TABLES = {
     "rank_by_bucket",
     "game_leases",
     "shard_locks",
+    "player_ratings",
+    "rating_changes",
     "user_prefs",
 }
 
