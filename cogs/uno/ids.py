@@ -40,7 +40,10 @@ DECISION_RE = rf"uno:d:(?P<verb>{'|'.join(DECISION_VERBS)}):{_CH}:{_TAIL}"
 HAND_RE = rf"uno:h:(?P<verb>{'|'.join(HAND_VERBS)}):{_CH}:{_TAIL}"
 HAND_SELECT_RE = rf"uno:hs:(?P<verb>{'|'.join(HAND_SELECT_VERBS)}):{_CH}:{_TAIL}"
 RULES_RE = rf"uno:r:(?P<verb>{'|'.join(RULES_VERBS)}):{_CH}:(?P<arg>[a-z_]{{0,40}})"
-LEADERBOARD_RE = r"uno:lb:(?P<guild>[0-9]{1,20}):(?P<mode>all|classic|flip|flex):(?P<page>[0-9]{1,4}):(?P<dir>[pn])"
+LEADERBOARD_RE = (
+    r"uno:lb:(?P<guild>[0-9]{1,20}):(?P<mode>all|classic|flip|flex):(?P<page>[0-9]{1,4}):(?P<dir>[pn])"
+    r"(?::(?P<order>r))?"  # by rating (issue 19 point 3); the ids of before end at the direction
+)
 
 
 def lobby_id(verb: str, channel: int) -> str:
@@ -67,9 +70,10 @@ def hand_select_id(verb: str, channel: int, fp: str, arg: str = "") -> str:
     return f"uno:hs:{verb}:{channel}:{fp}:{arg}"
 
 
-def leaderboard_id(guild: int | None, mode: str | None, page: int, direction: str) -> str:
-    """``direction``: ``p`` (previous-page button) or ``n`` (next), so the two buttons never share an id."""
-    return f"uno:lb:{guild or 0}:{mode or 'all'}:{page}:{direction}"
+def leaderboard_id(guild: int | None, mode: str | None, page: int, direction: str, order: str = "wins") -> str:
+    """``direction``: ``p`` (previous-page button) or ``n`` (next), so the two buttons never share an id; ``order``
+    ``wins`` (the ids of before issue 19, which keep working) or ``rating`` (``:r``)."""
+    return f"uno:lb:{guild or 0}:{mode or 'all'}:{page}:{direction}" + (":r" if order == "rating" else "")
 
 
 def _digest(*parts: object) -> str:

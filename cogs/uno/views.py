@@ -265,25 +265,27 @@ class LeaderboardButton(UnoItem[discord.ui.Button[Any]], template=ids.LEADERBOAR
         label: str = "",
         *,
         disabled: bool = False,
+        order: str = "wins",
     ) -> None:
         super().__init__(
             discord.ui.Button(
                 label=label,
                 style=discord.ButtonStyle.secondary,
-                custom_id=ids.leaderboard_id(guild, mode, page, direction),
+                custom_id=ids.leaderboard_id(guild, mode, page, direction, order),
                 disabled=disabled,
             )
         )
-        self.guild, self.mode, self.page = guild, mode, page
+        self.guild, self.mode, self.page, self.order = guild, mode, page, order
 
     @classmethod
     def from_match(cls, match: re.Match[str]) -> Self:
         guild = int(match["guild"]) or None
         mode = None if match["mode"] == "all" else match["mode"]
-        return cls(guild, mode, int(match["page"]), match["dir"])
+        order = "rating" if match["order"] else "wins"
+        return cls(guild, mode, int(match["page"]), match["dir"], order=order)
 
     async def handle(self, cog: UnoCog, interaction: discord.Interaction[UnoBot]) -> None:
-        await cog.on_leaderboard_page(interaction, self.guild, self.mode, self.page)
+        await cog.on_leaderboard_page(interaction, self.guild, self.mode, self.page, self.order)
 
 
 DYNAMIC_ITEMS: tuple[type[UnoItem[Any]], ...] = (
