@@ -60,13 +60,8 @@ async def upgraded(backend: Backend) -> Store:
 async def test_a_schema4_database_is_upgraded_and_rated_by_a_rebuild(upgraded: Store, backend: Backend):
     store = upgraded
     try:
-        assert [v for (v,) in await backend.fetch("SELECT version FROM schema_migrations ORDER BY version")] == [
-            1,
-            2,
-            3,
-            4,
-            5,
-        ]
+        versions = await backend.fetch("SELECT version FROM schema_migrations ORDER BY version")
+        assert [v for (v,) in versions] == [m.version for m in available(POSTGRES)]
         assert (await store.get_settings(1)).turn_timer == 30
         assert [g.channel_id for g in await store.load_games()] == [900]
         board = await store.leaderboard(guild_id=1, mode="classic")
