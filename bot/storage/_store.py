@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import json
 import logging
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -60,6 +61,7 @@ from ._models import (
     LeaderboardRow,
     LiveGame,
     MatchResult,
+    MatchSteps,
     OptionsValidator,
     PlayerRating,
     PlayerStats,
@@ -73,6 +75,7 @@ from ._models import (
     check_id,
     check_ids,
     check_live_game,
+    check_match_key,
     check_match_result,
     check_mode,
     check_optional_guild,
@@ -80,6 +83,7 @@ from ._models import (
     check_owner,
     check_page,
     check_shards,
+    check_steps,
     check_ttl,
     check_version,
     shard_keys,
@@ -187,6 +191,11 @@ FROM player_totals AS t
 WHERE t.guild_id = $1 AND t.mode = $2 AND t.user_id = $3
 """
 
+_INSERT_STEP = (
+    "INSERT INTO match_records (match_key, seq, entry) VALUES ($1, $2, $3) ON CONFLICT (match_key, seq) DO NOTHING"
+)
+"""One entry of a match record; a retried commit (an outage that hid whether the first one committed) adds nothing."""
+
 _UPSERT_RATING = (
     "INSERT INTO player_ratings (guild_id, mode, user_id, mu, sigma, rating, matches, last_match_id) "
     "VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (guild_id, mode, user_id) DO UPDATE SET mu = excluded.mu, "
@@ -266,6 +275,7 @@ class SqlStore:
         self.clock = clock
         self.db_clock = db_clock
         self._pending_saves: list[_Pending] = []
+        self._pending_steps: dict[asyncio.Future[None], list[tuple[str, int, str]]] = {}
         self._saver: asyncio.Task[None] | None = None
 
     # --- lifecycle ------------------------------------------------------------------------------------------------
@@ -389,8 +399,17 @@ class SqlStore:
 
     # --- live games -----------------------------------------------------------------------------------------------
 
-    async def save_game(self, game: LiveGame, *, owner: str | None = None, expected_version: int | None = None) -> None:
+    async def save_game(
+        self,
+        game: LiveGame,
+        *,
+        owner: str | None = None,
+        expected_version: int | None = None,
+        steps: MatchSteps | None = None,
+    ) -> None:
         """Insert or replace the live game of ``game.channel_id``; returns once it is committed (the last call wins).
+        ``steps``: entries of the match's record (issue 19 point 1), appended in the same transaction (not at all when
+        the write is refused).
 
         Fenced (issue 16 point 5): with ``owner``, the write happens only if ``owner`` holds the channel's lease by the
         database's clock; with ``expected_version``, only if the stored game is at that version (or there is none).
@@ -404,8 +423,11 @@ class SqlStore:
         if owner is not None:
             check_owner(owner)
         fenced = (*row, owner, check_version(expected_version))
+        step_rows = check_steps(steps) if steps is not None else []
         loop = asyncio.get_running_loop()
         done: asyncio.Future[None] = loop.create_future()
+        if step_rows:
+            self._pending_steps[done] = step_rows
         self._pending_saves.append((fenced, done))
         if self._saver is None or self._saver.done():
             self._saver = loop.create_task(self._flush_saves(), name="uno-storage-save")
@@ -426,6 +448,7 @@ class SqlStore:
                     seen.add(channel)
                     batch.append(item)
             self._pending_saves = later
+            steps = {row[0]: self._pending_steps.pop(fut) for row, fut in batch if fut in self._pending_steps}
             # One multi-row statement per chunk, one transaction each: SQLite's writer thread binds a whole batch
             # under one hold of the GIL instead of asking for it row by row; PostgreSQL pays one round trip and commit.
             # In channel order: the statement locks its rows (lease, then live game) row by row in the order of its
@@ -436,9 +459,7 @@ class SqlStore:
             try:
                 for i in range(0, len(rows), self._db.save_chunk):
                     chunk = rows[i : i + self._db.save_chunk]
-                    got = await self._db.write(
-                        _save_games(len(chunk)), *[v for row in chunk for v in row], self._db.shift()
-                    )
+                    got = await self._save_chunk(chunk, steps)
                     written.update(int(r[0]) for r in got)
             except Exception as exc:
                 for _, fut in batch:
@@ -452,6 +473,22 @@ class SqlStore:
                     fut.set_result(None)
                 else:
                     fut.set_exception(_refused(row[0], row[7], row[8]))
+
+    async def _save_chunk(
+        self, chunk: list[tuple[Any, ...]], steps: dict[int, list[tuple[str, int, str]]]
+    ) -> list[Row]:
+        """One statement of :meth:`_flush_saves`; with the match-record entries of its games (``steps`` by channel)
+        in the same transaction, for the games it wrote only."""
+        sql = _save_games(len(chunk))
+        params = [v for row in chunk for v in row]
+        if not any(row[0] in steps for row in chunk):
+            return list(await self._db.write(sql, *params, self._db.shift()))
+        async with self._db.transaction() as tx:
+            got = list(await tx.fetch(sql, *params, self._db.shift()))
+            rows = [r for (channel,) in got for r in steps.get(int(channel), ())]
+            if rows:
+                await tx.executemany(_INSERT_STEP, rows)
+        return got
 
     async def _fenced(self, tx: Tx, channel_id: int, owner: str | None, version: int | None) -> None:
         """Inside a transaction: raise :class:`WriteRefused` unless the fence of a write holds (the lease row locked
@@ -649,6 +686,7 @@ class SqlStore:
         replace_with: LiveGame | None = None,
         owner: str | None = None,
         expected_version: int | None = None,
+        steps: MatchSteps | None = None,
     ) -> bool:
         """Record a finished match and end its live game, all in one transaction.
 
@@ -660,8 +698,10 @@ class SqlStore:
         processes recording one at once, one records it, the other gets ``False``).
         Raises :class:`InvalidInputError` for a malformed result (see :class:`MatchResult`); fenced like
         :meth:`save_game` by ``owner`` and ``expected_version`` (:class:`WriteRefused`, nothing written).
+        ``steps``: the last entries of the match's record (issue 19 point 1), appended in the same transaction.
         """
         check_match_result(result)
+        step_rows = check_steps(steps) if steps is not None else []
         game_row = None
         if replace_with is not None:
             game_row = check_live_game(replace_with)
@@ -724,11 +764,20 @@ class SqlStore:
             seats = rated_seats(result)
             if seats:
                 await self._rate(tx, result.guild_id, str(result.mode), match_id, seats)
+            if step_rows:
+                await tx.executemany(_INSERT_STEP, step_rows)
             if game_row is None:
                 await tx.execute("DELETE FROM live_games WHERE channel_id = $1", result.channel_id)
             else:
                 await tx.execute(_UPSERT_GAME, *game_row)
         return True
+
+    async def match_record(self, match_key: str) -> list[tuple[int, dict[str, Any]]]:
+        """The entries of a match's record (issue 19 point 1), ``(seq, entry)`` in order; empty for a match recorded
+        before records existed (or unknown)."""
+        key = check_match_key(match_key)
+        rows = await self._db.read("SELECT seq, entry FROM match_records WHERE match_key = $1 ORDER BY seq", key)
+        return [(int(seq), json.loads(entry)) for seq, entry in rows]
 
     async def _rate(self, tx: Tx, guild_id: int, mode: str, match_id: int, seats: list[tuple[int, int]]) -> None:
         """Inside the transaction recording match ``match_id``: update the ratings of its rated ``seats`` (see
