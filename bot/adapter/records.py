@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from typing import Any, Final
 
 from bot.engine.actions import (
@@ -34,7 +35,8 @@ from bot.engine.actions import (
     NextRound,
     Play,
 )
-from bot.engine.cards import Colour
+from bot.engine.cards import Colour, Face
+from bot.engine.events import CardPlayed, CardsDrawn, ChallengeResolved, Event, HandsSwapped, RoundEnded
 from bot.engine.game import Game
 from bot.engine.options import Options
 from bot.engine.snapshot import SNAPSHOT_VERSION
@@ -99,30 +101,120 @@ def start_entry(
     }
 
 
-def replay(entries: Iterable[tuple[int, Mapping[str, Any]]]) -> Game:
+def replay(entries: Iterable[tuple[int, Mapping[str, Any]]], events: list[Event] | None = None) -> Game:
     """Play a record (its ``(seq, entry)`` pairs, in any order) back through the engine and return the game it
-    leads to. Raises :class:`RecordError` without a start entry, on a gap in the numbering, or when the engine
-    refuses an entry (its typed error as the cause)."""
+    leads to; ``events`` (a list) receives every event of the match, the deal's included. Raises
+    :class:`RecordError` without a start entry, on a gap in the numbering, or when the engine refuses an entry (its
+    typed error as the cause)."""
+    out: list[Event] = [] if events is None else events
     ordered = sorted(entries, key=lambda e: e[0])
     if not ordered or ordered[0][0] != 0 or "start" not in ordered[0][1]:
         raise RecordError("the record has no start entry (a match started before records existed)")
     start = ordered[0][1]["start"]
     if int(start.get("v", 1)) > RECORD_VERSION:
         raise RecordError(f"the record is of format {start['v']}, newer than this code's {RECORD_VERSION}")
-    game, _ = Game.new(
+    game, dealt = Game.new(
         start["mode"], int(start["players"]), seed=int(start["seed"]), options=Options.from_dict(start["options"])
     )
+    out += dealt
     for seq, entry in ordered[1:]:
         if seq != game.step + 1:
             raise RecordError(f"entry {seq} follows step {game.step}: the record has a gap")
         try:
             if "remove" in entry:
-                game.remove_player(int(entry["remove"]))
+                out += game.remove_player(int(entry["remove"]))
             else:
-                game.apply(decode(entry["a"]))
+                out += game.apply(decode(entry["a"]))
         except ValueError as e:
             raise RecordError(f"entry {seq} ({entry!r}) was refused: {e}") from e
     return game
 
 
-__all__ = ["ACTIONS", "RECORD_VERSION", "RecordError", "decode", "encode", "replay", "start_entry"]
+STACK_HIGHLIGHT: Final = 6
+"""The fewest cards a draw penalty (a stack, or a wild draw) must make someone take to be a highlight of a recap."""
+
+
+@dataclass(frozen=True, slots=True)
+class RoundRecap:
+    """A round played to its end: ``winner`` (a seat) went out with ``card`` (``None`` if the record does not show
+    it) and scored ``points`` (SPEC G9)."""
+
+    number: int
+    winner: int
+    card: Face | None
+    points: int
+
+
+@dataclass(frozen=True, slots=True)
+class Highlight:
+    """A moment of a match worth telling (issue 19 point 2), in round ``round``:
+
+    - ``challenge``: ``player`` challenged ``other``'s wild draw and won; ``other`` drew ``count`` (SPEC G7);
+    - ``stack``: ``player`` had to take ``count`` cards at once (a stack or a wild draw, at least
+      :data:`STACK_HIGHLIGHT`);
+    - ``swap``: ``player`` swapped hands with ``other`` (a 7, house rule seven-zero) and went on to win the round.
+    """
+
+    kind: str
+    round: int
+    player: int
+    other: int | None
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class Recap:
+    """What a match's recap shows: its game and seats (``names`` by seat, from the record's start), the rounds, the
+    highlights in the order they happened, and the winner (``None`` when abandoned)."""
+
+    mode: str
+    names: tuple[str, ...]
+    rounds: tuple[RoundRecap, ...]
+    highlights: tuple[Highlight, ...]
+    winner: int | None
+
+
+def recap(entries: Iterable[tuple[int, Mapping[str, Any]]]) -> Recap:
+    """Replay a record (:func:`replay`, same errors) and tell it round by round, with its highlights."""
+    entries = list(entries)
+    events: list[Event] = []
+    game = replay(entries, events)
+    start = dict(entries)[0]["start"]
+    rounds: list[RoundRecap] = []
+    highlights: list[Highlight] = []
+    last_card: dict[int, Face] = {}
+    swaps: dict[int, int] = {}
+    number = 1
+    for e in events:
+        if isinstance(e, CardPlayed):
+            last_card[e.player] = e.face
+        elif isinstance(e, ChallengeResolved) and e.guilty:
+            highlights.append(Highlight("challenge", number, e.challenger, e.player, e.count))
+        elif isinstance(e, CardsDrawn) and e.reason == "penalty" and e.count >= STACK_HIGHLIGHT:
+            highlights.append(Highlight("stack", number, e.player, None, e.count))
+        elif isinstance(e, HandsSwapped):
+            swaps[e.player] = e.target
+        elif isinstance(e, RoundEnded):
+            rounds.append(RoundRecap(number, e.winner, last_card.get(e.winner), sum(e.points)))
+            if e.winner in swaps:
+                highlights.append(Highlight("swap", number, e.winner, swaps[e.winner], 0))
+            last_card, swaps = {}, {}
+            number += 1
+    names = tuple(str(name) for _, name, _ in start["seats"])
+    return Recap(str(start["mode"]), names, tuple(rounds), tuple(highlights), game.winner)
+
+
+__all__ = [
+    "ACTIONS",
+    "RECORD_VERSION",
+    "STACK_HIGHLIGHT",
+    "Highlight",
+    "Recap",
+    "RecordError",
+    "RoundRecap",
+    "decode",
+    "encode",
+    "recap",
+    "replay",
+    "start_entry",
+]

@@ -262,6 +262,32 @@ class MatchResult:
 
 
 @dataclass(frozen=True, slots=True)
+class HistoryRow:
+    """One finished match in a player's history (``/uno history``, issue 19 point 2).
+
+    ``match_key`` names its record (:meth:`Store.match_record`; ``recorded`` whether it has one: matches from before
+    records have none); ``ended_at`` Unix seconds; ``status`` ``completed`` or ``abandoned``; ``placement`` 1 = first
+    of ``seats``; ``final_score`` and ``points`` the player's (as :class:`MatchPlayer`); ``opponents`` the other seats'
+    names in seat order (AI seats included); ``rating_change`` how much the player's shown rating moved with this
+    match in the history's scope, ``None`` when the match was not rated.
+    """
+
+    match_id: int
+    match_key: str
+    mode: str
+    guild_id: int
+    ended_at: float
+    status: str
+    placement: int
+    seats: int
+    final_score: int
+    points: int
+    opponents: tuple[str, ...]
+    rating_change: int | None
+    recorded: bool
+
+
+@dataclass(frozen=True, slots=True)
 class MatchSteps:
     """Entries of a match record to append (issue 19 point 1): ``match_key`` as its :class:`MatchResult` will have
     it, ``entries`` ``(seq, entry)`` pairs, ``seq`` ≥ 0 and distinct, ``entry`` a JSON-able dict (the adapter's, stored

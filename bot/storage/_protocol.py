@@ -24,6 +24,7 @@ from bot.limits import RATING_MIN_MATCHES
 from ._models import (
     GuildSettings,
     Held,
+    HistoryRow,
     LeaderboardRow,
     LiveGame,
     MatchResult,
@@ -175,6 +176,16 @@ class Store(Protocol):
         (or, with ``replace_with``, replace) the channel's live game in one transaction; ``False`` and nothing written
         if its ``match_key`` was recorded. Fenced as :meth:`save_game` (:class:`~bot.storage.WriteRefused`, nothing
         written)."""
+        ...
+
+    async def match_history(
+        self, user_id: int, *, guild_id: int | None, limit: int = 10, offset: int = 0
+    ) -> list[HistoryRow]:
+        """A player's finished matches, newest first, in a server or (``None``) everywhere (issue 19 point 2)."""
+        ...
+
+    async def match_history_count(self, user_id: int, *, guild_id: int | None) -> int:
+        """How many finished matches :meth:`match_history` pages through."""
         ...
 
     async def match_record(self, match_key: str) -> list[tuple[int, dict[str, Any]]]:

@@ -57,6 +57,7 @@ from ._models import (
     UNSET,
     GuildSettings,
     Held,
+    HistoryRow,
     InvalidInputError,
     LeaderboardRow,
     LiveGame,
@@ -238,6 +239,11 @@ _ACQUIRE_LEASE = (
     "ON CONFLICT (channel_id) DO UPDATE SET owner = excluded.owner, expires_at = excluded.expires_at "
     "WHERE game_leases.owner = excluded.owner OR game_leases.expires_at <= {now:4} RETURNING 1"
 )
+
+
+def _marks(count: int, first: int = 1) -> str:
+    """``$first, $first+1, …``: ``count`` numbered parameters, for an ``IN (…)`` list."""
+    return ", ".join(f"${first + i}" for i in range(count))
 
 
 def _refused(channel_id: int, owner: str | None, version: int | None) -> WriteRefused:
@@ -771,6 +777,87 @@ class SqlStore:
             else:
                 await tx.execute(_UPSERT_GAME, *game_row)
         return True
+
+    async def match_history(
+        self, user_id: int, *, guild_id: int | None, limit: int = 10, offset: int = 0
+    ) -> list[HistoryRow]:
+        """A player's finished matches, newest first (issue 19 point 2): in one server, or (``None``) everywhere.
+        ``rating_change`` is that scope's (the server's ratings, or the all-servers ones). ``limit`` 1–1000, ``offset``
+        ≥ 0. One index range for the page, then one read each for the opponents, rating changes and records."""
+        check_id("user_id", user_id)
+        guild = check_optional_guild(guild_id)
+        limit, offset = check_page(limit, offset)
+        where = "" if guild is None else " AND m.guild_id = $4"
+        rows = await self._db.read(
+            "SELECT m.id, m.match_key, m.mode, m.guild_id, m.ended_at, m.status, p.placement, p.final_score, "
+            "p.points_scored, p.seat FROM match_players AS p JOIN matches AS m ON m.id = p.match_id "
+            f"WHERE p.user_id = $1{where} ORDER BY p.match_id DESC LIMIT $2 OFFSET $3",
+            user_id,
+            limit,
+            offset,
+            *(() if guild is None else (guild,)),
+        )
+        if not rows:
+            return []
+        ids = [int(r[0]) for r in rows]
+        seats: dict[int, list[tuple[int, str]]] = {}
+        for match_id, seat, name in await self._db.read(
+            f"SELECT match_id, seat, display_name FROM match_players WHERE match_id IN ({_marks(len(ids))}) "
+            "ORDER BY match_id, seat",
+            *ids,
+        ):
+            seats.setdefault(int(match_id), []).append((int(seat), str(name)))
+        changes = {
+            int(match_id): shown_rating(mu1, sigma1) - shown_rating(mu0, sigma0)
+            for match_id, mu0, sigma0, mu1, sigma1 in await self._db.read(
+                "SELECT match_id, mu_before, sigma_before, mu_after, sigma_after FROM rating_changes "
+                f"WHERE user_id = $1 AND guild_id = $2 AND match_id IN ({_marks(len(ids), 3)})",
+                user_id,
+                ALL_GUILDS if guild is None else guild,
+                *ids,
+            )
+        }
+        keys = [str(r[1]) for r in rows]
+        recorded = {
+            str(k)
+            for (k,) in await self._db.read(
+                f"SELECT match_key FROM match_records WHERE seq = 0 AND match_key IN ({_marks(len(keys))})",
+                *keys,
+            )
+        }
+        return [
+            HistoryRow(
+                int(mid),
+                str(key),
+                str(mode),
+                int(g),
+                float(ended),
+                str(status),
+                int(place),
+                len(seats.get(int(mid), ())),
+                int(final),
+                int(points),
+                tuple(name for s, name in seats.get(int(mid), ()) if s != int(seat)),
+                changes.get(int(mid)),
+                str(key) in recorded,
+            )
+            for mid, key, mode, g, ended, status, place, final, points, seat in rows
+        ]
+
+    async def match_history_count(self, user_id: int, *, guild_id: int | None) -> int:
+        """How many finished matches :meth:`match_history` pages through."""
+        check_id("user_id", user_id)
+        guild = check_optional_guild(guild_id)
+        if guild is None:
+            rows = await self._db.read("SELECT count(*) FROM match_players WHERE user_id = $1", user_id)
+        else:
+            rows = await self._db.read(
+                "SELECT count(*) FROM match_players AS p JOIN matches AS m ON m.id = p.match_id "
+                "WHERE p.user_id = $1 AND m.guild_id = $2",
+                user_id,
+                guild,
+            )
+        return int(rows[0][0])
 
     async def match_record(self, match_key: str) -> list[tuple[int, dict[str, Any]]]:
         """The entries of a match's record (issue 19 point 1), ``(seq, entry)`` in order; empty for a match recorded

@@ -15,7 +15,7 @@ import pytest
 from bot.adapter import ManualClock, SessionManager
 from bot.adapter import errors as AE
 from bot.adapter.manager import Limits
-from bot.adapter.records import RecordError, decode, encode, replay
+from bot.adapter.records import RecordError, decode, encode, recap, replay
 from bot.adapter.session import Status
 from bot.engine.actions import Draw, Play
 from bot.engine.cards import Colour
@@ -103,6 +103,7 @@ async def test_every_match_of_a_seeded_simulation_replays_to_its_recorded_result
     assert len(matches) == 14
     statuses = {str(status) for _, _, status, _ in matches}
     assert statuses == {"completed", "abandoned"}
+    kinds: set[str] = set()
     for match_id, key, status, winner in matches:
         record = await store.match_record(key)
         game = replay(record)
@@ -115,6 +116,14 @@ async def test_every_match_of_a_seeded_simulation_replays_to_its_recorded_result
         assert (game.winner if status == "completed" else None) == winner, key
         assert (status == "abandoned") == (game.abandoned or game.winner is None), key
         assert [seq for seq, _ in record] == list(range(len(record))), key  # no gap, nothing twice
+        # the recap tells the rounds as they were recorded (issue 19 point 2)
+        told = recap(record)
+        stored = await db.read("SELECT number, winner_seat, points FROM match_rounds WHERE match_id = $1", match_id)
+        assert [(r.number, r.winner, r.points) for r in told.rounds] == sorted(tuple(r) for r in stored), key
+        assert all(r.card is not None for r in told.rounds) and told.winner == winner, key
+        assert len(told.names) == len(seats)
+        kinds.update(h.kind for h in told.highlights)
+    assert kinds >= {"stack", "challenge"}, kinds
 
 
 def test_actions_round_trip_and_bad_records_are_refused() -> None:

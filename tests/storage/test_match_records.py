@@ -83,3 +83,37 @@ async def test_bad_entries_are_refused_before_anything_is_written(store: Store, 
         await store.finish_match(match("m3", channel=300), steps=bad)
     assert await store.load_games() == []
     assert await backend.fetch("SELECT count(*) FROM match_records") == [(0,)]
+
+
+async def test_a_players_history_newest_first_with_opponents_rating_change_and_record(store: Store, backend: Backend):
+    ann, ben = (11, "Ann"), (12, "Ben")
+    assert await store.finish_match(match("h1", guild=1, seats=(ann, ben), ended_at=1_700_000_100.0))
+    assert await store.finish_match(
+        match("h2", guild=2, mode="flip", seats=(ben, ann, (None, "Bot")), rounds=((0, 90),), winner=0),
+        steps=MatchSteps("h2", ((0, {"start": {}}),)),
+    )
+    assert await store.finish_match(
+        match("h3", guild=1, seats=(ann, (None, "Bot")), rounds=((1, 20),), status="abandoned")
+    )
+    everywhere = await store.match_history(11, guild_id=None)
+    assert [(h.match_key, h.mode, h.guild_id, h.status, h.placement, h.seats) for h in everywhere] == [
+        ("h3", "classic", 1, "abandoned", 1, 2),
+        ("h2", "flip", 2, "completed", 2, 3),
+        ("h1", "classic", 1, "completed", 1, 2),
+    ]
+    h3, h2, h1 = everywhere
+    assert (h3.opponents, h2.opponents, h1.opponents) == (("Bot",), ("Ben", "Bot"), ("Ben",))
+    assert h3.rating_change is None  # abandoned: never rated
+    assert h2.rating_change is not None and h2.rating_change < 0 < (h1.rating_change or 0)
+    assert (h1.recorded, h2.recorded, h3.recorded) == (False, True, False)
+    assert h1.ended_at == 1_700_000_100.0 and h2.points == 0 and h1.points == 500
+    assert await store.match_history_count(11, guild_id=None) == 3
+
+    here = await store.match_history(11, guild_id=1)
+    assert [h.match_key for h in here] == ["h3", "h1"] and await store.match_history_count(11, guild_id=1) == 2
+    (h1_here,) = await store.match_history(11, guild_id=1, limit=1, offset=1)
+    assert h1_here.rating_change == h1.rating_change  # the first match: the same move in both scopes
+    assert await store.match_history(99, guild_id=None) == []
+    assert await store.match_history_count(99, guild_id=1) == 0
+    with pytest.raises(InvalidInputError):
+        await store.match_history(11, guild_id=None, limit=0)

@@ -9,3 +9,6 @@ CREATE TABLE match_records (
     entry     TEXT    NOT NULL,
     PRIMARY KEY (match_key, seq)
 ) WITHOUT ROWID;
+
+-- A player's matches, newest first (/uno history, issue 19 point 2): one range of this index per page.
+CREATE INDEX match_players_user ON match_players (user_id, match_id) WHERE user_id IS NOT NULL;

@@ -5,3 +5,5 @@ CREATE TABLE match_records (
     entry     TEXT    NOT NULL,
     PRIMARY KEY (match_key, seq)
 );
+
+CREATE INDEX match_players_user ON match_players (user_id, match_id) WHERE user_id IS NOT NULL;
