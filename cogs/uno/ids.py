@@ -13,7 +13,10 @@ player saw, so a click on an out-of-date message is refused instead of doing som
 - Hand buttons: ``uno:h:<verb>:<channel>:<fp>:<arg>`` (draw, keep, uno, refresh, page, colour, back, challenge,
   accept, declare, jump); hand selects: ``uno:hs:<verb>:<channel>:<fp>:<arg>`` (play, target, jump). A jump-in
   (SPEC H) names a card by its place in the hand, with the fingerprint :func:`cogs.uno.house.jump_fingerprint`.
-- Leaderboard pages: ``uno:lb:<guild or 0>:<mode or all>:<page>:<p|n>``.
+- Leaderboard pages: ``uno:lb:<guild or 0>:<mode or all>:<page>:<p|n>``, by rating ``…:<p|n>:r``.
+- History pages (issue 19 point 2): ``uno:hi:<user>:<guild or 0>:<page>:<p|n>``; its recap select
+  ``uno:hr:<user>:<page>`` (the value is a match key); a match's recap button: ``uno:rc:<match key>`` (the match key is
+  ``<channel>:<start in ms>:<seed>``, :attr:`bot.adapter.session.Session.match_key`).
 """
 
 from __future__ import annotations
@@ -45,6 +48,11 @@ LEADERBOARD_RE = (
     r"(?::(?P<order>r))?"  # by rating (issue 19 point 3); the ids of before end at the direction
 )
 
+HISTORY_RE = r"uno:hi:(?P<user>[0-9]{1,20}):(?P<guild>[0-9]{1,20}):(?P<page>[0-9]{1,5}):(?P<dir>[pn])"
+HISTORY_RECAP_RE = r"uno:hr:(?P<user>[0-9]{1,20}):(?P<page>[0-9]{1,5})"
+MATCH_KEY_RE = r"[0-9]{1,20}:[0-9]{1,16}:[0-9]{1,20}"
+RECAP_RE = rf"uno:rc:(?P<key>{MATCH_KEY_RE})"
+
 
 def lobby_id(verb: str, channel: int) -> str:
     return f"uno:l:{verb}:{channel}"
@@ -74,6 +82,18 @@ def leaderboard_id(guild: int | None, mode: str | None, page: int, direction: st
     """``direction``: ``p`` (previous-page button) or ``n`` (next), so the two buttons never share an id; ``order``
     ``wins`` (the ids of before issue 19, which keep working) or ``rating`` (``:r``)."""
     return f"uno:lb:{guild or 0}:{mode or 'all'}:{page}:{direction}" + (":r" if order == "rating" else "")
+
+
+def history_id(user: int, guild: int | None, page: int, direction: str) -> str:
+    return f"uno:hi:{user}:{guild or 0}:{page}:{direction}"
+
+
+def history_recap_id(user: int, page: int) -> str:
+    return f"uno:hr:{user}:{page}"
+
+
+def recap_id(match_key: str) -> str:
+    return f"uno:rc:{match_key}"
 
 
 def _digest(*parts: object) -> str:
