@@ -220,9 +220,12 @@ _RATING_CHUNK = 20_000
 # earliest of their last $5 rated matches (the trend).
 _PLAYER_RATING = """
 SELECT r.mu, r.sigma, r.matches,
-    CASE WHEN r.matches >= $4 THEN 1 + (SELECT count(*) FROM player_ratings AS o
-        WHERE o.guild_id = r.guild_id AND o.mode = r.mode AND o.matches >= $4
-          AND (o.rating > r.rating OR (o.rating = r.rating AND o.user_id < r.user_id))) END,
+    CASE WHEN r.matches >= $4 THEN 1
+      + (SELECT count(*) FROM player_ratings AS o
+         WHERE o.guild_id = r.guild_id AND o.mode = r.mode AND o.rating > r.rating AND o.matches >= $4)
+      + (SELECT count(*) FROM player_ratings AS o
+         WHERE o.guild_id = r.guild_id AND o.mode = r.mode AND o.rating = r.rating AND o.user_id < r.user_id
+           AND o.matches >= $4) END,
     (SELECT count(*) FROM player_ratings AS o WHERE o.guild_id = r.guild_id AND o.mode = r.mode AND o.matches >= $4),
     last.mu_before, last.sigma_before, first.mu_before, first.sigma_before
 FROM player_ratings AS r
@@ -811,7 +814,8 @@ class SqlStore:
             int(match_id): shown_rating(mu1, sigma1) - shown_rating(mu0, sigma0)
             for match_id, mu0, sigma0, mu1, sigma1 in await self._db.read(
                 "SELECT match_id, mu_before, sigma_before, mu_after, sigma_after FROM rating_changes "
-                f"WHERE user_id = $1 AND guild_id = $2 AND match_id IN ({_marks(len(ids), 3)})",
+                f"WHERE guild_id = $2 AND mode IN ({', '.join(repr(m) for m in MODES)}) AND user_id = $1 "
+                f"AND match_id IN ({_marks(len(ids), 3)})",  # the key's columns in order: a few index probes
                 user_id,
                 ALL_GUILDS if guild is None else guild,
                 *ids,
@@ -1023,8 +1027,8 @@ class SqlStore:
         """Recompute every rating from the recorded match results (their placements, in match id order, with
         :mod:`bot.storage._ratings`) and compare them with the stored ones; with ``replace``, store the recomputed
         ratings and rating changes instead (repairs, and rating the matches recorded before ratings existed).
-        One transaction that finishes wait for; reads the matches in chunks of ids. About a minute per million
-        matches (``benchmarks/storage.py``)."""
+        One transaction that finishes wait for; reads the matches in chunks of ids. The model's arithmetic dominates
+        (about 0.13 ms a match and scope): several minutes per million matches (``benchmarks/storage.py``)."""
         async with self._db.transaction() as tx:
             if self._db.totals_lock is not None:
                 await tx.execute(self._db.totals_lock)
