@@ -321,10 +321,12 @@ async def measure_records(store: object, target: str | Path, count: int) -> None
     for i in range(count):
         record = recorded_match(("classic", "flip", "flex")[i % 3], 10_000 + i)
         entries += len(record)
+        # a key shaped as the bot's (Session.match_key: channel snowflake, start in ms, 62-bit seed)
+        key = f"{1_180_000_000_000_000_000 + i}:{int(NOW * 1000) + i}:{(2**61 + i * 7_919) % 2**62}"
         for k in range(0, len(record), 50):  # in commits of 50 entries, as a busy game's saves would be
             await store.save_game(  # type: ignore[attr-defined]
                 LiveGame(9_000_000 + i, 1, "classic", "playing", k, {"v": k}, NOW),
-                steps=MatchSteps(f"rec:{i}", tuple(record[k : k + 50])),
+                steps=MatchSteps(key, tuple(record[k : k + 50])),
             )
     elapsed = time.perf_counter() - t0
     size = await table_size(target, "match_records") - before
