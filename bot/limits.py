@@ -21,6 +21,9 @@ import it. Change a bound here and every layer follows.
 - :data:`INTERACTION_TOKEN_SECONDS`: how long Discord accepts an interaction's token for followups and edits (15
   minutes; interactions/receiving-and-responding); :data:`HAND_TOKEN_MARGIN`: how long before that the bot stops
   editing an open hand through it (issue 20, point 5).
+- :data:`RATING_MIN_MATCHES`: rated matches a player needs in a scope before the by-rating leaderboard lists them
+  and ``/uno stats`` gives them a rating rank (issue 19 point 3); :data:`RATING_TREND_MATCHES`: how many of their
+  last rated matches the trend of ``/uno stats`` spans.
 """
 
 from __future__ import annotations
@@ -77,6 +80,9 @@ HAND_TOKEN_MARGIN: Final[int] = 60
 V2_COMPONENTS_MAX: Final[int] = 40
 V2_TEXT_MAX: Final[int] = 4000
 
+RATING_MIN_MATCHES: Final[int] = 5
+RATING_TREND_MATCHES: Final[int] = 10
+
 __all__ = [
     "DISCORD_GLOBAL_RATE",
     "FALSE_CATCH_PENALTY_MAX",
@@ -92,6 +98,8 @@ __all__ = [
     "MODES",
     "PLAYER_RANGE",
     "PROCESS_SLOT_MAX",
+    "RATING_MIN_MATCHES",
+    "RATING_TREND_MATCHES",
     "TARGET_SCORE_DEFAULT",
     "TARGET_SCORE_MAX",
     "TURN_TIMER_DEFAULT",

@@ -55,8 +55,8 @@ class Tx(Protocol):
     """One open transaction: statements run in it, committed together when the block ends, rolled back on any
     exception."""
 
-    async def fetch(self, sql: str, *args: Any) -> Sequence[Row]:
-        """Run one statement; its rows (a ``RETURNING`` or a ``SELECT``)."""
+    async def fetch(self, sql: str, *args: Any, slow: bool = False) -> Sequence[Row]:
+        """Run one statement; its rows (a ``RETURNING`` or a ``SELECT``). ``slow``: no statement timeout."""
         ...
 
     async def execute(self, sql: str, *args: Any, slow: bool = False) -> int:

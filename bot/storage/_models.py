@@ -262,6 +262,42 @@ class MatchResult:
 
 
 @dataclass(frozen=True, slots=True)
+class HistoryRow:
+    """One finished match in a player's history (``/uno history``, issue 19 point 2).
+
+    ``match_key`` names its record (:meth:`Store.match_record`; ``recorded`` whether it has one: matches from before
+    records have none); ``ended_at`` Unix seconds; ``status`` ``completed`` or ``abandoned``; ``placement`` 1 = first
+    of ``seats``; ``final_score`` and ``points`` the player's (as :class:`MatchPlayer`); ``opponents`` the other seats'
+    names in seat order (AI seats included); ``rating_change`` how much the player's shown rating moved with this
+    match in the history's scope, ``None`` when the match was not rated.
+    """
+
+    match_id: int
+    match_key: str
+    mode: str
+    guild_id: int
+    ended_at: float
+    status: str
+    placement: int
+    seats: int
+    final_score: int
+    points: int
+    opponents: tuple[str, ...]
+    rating_change: int | None
+    recorded: bool
+
+
+@dataclass(frozen=True, slots=True)
+class MatchSteps:
+    """Entries of a match record to append (issue 19 point 1): ``match_key`` as its :class:`MatchResult` will have
+    it, ``entries`` ``(seq, entry)`` pairs, ``seq`` ≥ 0 and distinct, ``entry`` a JSON-able dict (the adapter's, stored
+    as it is; bot/adapter/records.py says what they hold)."""
+
+    match_key: str
+    entries: tuple[tuple[int, dict[str, Any]], ...]
+
+
+@dataclass(frozen=True, slots=True)
 class LeaderboardRow:
     """One line of a leaderboard.
 
@@ -303,6 +339,75 @@ class PlayerStats:
     win_rate: float
     rounds_won: int
     points: int
+
+
+@dataclass(frozen=True, slots=True)
+class RatingRow:
+    """One line of a by-rating leaderboard (issue 19 point 3): a game mode in a scope (a server or all servers).
+
+    ``rank`` counts from 1, in :data:`RATING_ORDER`; ``rating`` is the rating users see (1000 for a new player,
+    :func:`bot.storage._ratings.shown_rating`), ``mu`` and ``sigma`` the model's estimate of the skill and its
+    uncertainty; ``matches`` the rated matches played in this scope; ``wins`` and ``played`` the player's totals of
+    the by-wins board of the same scope.
+    """
+
+    rank: int
+    user_id: int
+    display_name: str
+    rating: int
+    mu: float
+    sigma: float
+    matches: int
+    wins: int
+    played: int
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerRating:
+    """A player's rating in one game mode and scope (``guild_id`` ``None`` = all servers), as ``/uno stats`` shows it.
+
+    ``rating``, ``mu``, ``sigma``, ``matches`` as in :class:`RatingRow`. ``rank`` is the position on the by-rating
+    leaderboard, ``None`` until ``matches`` reaches :data:`bot.limits.RATING_MIN_MATCHES`; ``ranked_players`` how many
+    players that board lists. ``trend`` is how much the shown rating moved over the last
+    :data:`bot.limits.RATING_TREND_MATCHES` rated matches (or all of them if fewer); ``last_change`` over the last one.
+    """
+
+    user_id: int
+    guild_id: int | None
+    mode: str
+    rating: int
+    mu: float
+    sigma: float
+    matches: int
+    rank: int | None
+    ranked_players: int
+    trend: int
+    last_change: int
+
+
+@dataclass(frozen=True, slots=True)
+class RatingCheck:
+    """What :meth:`Store.rebuild_ratings` found: ``matches`` rated matches replayed, ``ratings`` ratings computed
+    (player × mode × scope), ``stored`` ratings that were stored, and ``mismatches``: up to 20 ratings whose stored
+    value differs from the recomputed one (or exists on one side only), as
+    ``(guild_id, mode, user_id, stored (mu, sigma, matches) or None, recomputed or None)``; ``differing`` how many
+    differ in all. ``rebuilt``: whether the stored ratings were replaced by the recomputed ones."""
+
+    matches: int
+    ratings: int
+    stored: int
+    differing: int
+    mismatches: tuple[tuple[int, str, int, tuple[float, float, int] | None, tuple[float, float, int] | None], ...]
+    rebuilt: bool
+
+    @property
+    def ok(self) -> bool:
+        """``True`` when the stored ratings are exactly the recomputed ones."""
+        return self.differing == 0
+
+
+RATING_ORDER = "rating DESC, user_id ASC"
+"""By-rating leaderboard order: higher ``mu - 3 sigma`` first, ties by the smaller user id (ranks never shared)."""
 
 
 RANK_ORDER = "wins DESC, win_rate DESC, played DESC, user_id ASC"
@@ -482,6 +587,30 @@ def check_live_game(game: object) -> tuple[int, int, str, str, int, str, float]:
         encode_snapshot(game.snapshot),
         check_time("updated_at", game.updated_at),
     )
+
+
+def check_match_key(value: object) -> str:
+    return _name("match_key", value, MAX_MATCH_KEY_LENGTH)
+
+
+def check_steps(steps: object) -> list[tuple[str, int, str]]:
+    """Validate :class:`MatchSteps`; returns the rows to store, ``(match_key, seq, JSON text)``."""
+    if not isinstance(steps, MatchSteps):
+        raise InvalidInputError(f"expected MatchSteps, not {type(steps).__name__}")
+    key = _name("match_key", steps.match_key, MAX_MATCH_KEY_LENGTH)
+    if not isinstance(steps.entries, tuple):
+        raise InvalidInputError("entries must be a tuple of (seq, entry)")
+    rows: list[tuple[str, int, str]] = []
+    seen: set[int] = set()
+    for item in steps.entries:
+        if not (isinstance(item, tuple) and len(item) == 2):
+            raise InvalidInputError("entries must be a tuple of (seq, entry)")
+        seq = check_count("seq", item[0], 2**31 - 1)
+        if seq in seen:
+            raise InvalidInputError(f"entry {seq} appears twice")
+        seen.add(seq)
+        rows.append((key, seq, encode_snapshot(item[1])))
+    return rows
 
 
 def _is_int(value: object) -> bool:

@@ -210,8 +210,8 @@ class _Tx:
     def __init__(self, conn: asyncpg.Connection) -> None:
         self.conn = conn
 
-    async def fetch(self, sql: str, *args: Any) -> Sequence[Row]:
-        rows: list[asyncpg.Record] = await self.conn.fetch(_sql(sql), *args)
+    async def fetch(self, sql: str, *args: Any, slow: bool = False) -> Sequence[Row]:
+        rows: list[asyncpg.Record] = await self.conn.fetch(_sql(sql), *args, timeout=SLOW_TIMEOUT if slow else None)
         return rows
 
     async def execute(self, sql: str, *args: Any, slow: bool = False) -> int:

@@ -138,7 +138,7 @@ class _Tx:
     def __init__(self, db: aiosqlite.Connection) -> None:
         self._db = db
 
-    async def fetch(self, sql: str, *args: Any) -> Sequence[Row]:
+    async def fetch(self, sql: str, *args: Any, slow: bool = False) -> Sequence[Row]:
         return list(await self._db.execute_fetchall(*_bind(sql, args)))
 
     async def execute(self, sql: str, *args: Any, slow: bool = False) -> int:

@@ -20,12 +20,19 @@ from discord.ext import commands
 
 from bot.adapter import AdapterError, SessionManager, SessionView
 from bot.adapter.errors import NoGame, NotHost
+from bot.adapter.records import RecordError, recap
 from bot.engine.cards import Mode
 from bot.engine.errors import RuleError
 from bot.engine.options import OptionError, Options
-from bot.i18n import LANGUAGE_NAMES, LANGUAGES, t
-from bot.limits import TARGET_SCORE_MAX, TURN_TIMER_MAX, TURN_TIMER_MIN
-from bot.storage import InvalidInputError
+from bot.i18n import LANGUAGE_NAMES, LANGUAGES, t, tn
+from bot.limits import (
+    RATING_MIN_MATCHES,
+    RATING_TREND_MATCHES,
+    TARGET_SCORE_MAX,
+    TURN_TIMER_MAX,
+    TURN_TIMER_MIN,
+)
+from bot.storage import InvalidInputError, PlayerRating
 
 from . import house, inputs, screens
 from .challenges import VERDICTS
@@ -36,11 +43,12 @@ from .inputs import BadInput
 from .layout import walk_components
 from .options import HOUSE_NAMES, for_game, given, rule_parameters, settings_parameters
 from .publisher import Publisher
+from .recap import history_embed, history_option, recap_embed
 from .replies import answered, channel_of, guild_of, send_ephemeral
 from .rules import rules_embed
 from .text import folded, shown_name
 from .threads import GameThreads, follow, private_answer
-from .views import DYNAMIC_ITEMS, LeaderboardButton
+from .views import DYNAMIC_ITEMS, HistoryButton, HistoryRecapSelect, LeaderboardButton
 
 if TYPE_CHECKING:
     from bot.client import UnoBot
@@ -48,6 +56,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 LEADERBOARD_PAGE = 10
+HISTORY_PAGE = 10
 Interaction = discord.Interaction["UnoBot"]
 
 
@@ -65,6 +74,24 @@ SCOPE_CHOICES = [
     Choice(name=_l("This server", "choice.server"), value="server"),
     Choice(name=_l("All servers", "choice.global"), value="global"),
 ]
+ORDER_CHOICES = [
+    Choice(name=_l("Most matches won", "choice.order_wins"), value="wins"),
+    Choice(name=_l("Skill rating", "choice.order_rating"), value="rating"),
+]
+
+
+def rating_line(r: PlayerRating, lang: str) -> str:
+    """One game's line of ``/uno stats``' rating field (issue 19 point 3): the rating, its rank on the by-rating
+    board (or how many rated matches it takes to be ranked) and its trend over the last rated matches."""
+    rank = (
+        t("stats.rating_rank", lang, rank=r.rank, of=r.ranked_players)
+        if r.rank is not None
+        else tn("stats.rating_unranked", RATING_MIN_MATCHES, lang)
+    )
+    arrow = "▲" if r.trend > 0 else "▼" if r.trend < 0 else "="
+    change = f"{arrow} {r.trend:+d}" if r.trend else arrow
+    trend = tn("stats.rating_trend", min(r.matches, RATING_TREND_MATCHES), lang, change=change)
+    return t("stats.rating_line", lang, game=t(f"mode.{r.mode}", lang), rating=r.rating, rank=rank, trend=trend)
 
 
 def _game(value: object) -> str:
@@ -328,23 +355,35 @@ class UnoCog(
 
     @app_commands.command(
         name=_l("leaderboard", "cmd.leaderboard.name"),
-        description=_l("Most matches won (500-point victories)", "cmd.leaderboard.desc"),
+        description=_l("Top players by matches won or by skill rating", "cmd.leaderboard.desc"),
     )
-    @app_commands.describe(scope=_l("This server or all servers", "opt.scope"), game=_l("Which game", "opt.game"))
-    @app_commands.choices(scope=SCOPE_CHOICES, game=MODE_CHOICES)
-    async def leaderboard(self, interaction: Interaction, scope: str = "server", game: str = "all") -> None:
+    @app_commands.describe(
+        scope=_l("This server or all servers", "opt.scope"),
+        game=_l("Which game", "opt.game"),
+        order=_l("Rank by matches won or by skill rating", "opt.order"),
+    )
+    @app_commands.choices(scope=SCOPE_CHOICES, game=MODE_CHOICES, order=ORDER_CHOICES)
+    async def leaderboard(
+        self, interaction: Interaction, scope: str = "server", game: str = "all", order: str = "wins"
+    ) -> None:
+        """The board of ``scope`` and ``game``, by match wins or (``order="rating"``, issue 19 point 3) by skill
+        rating; a rating is per game, so ``game="all"`` by rating shows the server's default game."""
         guild = interaction.guild_id if scope == "server" else None
         mode = None if game == "all" else game
-        embed, view = await self.leaderboard_page(interaction, guild, mode, 0)
+        if order == "rating" and mode is None:
+            mode = (await self.bot.guild_settings(interaction.guild_id)).default_mode
+        embed, view = await self.leaderboard_page(interaction, guild, mode, 0, order)
         await interaction.response.send_message(embed=embed, view=view)
 
     @answered
     async def on_leaderboard_page(
-        self, interaction: Interaction, guild: int | None, mode: str | None, page: int
+        self, interaction: Interaction, guild: int | None, mode: str | None, page: int, order: str = "wins"
     ) -> None:
         if guild is not None and guild != interaction.guild_id:
             guild = interaction.guild_id  # a forged id may not read another server's board
-        embed, view = await self.leaderboard_page(interaction, guild, mode, page)
+        if order == "rating" and mode is None:
+            mode = (await self.bot.guild_settings(interaction.guild_id)).default_mode
+        embed, view = await self.leaderboard_page(interaction, guild, mode, page, order)
         message = interaction.message
         if message is not None and message.flags.components_v2:  # a forged page button on a table: no embed there
             await interaction.response.send_message(embed=embed, view=view, ephemeral=True)
@@ -352,38 +391,65 @@ class UnoCog(
         await interaction.response.edit_message(embed=embed, view=view)
 
     async def leaderboard_page(
-        self, interaction: Interaction, guild: int | None, mode: str | None, page: int
+        self, interaction: Interaction, guild: int | None, mode: str | None, page: int, order: str = "wins"
     ) -> tuple[discord.Embed, discord.ui.View]:
         lang = await self.lang(interaction)
         store = self.bot.store
-        total = await store.leaderboard_count(guild_id=guild, mode=mode)
-        pages = max(1, -(-total // LEADERBOARD_PAGE))
-        page = min(max(page, 0), pages - 1)
-        rows = await store.leaderboard(
-            guild_id=guild, mode=mode, limit=LEADERBOARD_PAGE, offset=page * LEADERBOARD_PAGE
-        )
         scope = t("lb.scope_server", lang) if guild else t("lb.scope_global", lang)
         game = t(f"mode.{mode}", lang) if mode else t("lb.all_games", lang)
-        embed = discord.Embed(title=t("lb.title", lang, scope=scope, game=game), colour=0xFFD600)
-        lines = [
-            t(
-                "lb.row",
-                lang,
-                rank=r.rank,
-                name=shown_name(r.display_name),
-                wins=r.wins,
-                played=r.played,
-                rate=round(r.win_rate * 100),
-                rounds=r.rounds_won,
-                points=r.points,
+        if order == "rating" and mode is not None:
+            total = await store.rating_leaderboard_count(guild_id=guild, mode=mode)
+            pages = max(1, -(-total // LEADERBOARD_PAGE))
+            page = min(max(page, 0), pages - 1)
+            rated = await store.rating_leaderboard(
+                guild_id=guild, mode=mode, limit=LEADERBOARD_PAGE, offset=page * LEADERBOARD_PAGE
             )
-            for r in rows
-        ]
-        embed.description = "\n".join(lines) if lines else t("lb.empty", lang)
-        embed.set_footer(text=t("lb.footer", lang, page=page + 1, pages=pages))
+            embed = discord.Embed(title=t("lb.title_rating", lang, scope=scope, game=game), colour=0xFFD600)
+            lines = [
+                t(
+                    "lb.rating_row",
+                    lang,
+                    rank=r.rank,
+                    name=shown_name(r.display_name),
+                    rating=r.rating,
+                    matches=r.matches,
+                    wins=r.wins,
+                    played=r.played,
+                )
+                for r in rated
+            ]
+            embed.description = "\n".join(lines) if lines else tn("lb.rating_empty", RATING_MIN_MATCHES, lang)
+            embed.set_footer(text=tn("lb.rating_footer", RATING_MIN_MATCHES, lang, page=page + 1, pages=pages))
+        else:
+            order = "wins"
+            total = await store.leaderboard_count(guild_id=guild, mode=mode)
+            pages = max(1, -(-total // LEADERBOARD_PAGE))
+            page = min(max(page, 0), pages - 1)
+            rows = await store.leaderboard(
+                guild_id=guild, mode=mode, limit=LEADERBOARD_PAGE, offset=page * LEADERBOARD_PAGE
+            )
+            embed = discord.Embed(title=t("lb.title", lang, scope=scope, game=game), colour=0xFFD600)
+            lines = [
+                t(
+                    "lb.row",
+                    lang,
+                    rank=r.rank,
+                    name=shown_name(r.display_name),
+                    wins=r.wins,
+                    played=r.played,
+                    rate=round(r.win_rate * 100),
+                    rounds=r.rounds_won,
+                    points=r.points,
+                )
+                for r in rows
+            ]
+            embed.description = "\n".join(lines) if lines else t("lb.empty", lang)
+            embed.set_footer(text=t("lb.footer", lang, page=page + 1, pages=pages))
         view = discord.ui.View(timeout=None)
-        view.add_item(LeaderboardButton(guild, mode, max(page - 1, 0), "p", "◀", disabled=page == 0))
-        view.add_item(LeaderboardButton(guild, mode, min(page + 1, pages - 1), "n", "▶", disabled=page >= pages - 1))
+        view.add_item(LeaderboardButton(guild, mode, max(page - 1, 0), "p", "◀", disabled=page == 0, order=order))
+        view.add_item(
+            LeaderboardButton(guild, mode, min(page + 1, pages - 1), "n", "▶", disabled=page >= pages - 1, order=order)
+        )
         return embed, view
 
     @app_commands.command(
@@ -428,10 +494,88 @@ class UnoCog(
                 rounds=stats.rounds_won,
                 points=stats.points,
             )
+        ratings = await self.bot.store.player_ratings(user.id, guild_id=guild, mode=mode)
+        if ratings:
+            embed.add_field(
+                name=t("stats.rating_title", lang),
+                value="\n".join(rating_line(r, lang) for r in ratings),
+                inline=False,
+            )
         scope_text = t("lb.scope_server", lang) if guild else t("lb.scope_global", lang)
         game_text = t(f"mode.{mode}", lang) if mode else t("lb.all_games", lang)
         embed.set_footer(text=f"{scope_text} · {game_text}")
         await interaction.response.send_message(embed=embed)
+
+    @app_commands.command(
+        name=_l("history", "cmd.history.name"),
+        description=_l("A player's last matches, with a recap of each", "cmd.history.desc"),
+    )
+    @app_commands.describe(
+        player=_l("Whose matches (default: yours)", "opt.history_player"),
+        scope=_l("This server or all servers", "opt.scope"),
+    )
+    @app_commands.choices(scope=SCOPE_CHOICES)
+    async def history(
+        self, interaction: Interaction, player: discord.User | None = None, scope: str = "server"
+    ) -> None:
+        """A player's finished matches, newest first, 10 a page (issue 19 point 2): game, date, placement, points,
+        opponents, rating change; a select opens the recap of any recorded match of the page."""
+        user = player or interaction.user
+        guild = interaction.guild_id if scope == "server" else None
+        embed, view = await self.history_page(interaction, user.id, display_name(user), guild, 0)
+        await interaction.response.send_message(embed=embed, view=view)
+
+    @answered
+    async def on_history_page(self, interaction: Interaction, user: int, guild: int | None, page: int) -> None:
+        if guild is not None and guild != interaction.guild_id:
+            guild = interaction.guild_id  # a forged id may not read another server's history
+        name = await self.history_name(interaction, user)
+        embed, view = await self.history_page(interaction, user, name, guild, page)
+        await interaction.response.edit_message(embed=embed, view=view)
+
+    async def history_name(self, interaction: Interaction, user: int) -> str:
+        """The name a history page is titled with: the member's, else the name of their newest match."""
+        member = interaction.guild.get_member(user) if interaction.guild is not None else None
+        if member is not None:
+            return display_name(member)
+        stats = await self.bot.store.player_stats(user, guild_id=None, mode=None)
+        return stats.display_name if stats is not None else str(user)
+
+    async def history_page(
+        self, interaction: Interaction, user: int, name: str, guild: int | None, page: int
+    ) -> tuple[discord.Embed, discord.ui.View]:
+        lang = await self.lang(interaction)
+        store = self.bot.store
+        total = await store.match_history_count(user, guild_id=guild)
+        pages = max(1, -(-total // HISTORY_PAGE))
+        page = min(max(page, 0), pages - 1)
+        rows = await store.match_history(user, guild_id=guild, limit=HISTORY_PAGE, offset=page * HISTORY_PAGE)
+        scope = t("lb.scope_server", lang) if guild else t("lb.scope_global", lang)
+        embed = history_embed(name, rows, lang, page, pages, scope)
+        view = discord.ui.View(timeout=None)
+        recorded = [history_option(r, lang) for r in rows if r.recorded]
+        if recorded:
+            view.add_item(HistoryRecapSelect(user, page, t("history.recap_pick", lang), recorded))
+        view.add_item(HistoryButton(user, guild, max(page - 1, 0), "p", "◀", disabled=page == 0))
+        view.add_item(HistoryButton(user, guild, min(page + 1, pages - 1), "n", "▶", disabled=page >= pages - 1))
+        return embed, view
+
+    @answered
+    async def on_recap(self, interaction: Interaction, match_key: str) -> None:
+        """The recap of the match ``match_key``, only for the one who asked, in their language."""
+        lang = await self.lang(interaction)
+        entries = await self.bot.store.match_record(match_key) if match_key and match_key != "-" else []
+        if not entries:
+            await send_ephemeral(interaction, t("recap.none", lang))
+            return
+        try:
+            told = recap(entries)
+        except RecordError as exc:
+            # an engine that no longer plays this record the same way (DESIGN "Saved formats and upgrades")
+            log.warning("the record of match %s cannot be replayed: %s", match_key, exc)
+            await send_ephemeral(interaction, t("recap.unreadable", lang))
+            return
+        await interaction.response.send_message(embed=recap_embed(told, lang), ephemeral=True)
 
     @app_commands.command(
         name=_l("settings", "cmd.settings.name"), description=_l("Server settings (Manage Server)", "cmd.settings.desc")

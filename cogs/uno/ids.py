@@ -15,7 +15,10 @@ player saw, so a click on an out-of-date message is refused instead of doing som
   cards of one number at once under house rule ``multi_play``, SPEC H8, by their place in :func:`many_options`). A
   jump-in (SPEC H) names a card by its place in the hand, with the fingerprint
   :func:`cogs.uno.house.jump_fingerprint`.
-- Leaderboard pages: ``uno:lb:<guild or 0>:<mode or all>:<page>:<p|n>``.
+- Leaderboard pages: ``uno:lb:<guild or 0>:<mode or all>:<page>:<p|n>``, by rating ``…:<p|n>:r``.
+- History pages (issue 19 point 2): ``uno:hi:<user>:<guild or 0>:<page>:<p|n>``; its recap select
+  ``uno:hr:<user>:<page>`` (the value is a match key); a match's recap button: ``uno:rc:<match key>`` (the match key is
+  ``<channel>:<start in ms>:<seed>``, :attr:`bot.adapter.session.Session.match_key`).
 """
 
 from __future__ import annotations
@@ -42,7 +45,15 @@ DECISION_RE = rf"uno:d:(?P<verb>{'|'.join(DECISION_VERBS)}):{_CH}:{_TAIL}"
 HAND_RE = rf"uno:h:(?P<verb>{'|'.join(HAND_VERBS)}):{_CH}:{_TAIL}"
 HAND_SELECT_RE = rf"uno:hs:(?P<verb>{'|'.join(HAND_SELECT_VERBS)}):{_CH}:{_TAIL}"
 RULES_RE = rf"uno:r:(?P<verb>{'|'.join(RULES_VERBS)}):{_CH}:(?P<arg>[a-z_]{{0,40}})"
-LEADERBOARD_RE = r"uno:lb:(?P<guild>[0-9]{1,20}):(?P<mode>all|classic|flip|flex):(?P<page>[0-9]{1,4}):(?P<dir>[pn])"
+LEADERBOARD_RE = (
+    r"uno:lb:(?P<guild>[0-9]{1,20}):(?P<mode>all|classic|flip|flex):(?P<page>[0-9]{1,4}):(?P<dir>[pn])"
+    r"(?::(?P<order>r))?"  # by rating (issue 19 point 3); the ids of before end at the direction
+)
+
+HISTORY_RE = r"uno:hi:(?P<user>[0-9]{1,20}):(?P<guild>[0-9]{1,20}):(?P<page>[0-9]{1,5}):(?P<dir>[pn])"
+HISTORY_RECAP_RE = r"uno:hr:(?P<user>[0-9]{1,20}):(?P<page>[0-9]{1,5})"
+MATCH_KEY_RE = r"[0-9]{1,20}:[0-9]{1,16}:[0-9]{1,20}"
+RECAP_RE = rf"uno:rc:(?P<key>{MATCH_KEY_RE})"
 
 
 def lobby_id(verb: str, channel: int) -> str:
@@ -69,9 +80,22 @@ def hand_select_id(verb: str, channel: int, fp: str, arg: str = "") -> str:
     return f"uno:hs:{verb}:{channel}:{fp}:{arg}"
 
 
-def leaderboard_id(guild: int | None, mode: str | None, page: int, direction: str) -> str:
-    """``direction``: ``p`` (previous-page button) or ``n`` (next), so the two buttons never share an id."""
-    return f"uno:lb:{guild or 0}:{mode or 'all'}:{page}:{direction}"
+def leaderboard_id(guild: int | None, mode: str | None, page: int, direction: str, order: str = "wins") -> str:
+    """``direction``: ``p`` (previous-page button) or ``n`` (next), so the two buttons never share an id; ``order``
+    ``wins`` (the ids of before issue 19, which keep working) or ``rating`` (``:r``)."""
+    return f"uno:lb:{guild or 0}:{mode or 'all'}:{page}:{direction}" + (":r" if order == "rating" else "")
+
+
+def history_id(user: int, guild: int | None, page: int, direction: str) -> str:
+    return f"uno:hi:{user}:{guild or 0}:{page}:{direction}"
+
+
+def history_recap_id(user: int, page: int) -> str:
+    return f"uno:hr:{user}:{page}"
+
+
+def recap_id(match_key: str) -> str:
+    return f"uno:rc:{match_key}"
 
 
 def _digest(*parts: object) -> str:

@@ -30,7 +30,7 @@ from . import house, ids, layout
 from .challenges import verdict_for
 from .options import option_lines as rule_option_lines
 from .text import card_name, cards_line, colour_name, last_lines, short_card, shown_name, within
-from .views import DecisionButton, HandButton, HandSelect, LobbyButton, TableButton, release
+from .views import DecisionButton, HandButton, HandSelect, LobbyButton, RecapButton, TableButton, release
 
 PAGE_SIZE = 25
 #: Phases in which a seated player owes a decision (with a turn timer when human).
@@ -951,6 +951,8 @@ def match_summary(session: SessionView, lang: str) -> Screen:
     completed = result is not None and result.completed
     again = TableButton("again", session.channel_id, t("btn.play_again", lang), discord.ButtonStyle.success)
     view = _view(again) if completed else discord.ui.View(timeout=None)
+    if session.match_key:  # the match told round by round, from its record (issue 19 point 2)
+        view.add_item(RecapButton(session.match_key, t("btn.recap", lang)))
     return Screen(embed=embed, view=view)
 
 

@@ -1,6 +1,7 @@
 """bot/storage knows nothing above it (DESIGN "Layers", "Storage"; issue 17 point 6): the standard library, the two
-database drivers, ``bot.limits`` and itself. Snapshots are the adapter's JSON-able dicts, stored as they are, so it
-needs neither the engine nor the adapter; it never imports discord or the Discord layer."""
+database drivers, the rating library (``openskill``, issue 19 point 3), ``bot.limits`` and itself. Snapshots are the
+adapter's JSON-able dicts, stored as they are, so it needs neither the engine nor the adapter; it never imports
+discord or the Discord layer."""
 
 from __future__ import annotations
 
@@ -12,13 +13,14 @@ import pytest
 from tests import importgraph as ig
 
 DRIVERS = ("aiosqlite", "asyncpg")
+LIBRARIES = ("openskill",)
 
 
 def test_storage_imports_only_the_standard_library_its_drivers_and_itself():
     wrong = [
         i
         for i in ig.imports_of("bot.storage")
-        if not (i.stdlib or i.top in DRIVERS or i.within("bot.storage", "bot.limits"))
+        if not (i.stdlib or i.top in DRIVERS or i.top in LIBRARIES or i.within("bot.storage", "bot.limits"))
     ]
     assert not wrong, "bot/storage imports from a layer above it (or a new library):\n" + ig.show(wrong)
 

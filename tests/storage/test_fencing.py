@@ -184,12 +184,8 @@ async def test_migration_0004_upgrades_a_schema_0003_database_with_a_live_game_a
     )
     store = await backend.open()
     try:
-        assert [m[0] for m in await backend.fetch("SELECT version FROM schema_migrations ORDER BY version")] == [
-            1,
-            2,
-            3,
-            4,
-        ]
+        versions = await backend.fetch("SELECT version FROM schema_migrations ORDER BY version")
+        assert [m[0] for m in versions] == [m.version for m in available(POSTGRES)]  # 0004 and every later one
         assert await store.lease_owner(500) == "old:1"  # the lease written at 0003 still counts
         assert await store.acquire_lease(500, "new:2", 30) is False
         backend.clock.advance(30)

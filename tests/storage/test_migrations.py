@@ -32,6 +32,9 @@ TABLES = {
     "user_prefs",
     "game_leases",
     "shard_locks",
+    "player_ratings",
+    "rating_changes",
+    "match_records",
 }
 
 

@@ -38,6 +38,9 @@ TABLES = {
     "rank_by_bucket",
     "game_leases",
     "shard_locks",
+    "player_ratings",
+    "rating_changes",
+    "match_records",
     "user_prefs",
 }
 
