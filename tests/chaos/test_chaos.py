@@ -36,9 +36,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import discord
+
 from bot.adapter import SessionView
 from bot.adapter.session import Session, Status
 from bot.adapter.timers import Limits
+from bot.card_emojis import CARD_EMOJIS
 from bot.i18n import t
 from bot.storage import open_store
 from cogs.uno import ids, screens
@@ -136,8 +139,33 @@ def message_sig(content: str | None, embeds: list[dict[str, Any]], components: l
     )
 
 
+def app_card_emojis(emu: DiscordEmulator) -> dict[str, discord.PartialEmoji]:
+    """The card emojis the application owns in the emulator, by face code (names are ``uno_<code>_<hash>``)."""
+    return {
+        e.name[len("uno_") :].rsplit("_", 1)[0]: discord.PartialEmoji(name=e.name, id=e.id)
+        for e in emu.app_emojis.values()
+        if e.name.startswith("uno_")
+    }
+
+
+def committed_sigs(session: Session, round_pause: float, emojis: dict[str, discord.PartialEmoji]) -> set[Sig]:
+    """The public messages the bot's own screens may draw for a committed session: with the Unicode marks (before its
+    card emojis are synced at start-up: every restart of the run) and with the application's card emojis."""
+    out: set[Sig] = set()
+    for registry in ({}, emojis):
+        CARD_EMOJIS.use(registry)
+        try:
+            sig = committed_sig(session, round_pause)
+        finally:
+            CARD_EMOJIS.clear()
+        if sig is not None:
+            out.add(sig)
+    return out
+
+
 def committed_sig(session: Session, round_pause: float) -> Sig | None:
-    """The public message the bot's own screens draw for a committed session."""
+    """The public message the bot's own screens draw for a committed session (with the card emojis of
+    :data:`CARD_EMOJIS`)."""
     lang = session.ui.get("lang", "en")
     view = SessionView.of(session)  # what the bot's screens draw from
     if session.status == Status.LOBBY:
@@ -175,6 +203,7 @@ class Commits:
 
     rows: list[tuple[int, int, int, str, dict[str, Any]]]  # seq, channel, version, status, snapshot
     round_pause: float
+    emojis: dict[str, discord.PartialEmoji] = field(default_factory=dict)  # the application's card emojis
 
     @classmethod
     def load(cls, path: Path, round_pause: float) -> Commits:
@@ -185,7 +214,7 @@ class Commits:
         return [Session.from_dict(snap) for _, c, _, _, snap in self.rows if c == channel]
 
     def public_sigs(self, channel: int) -> set[Sig]:
-        return {s for s in (committed_sig(x, self.round_pause) for x in self.sessions(channel)) if s is not None}
+        return {s for x in self.sessions(channel) for s in committed_sigs(x, self.round_pause, self.emojis)}
 
     def hand_fps(self, channel: int) -> dict[int, set[str]]:
         """user id -> every hand fingerprint a committed state of ``channel`` gives that user's seat."""
@@ -484,7 +513,7 @@ def settle_problems(emu: DiscordEmulator, db: Path, round_pause: float) -> list[
         lang = session.ui.get("lang", "en")
         if message.deleted:
             problems.append(f"#{channel}: message {message_id} was deleted")
-        elif revision_sig(message, lang) != committed_sig(session, round_pause):
+        elif revision_sig(message, lang) not in committed_sigs(session, round_pause, app_card_emojis(emu)):
             problems.append(
                 f"#{channel} (version {session.version}, {session.status}): message {message_id} shows\n"
                 f"  {revision_sig(message, lang)}\n  committed: {committed_sig(session, round_pause)}"
@@ -652,6 +681,7 @@ async def chaos(tmp_path: Path) -> None:
         await emu.stop()
 
     commits = Commits.load(db, round_pause)
+    commits.emojis = app_card_emojis(emu)
     problems = shown_but_not_committed(emu, commits, channels) + version_regressions(commits)
 
     # every interaction answered exactly once, but for those a killed process took with it

@@ -1,6 +1,7 @@
 """Issue 17 point 1 end to end: the slash options built from the option table are registered exactly as the
 hand-written ones were (names, types, order, descriptions, choices, bounds and which of them are localised), so users
-and saved server defaults see no change. The fixture is what the bot registered on main 62b229a, before the table.
+and saved server defaults see no change; rule options added since (issue 17 point 8) come after them, localised.
+The fixture is what the bot registered on main 62b229a, before the table.
 """
 
 from __future__ import annotations
@@ -46,4 +47,10 @@ async def test_17_1_the_rule_options_are_registered_as_before(
     for command in ("new", "settings"):
         sub = next(o for o in uno["options"] if o["name"] == command)
         now = [_shape(o, locales) for o in sub["options"] if o["name"] in RULE_OPTIONS]
-        assert now == [_shape(o, locales) for o in before[command]], command
+        old = {o["name"] for o in before[command]}
+        # the options of 62b229a exactly as they were, in the same order; rule options added since come after them,
+        # localised like the others
+        assert [o for o in now if o["name"] in old] == [_shape(o, locales) for o in before[command]], command
+        added = now[len(old) :]
+        assert {o["name"] for o in now[: len(old)]} == old, command
+        assert all(o["localised"] and not o["required"] for o in added), (command, added)

@@ -209,7 +209,9 @@ async def test_a_database_of_schema_1_is_upgraded_to_2_keeping_its_data(tmp_path
         assert await store.get_settings(5) == GuildSettings(5, "flip", 30, "it", True, 500, True, False, {})
         (live,) = await store.load_games()
         assert (live.channel_id, live.version, live.snapshot) == (100, 3, {"channel": 100})
-        assert [r.user_id for r in await store.leaderboard(guild_id=5, mode=None)] == [11, 12]
+        # the winner is listed; the loser, with no match won, is not (issue 18 point 5)
+        assert [r.user_id for r in await store.leaderboard(guild_id=5, mode=None)] == [11]
+        assert (await store.player_stats(12, guild_id=5, mode=None)) is not None
         assert await store.get_prefs(11) == UserPrefs(11)
         changed = await store.update_settings(5, turn_pings=False, default_options={"scoring": "lowest"})
         assert changed == GuildSettings(5, "flip", 30, "it", True, 500, False, False, {"scoring": "lowest"})
