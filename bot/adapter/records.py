@@ -23,18 +23,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
-from bot.engine.actions import (
-    Accept,
-    Action,
-    CallUno,
-    Catch,
-    Challenge,
-    DeclareColour,
-    Draw,
-    Keep,
-    NextRound,
-    Play,
-)
+from bot.engine.actions import ACTION_TYPES, Action
 from bot.engine.cards import Colour, Face
 from bot.engine.events import CardPlayed, CardsDrawn, ChallengeResolved, Event, HandsSwapped, RoundEnded
 from bot.engine.game import Game
@@ -44,10 +33,9 @@ from bot.engine.snapshot import SNAPSHOT_VERSION
 RECORD_VERSION: Final = 1
 """The format of the entries; a record of a newer format is refused by :func:`replay` (:class:`RecordError`)."""
 
-ACTIONS: Final[dict[str, type[Any]]] = {
-    cls.__name__: cls for cls in (Play, Draw, Keep, DeclareColour, Challenge, Accept, CallUno, Catch, NextRound)
-}
-"""Every engine action by its name in a record."""
+ACTIONS: Final[dict[str, type[Any]]] = {cls.__name__: cls for cls in ACTION_TYPES}
+"""Every engine action by its name in a record (the engine's own list: a new action, such as house rule multi_play's
+``PlayMany``, is recorded without a change here)."""
 
 
 class RecordError(ValueError):

@@ -17,7 +17,7 @@ from bot.adapter import errors as AE
 from bot.adapter.manager import Limits
 from bot.adapter.records import RecordError, decode, encode, recap, replay
 from bot.adapter.session import Status
-from bot.engine.actions import Draw, Play
+from bot.engine.actions import Draw, Play, PlayMany
 from bot.engine.cards import Colour
 from bot.engine.view import Phase
 from bot.storage import Store, open_store
@@ -52,6 +52,9 @@ async def play_match(m: SessionManager, clock: ManualClock, rng: Random, channel
         options["stacking"] = "same_kind"
     if mode == "classic" and rng.random() < 0.4:
         options["seven_zero"] = True
+    for rule in ("multi_play", "stack_deflect", "number_finish"):  # issue 17 point 8: recorded like the rest
+        if rng.random() < 0.3:
+            options[rule] = True
     host = humans[0][0]
     session = await m.open_lobby(
         channel_id=channel, guild_id=GUILD, host_id=host, host_name=humans[0][1], mode=mode, options=options
@@ -127,7 +130,7 @@ async def test_every_match_of_a_seeded_simulation_replays_to_its_recorded_result
 
 
 def test_actions_round_trip_and_bad_records_are_refused() -> None:
-    for action in (Play(2, 17, Colour.TEAL, target=1, flex=True, uno=True), Draw(0)):
+    for action in (Play(2, 17, Colour.TEAL, target=1, flex=True, uno=True), Draw(0), PlayMany(1, [4, 29], uno=True)):
         assert decode(encode(action)) == action
     with pytest.raises(RecordError):
         decode({"t": "Cheat", "player": 0})
