@@ -19,6 +19,14 @@ match (mean ≈ 4), an AI seat in 10% of matches; classic 60%, FLIP 25%, Flex 15
 Measured through the public async API on the built file: top-10 leaderboards (all servers × all modes, all servers ×
 each mode, the biggest server, a median server), ``leaderboard_count``, ``player_stats`` (with rank) of players picked
 across the whole ranking, ``save_game`` of a ~3 KB snapshot and ``finish_match`` of a 4-player match; p50/p99 in ms.
+
+Issue 19: the build also rates every match (``rebuild_ratings(replace=True)``: every completed match with two or more
+human seats, in id order, with openskill), then measures the by-rating top 10 (all servers and the biggest server,
+classic), ``player_ratings`` (rating, rank, trend), ``match_history`` (a page of 10 of the busiest player and of a
+median one; everywhere and in the biggest server) and ``finish_match`` with its rating update (the one above: four
+human seats, so both scopes are rated). The size of the match records is measured on real records: ``--records``
+matches (default 2,000) played by random legal moves through the engine (4 seats, 500 points, each mode in turn),
+their entries appended to ``match_records`` as the bot appends them, and the table's size divided by their number.
 """
 
 from __future__ import annotations
@@ -38,11 +46,17 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bot.adapter.records import encode, start_entry
+from bot.engine.actions import CallUno, NextRound
+from bot.engine.game import Game
+from bot.engine.options import Options
+from bot.engine.view import Phase
 from bot.storage import (
     LeaderboardRow,
     LiveGame,
     MatchPlayer,
     MatchResult,
+    MatchSteps,
     RoundResult,
     is_postgres_url,
     open_store,
@@ -278,7 +292,107 @@ async def pick_servers(target: str | Path) -> tuple[int, int]:
     return int(str(rows[0][0])), int(str(rows[len(rows) // 2][0]))
 
 
-async def measure(path: str | Path, reps: int) -> None:
+def recorded_match(mode: str, seed: int) -> list[tuple[int, dict[str, object]]]:
+    """A whole 500-point match of 4 seats played by random legal moves, as its record (entry 0 and one per move)."""
+    rng = random.Random(seed)
+    game, _ = Game.new(mode, 4, seed=seed)
+    seats = [(300_000_000_000_000_000 + k, f"player{k}", None) for k in range(4)]
+    entries: list[tuple[int, dict[str, object]]] = [(0, start_entry(mode, 4, seed, Options(), seats))]
+    while game.phase is not Phase.MATCH_OVER and game.step < 20_000:
+        owner = game.current
+        if game.phase is Phase.ROUND_OVER:
+            action: object = NextRound(owner)
+        elif len(game.hands[owner]) == 1 and not game.uno[owner] and rng.random() < 0.7:
+            action = CallUno(owner)
+        else:
+            legal = game.legal_actions(owner)
+            pick = legal.plays if legal.plays and rng.random() > 0.05 else legal.moves
+            action = legal[rng.randrange(pick)]
+        game.apply(action)  # type: ignore[arg-type]
+        entries.append((game.step, {"a": encode(action)}))  # type: ignore[arg-type]
+    return entries
+
+
+async def measure_records(store: object, target: str | Path, count: int) -> None:
+    """Append the records of ``count`` random matches and report the size of ``match_records`` per match."""
+    before = await table_size(target, "match_records")
+    entries = 0
+    t0 = time.perf_counter()
+    for i in range(count):
+        record = recorded_match(("classic", "flip", "flex")[i % 3], 10_000 + i)
+        entries += len(record)
+        # a key shaped as the bot's (Session.match_key: channel snowflake, start in ms, 62-bit seed)
+        key = f"{1_180_000_000_000_000_000 + i}:{int(NOW * 1000) + i}:{(2**61 + i * 7_919) % 2**62}"
+        for k in range(0, len(record), 50):  # in commits of 50 entries, as a busy game's saves would be
+            await store.save_game(  # type: ignore[attr-defined]
+                LiveGame(9_000_000 + i, 1, "classic", "playing", k, {"v": k}, NOW),
+                steps=MatchSteps(key, tuple(record[k : k + 50])),
+            )
+    elapsed = time.perf_counter() - t0
+    size = await table_size(target, "match_records") - before
+    print(
+        f"match records: {count:,} matches played to 500 (4 seats), {entries / count:,.0f} entries a match, "
+        f"{size / count / 1024:,.1f} KiB a match in match_records ({size / entries:,.0f} bytes an entry; "
+        f"10^6 matches: {size / count * 1e6 / 2**30:,.1f} GiB); written in {elapsed:.1f} s"
+    )
+
+
+async def table_size(target: str | Path, table: str) -> int:
+    """Bytes of ``table`` with its indexes (SQLite: its pages, dbstat; PostgreSQL: pg_total_relation_size)."""
+    if isinstance(target, Path):
+        sql = f"SELECT coalesce(sum(pgsize), 0) FROM dbstat WHERE name = '{table}' OR tbl_name = '{table}'"
+        try:
+            return int(str((await query(target, sql))[0][0]))
+        except sqlite3.OperationalError:  # SQLite built without dbstat: the pages the file grew by
+            return int(str((await query(target, "PRAGMA page_count"))[0][0])) * 4096
+    return int(str((await query(target, f"SELECT pg_total_relation_size('{table}')"))[0][0]))
+
+
+async def measure_ratings(store: object, target: str | Path, biggest: int, reps: int) -> None:
+    """The issue 19 reads: the by-rating top 10, a player's rating with rank and trend, a page of history."""
+    s = store
+    print("by-rating top 10 (at least 5 rated matches)")
+    for label, guild in (("all servers, classic", None), ("biggest server, classic", biggest)):
+
+        async def top(_: int, guild: int | None = guild) -> object:
+            rows = await s.rating_leaderboard(guild_id=guild, mode="classic", limit=10)  # type: ignore[attr-defined]
+            assert rows
+            return rows
+
+        await timed(20, top)
+        print(f"  {label:28s} {pct(await timed(reps, top))}")
+    board = await s.rating_leaderboard(guild_id=None, mode="classic", limit=1000)  # type: ignore[attr-defined]
+    players = [r.user_id for r in board]
+
+    async def rating(i: int) -> object:
+        got = await s.player_ratings(players[i % len(players)], guild_id=None, mode="classic")  # type: ignore[attr-defined]
+        assert got
+        return got
+
+    print("player_ratings with rank and trend (players of the top 1,000)")
+    print(f"  {'all servers, classic':28s} {pct(await timed(reps, rating))}")
+    counts = await query(
+        target, "SELECT user_id, count(*) AS n FROM match_players WHERE user_id IS NOT NULL GROUP BY user_id ORDER BY n"
+    )
+    median_player = int(str(counts[len(counts) // 2][0]))
+    busy = int(str(counts[-1][0]))
+    most, middle = counts[-1][1], counts[len(counts) // 2][1]
+    print(f"match_history, a page of 10 (the busiest player: {most:,} matches; a median one: {middle:,})")
+    for label, user, guild in (
+        ("busiest, everywhere", busy, None),
+        ("busiest, biggest server", busy, biggest),
+        ("median, everywhere", median_player, None),
+    ):
+
+        async def history(i: int, user: int = user, guild: int | None = guild) -> object:
+            page = await s.match_history(user, guild_id=guild, limit=10, offset=(i % 5) * 10)  # type: ignore[attr-defined]
+            return page
+
+        await timed(20, history)
+        print(f"  {label:28s} {pct(await timed(reps, history))}")
+
+
+async def measure(path: str | Path, reps: int, records: int = 2000) -> None:
     biggest, median = await pick_servers(path)
     store = await open_store(path)
     try:
@@ -358,7 +472,11 @@ async def measure(path: str | Path, reps: int) -> None:
             assert ok
             return ok
 
-        print(f"  {'':28s} {pct(await timed(max(reps // 2, 200), finish))}")
+        print(f"  {'with its rating update':28s} {pct(await timed(max(reps // 2, 200), finish))}")
+        print()
+        await measure_ratings(store, path, biggest, reps)
+        if records:
+            await measure_records(store, path, records)
     finally:
         await store.close()
 
@@ -371,6 +489,7 @@ async def main() -> None:
     ap.add_argument("--keep", action="store_true", help="keep the file / schema; if it exists, reuse it as it is")
     ap.add_argument("--reps", type=int, default=1000, help="repetitions per measured call (default 1000)")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--records", type=int, default=2000, help="random matches whose records are measured (0: none)")
     args = ap.parse_args()
     if args.database is not None and not is_postgres_url(args.database):
         args.path, args.database = Path(args.database), None
@@ -406,9 +525,11 @@ async def run_postgres(args: argparse.Namespace) -> None:
             t1 = time.perf_counter()
             store = await open_store(url)
             await store.rebuild_aggregates()
+            t2 = time.perf_counter()
+            rated = await store.rebuild_ratings(replace=True)
             await store.close()
             await query(url, "ANALYZE")
-            t2 = time.perf_counter()
+            t3 = time.perf_counter()
             seats, rounds, totals = (await query(url, _COUNTS))[0]
             size = (
                 await query(
@@ -419,10 +540,11 @@ async def run_postgres(args: argparse.Namespace) -> None:
                 )
             )[0][0]
             print(f"build: bulk COPY {t1 - t0:.1f} s + rebuild_aggregates {t2 - t1:.1f} s = {t2 - t0:.1f} s")
+            print(f"rebuild_ratings: {rated.matches:,} rated matches, {rated.ratings:,} ratings in {t3 - t2:.1f} s")
             print(f"rows: {args.matches:,} matches, {seats:,} seats, {rounds:,} rounds, {totals:,} player totals")
             print(f"size: {int(str(size)) / 2**20:,.0f} MB (tables and indexes)")
         print()
-        await measure(url, args.reps)
+        await measure(url, args.reps, args.records)
     finally:
         if not args.keep:
             admin = await asyncpg.connect(base)
@@ -452,14 +574,17 @@ async def run_sqlite(args: argparse.Namespace) -> None:
             t1 = time.perf_counter()
             store = await open_store(path)
             await store.rebuild_aggregates()
-            await store.close()
             t2 = time.perf_counter()
+            rated = await store.rebuild_ratings(replace=True)
+            await store.close()
+            t3 = time.perf_counter()
             seats, rounds, totals = (await query(path, _COUNTS))[0]
             print(f"build: bulk insert {t1 - t0:.1f} s + rebuild_aggregates {t2 - t1:.1f} s = {t2 - t0:.1f} s")
+            print(f"rebuild_ratings: {rated.matches:,} rated matches, {rated.ratings:,} ratings in {t3 - t2:.1f} s")
             print(f"rows: {args.matches:,} matches, {seats:,} seats, {rounds:,} rounds, {totals:,} player totals")
             print(f"file: {os.path.getsize(path) / 2**20:,.0f} MB")
         print()
-        await measure(path, args.reps)
+        await measure(path, args.reps, args.records)
     finally:
         if tmpdir is not None:
             tmpdir.cleanup()

@@ -31,9 +31,10 @@ from bot.engine.options import OptionError, Options, preset
 from bot.engine.rules import RULESETS
 from bot.engine.view import Phase, PlayerView
 from bot.limits import LEASE_SECONDS_DEFAULT, TURN_TIMER_MAX, TURN_TIMER_MIN
-from bot.storage import LiveGame, MatchResult, Shards, StorageUnavailable, Store, WriteRefused
+from bot.storage import LiveGame, MatchResult, MatchSteps, Shards, StorageUnavailable, Store, WriteRefused
 
 from . import errors as E
+from . import records
 from .clock import Clock, SystemClock, TimerHandle
 from .fanout import CloseReason, FanOut, Subscriber, Update
 from .fanout import UpdateKind as K
@@ -585,6 +586,10 @@ class SessionManager:
                 )
             game, events = Game.new(session.mode, len(session.seats), seed=session.seed, options=session.options)
             session.game = game
+            seats = [(s.user_id, s.name, None if s.level is None else s.level.value) for s in session.seats]
+            session.journal = [
+                (0, records.start_entry(session.mode.value, len(session.seats), session.seed, session.options, seats))
+            ]
             session.status = Status.PLAYING
             session.started_at = self.clock.now()
             session.last_activity = session.started_at
@@ -630,7 +635,7 @@ class SessionManager:
             action = build(view)
             if getattr(action, "player", None) != seat:
                 raise E.BadRequest("that action is not yours")
-            events = game.apply(action)
+            events = session.apply(action)
             session.seats[seat].timeouts = 0
             session.last_activity = self.clock.now()
             return await self._finish_change(session, events, K.ACTION, seat)
@@ -679,7 +684,7 @@ class SessionManager:
         result: MatchResult | None = None
         if session.status == Status.PLAYING and game is not None:
             if kind in (K.REMOVED, K.TIMEOUT) and game.phase is not Phase.MATCH_OVER and not session.humans():
-                events += abandon(game)  # the last human left: nobody is left to play for
+                events += abandon(game, session.remove)  # the last human left: nobody is left to play for
             if game.phase is Phase.MATCH_OVER:
                 result = settle(session, self.clock.now())
                 kind = K.FINISHED
@@ -690,12 +695,14 @@ class SessionManager:
             if result is not None:
                 row = self._row(session)
                 expected = self._expected(session)
+                steps = self._steps(session)
                 await self._saving(
                     session.channel_id,
                     lambda: self.store.finish_match(
-                        result, replace_with=row, owner=self.leases.owner, expected_version=expected
+                        result, replace_with=row, owner=self.leases.owner, expected_version=expected, steps=steps
                     ),
                 )
+                session.journal = []
                 session.committed = row.snapshot
                 session.published = SessionView.of(session)
             else:
@@ -727,10 +734,10 @@ class SessionManager:
             return await self._finish_change(session, [], K.LOBBY, actor)
         if session.status != Status.PLAYING:
             raise E.GameFinished("the match is over")
-        game = self._require_game(session)
+        self._require_game(session)
         session.seats[seat].left = True
         session.seats[seat].out = out
-        events = game.remove_player(seat)
+        events = session.remove(seat)
         self._pass_host(session, seat)
         return await self._finish_change(session, events, kind, actor)
 
@@ -748,16 +755,18 @@ class SessionManager:
         self._timers.disarm(session.channel_id)
         try:
             if session.status == Status.PLAYING and session.game is not None:
-                abandon(session.game)
+                abandon(session.game, session.remove)
                 session.version += 1
                 result = settle(session, self.clock.now(), abandoned=True)
                 expected = self._expected(session)
+                steps = self._steps(session)
                 await self._saving(
                     session.channel_id,
                     lambda: self.store.finish_match(
-                        result, replace_with=None, owner=self.leases.owner, expected_version=expected
+                        result, replace_with=None, owner=self.leases.owner, expected_version=expected, steps=steps
                     ),
                 )
+                session.journal = []
             else:
                 channel = session.channel_id
                 await self._saving(channel, lambda: self.store.delete_game(channel, owner=self.leases.owner))
@@ -779,9 +788,12 @@ class SessionManager:
         await self._guard(session)
         row = self._row(session)
         expected = self._expected(session)
+        steps = self._steps(session)
         await self._saving(
-            session.channel_id, lambda: self.store.save_game(row, owner=self.leases.owner, expected_version=expected)
+            session.channel_id,
+            lambda: self.store.save_game(row, owner=self.leases.owner, expected_version=expected, steps=steps),
         )
+        session.journal = []
         session.committed = row.snapshot
         session.published = SessionView.of(session)
 
@@ -838,7 +850,13 @@ class SessionManager:
             updated_at=self.clock.now(),
         )
 
+    @staticmethod
+    def _steps(session: Session) -> MatchSteps | None:
+        """The match record's entries the next commit writes (issue 19 point 1), or None."""
+        return MatchSteps(session.match_key, tuple(session.journal)) if session.journal else None
+
     def _restore(self, session: Session, before: dict[str, Any]) -> None:
+        session.journal = []  # the changes noted since the last commit are undone with it
         restored = Session.from_dict(before)
         for name in (
             "host_id",
@@ -916,7 +934,7 @@ class SessionManager:
             if game is None:
                 return
             try:
-                events = game.apply(action)
+                events = session.apply(action)
                 await self._finish_change(session, events, K.AI, seat)
             except Exception as exc:
                 # The game was restored as it was: try the move again shortly, or the table would wait forever.
@@ -933,20 +951,21 @@ class SessionManager:
                 return
             try:
                 if game.phase is Phase.ROUND_OVER:
-                    dealer = next(i for i, s in enumerate(session.seats) if not s.left)
-                    events = game.apply(NextRound(dealer))
+                    # a seat still in the match (not one out of it under house rule elimination, SPEC H9)
+                    dealer = next(i for i, s in enumerate(session.seats) if not s.left and game.active[i])
+                    events = session.apply(NextRound(dealer))
                     await self._finish_change(session, events, K.ACTION, None)
                     return
                 owner = game.pending
                 if owner is None:
                     return
                 seat = owner
-                events = default_action(game, seat)
+                events = default_action(game, seat, session.apply)
                 session.seats[seat].timeouts += 1
                 if session.seats[seat].timeouts >= self.limits.max_timeouts and game.phase is not Phase.MATCH_OVER:
                     session.seats[seat].left = True
                     session.seats[seat].out = Out.TIMEOUTS
-                    events += game.remove_player(seat)
+                    events += session.remove(seat)
                     self._pass_host(session, seat)
                 await self._finish_change(session, events, K.TIMEOUT, seat)
             except Exception as exc:

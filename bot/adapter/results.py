@@ -5,6 +5,8 @@ Pure functions of the session and the clock's time: the manager commits what the
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from bot.engine.events import Event
 from bot.engine.game import Game
 from bot.engine.view import Phase
@@ -13,14 +15,17 @@ from bot.storage import MatchPlayer, MatchResult, RoundResult
 from .session import MatchOutcome, Session, Status
 
 
-def abandon(game: Game) -> list[Event]:
-    """Remove every remaining player: the match ends without a winner. Returns the engine's events."""
+def abandon(game: Game, remove: Callable[[int], list[Event]] | None = None) -> list[Event]:
+    """Remove every remaining player (with ``remove``, e.g. :meth:`Session.remove` which notes each removal for the
+    match record; default the game's own ``remove_player``): the match ends without a winner. Returns the engine's
+    events."""
+    remove = remove or game.remove_player
     events: list[Event] = []
     for s in range(game.players):
         if game.phase is Phase.MATCH_OVER:
             break
         if game.active[s]:
-            events += game.remove_player(s)
+            events += remove(s)
     return events
 
 

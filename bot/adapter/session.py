@@ -14,11 +14,15 @@ from typing import TYPE_CHECKING, Any
 
 from bot import limits
 from bot.ai import DEFAULT_LEVEL, Level
+from bot.engine.actions import Action
 from bot.engine.cards import Mode
 from bot.engine.errors import SnapshotError, SnapshotTooNew
+from bot.engine.events import Event
 from bot.engine.game import Game
 from bot.engine.options import Options
 from bot.engine.scoring import placement
+
+from . import records
 
 if TYPE_CHECKING:
     from .session_view import SessionView
@@ -201,6 +205,28 @@ class Session:
     committed: dict[str, Any] | None = field(default=None, compare=False, repr=False)
     #: What the Discord layer reads: the frozen view built right after the last commit (set by the manager).
     published: SessionView | None = field(default=None, compare=False, repr=False)
+    #: The match record's entries of the changes made since the last commit, ``(seq, entry)`` (issue 19 point 1,
+    #: bot/adapter/records.py): written with the next commit, dropped when it fails.
+    journal: list[tuple[int, dict[str, Any]]] = field(default_factory=list, compare=False, repr=False)
+
+    # --- changes of the game (each noted for the match record) ------------------------------------------------------
+
+    def apply(self, action: Action) -> list[Event]:
+        """Apply ``action`` to the game (:meth:`Game.apply`, whose typed errors leave everything unchanged) and note
+        it for the match record."""
+        game = self.game
+        assert game is not None
+        events = game.apply(action)
+        self.journal.append((game.step, {"a": records.encode(action)}))
+        return events
+
+    def remove(self, seat: int) -> list[Event]:
+        """Take ``seat`` out of the match (:meth:`Game.remove_player`) and note it for the match record."""
+        game = self.game
+        assert game is not None
+        events = game.remove_player(seat)
+        self.journal.append((game.step, {"remove": seat}))
+        return events
 
     # --- seats -------------------------------------------------------------------------------------------------------
 

@@ -74,6 +74,8 @@ class SessionView:
     rounds_played: int
     #: The last-moves log as committed (oldest first; at most ``LOG_LINES`` lines).
     log: tuple[str, ...] = ()
+    #: The name of the match's result and record (:attr:`Session.match_key`), once it started.
+    match_key: str = ""
 
     @classmethod
     def of(cls, session: Session) -> SessionView:
@@ -116,6 +118,7 @@ class SessionView:
             seat_views=tuple(game.view(i) for i in range(game.players)) if game is not None else None,
             rounds_played=len(game.history) if game is not None else 0,
             log=tuple(session.log),
+            match_key=session.match_key if session.started_at is not None else "",
         )
 
     def same_session(self, other: SessionView) -> bool:

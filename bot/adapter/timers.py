@@ -15,7 +15,7 @@ from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from typing import Any
 
-from bot.engine.actions import Draw
+from bot.engine.actions import Action, Draw
 from bot.engine.events import Event
 from bot.engine.game import Game
 from bot.engine.view import Phase
@@ -60,17 +60,19 @@ OnTimeout = Callable[[Session, int], Job]
 OnAi = Callable[[Session, int, int], Job]
 
 
-def default_action(game: Game, seat: int) -> list[Event]:
+def default_action(game: Game, seat: int, apply: Callable[[Action], list[Event]] | None = None) -> list[Event]:
     """Apply the default of ``seat``'s pending decision (draw and keep; keep; accept; declare the colour held most)
-    and return its events."""
+    and return its events. ``apply`` applies each action (e.g. :meth:`Session.apply`, which notes it for the match
+    record); default the game's own."""
+    apply = apply or game.apply
     action = game.default_action(seat)  # the engine's default (house rules included: SPEC H)
     if action is None:
         return []
-    events = game.apply(action)
+    events = apply(action)
     if isinstance(action, Draw) and game.phase is Phase.PLAY_DRAWN and game.current == seat:
         follow = game.default_action(seat)  # keep the drawn card (or play it, under force play)
         if follow is not None:
-            events += game.apply(follow)
+            events += apply(follow)
     return events
 
 
@@ -117,7 +119,8 @@ class Timers:
             handles.timer = self.clock.call_later(delay, lambda: self.spawn(self._on_timeout(session, version)))
         owner = game.pending
         if game.phase is Phase.ROUND_OVER and all(s.ai or s.left for s in session.seats):
-            owner = next(i for i, s in enumerate(session.seats) if not s.left)
+            # an AI seat still in the match deals (not one out of it under house rule elimination, SPEC H9)
+            owner = next(i for i, s in enumerate(session.seats) if not s.left and game.active[i])
         ai_seats = [i for i, s in enumerate(session.seats) if s.ai and not s.left]
         if owner is not None and session.seats[owner].ai:
             seat = owner

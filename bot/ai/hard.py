@@ -23,7 +23,7 @@ import math
 from collections.abc import Sequence
 from random import Random
 
-from bot.engine.actions import Accept, Action, DeclareColour, Draw, Keep, Play
+from bot.engine.actions import Accept, Action, DeclareColour, Draw, Keep, Play, PlayMany
 from bot.engine.cards import Colour, Face, Mode, Side
 from bot.engine.decks import deck_for, tables_for
 from bot.engine.game import Game
@@ -93,7 +93,8 @@ def _cards_left(view: PlayerView, play: Play) -> int:
 
 def _candidates(view: PlayerView, base: Action) -> list[Action]:
     """The moves worth searching, the *Normal* move first: every play (UNO called whenever it can be; a wild with the
-    colour the hand holds most), plus drawing or keeping."""
+    colour the hand holds most), every listed play of several cards (house rule ``multi_play``), plus drawing or
+    keeping."""
     legal = list(view.legal)
     favourite = normal.favourite_colour(view)
     plays = [a for a in legal if isinstance(a, Play) and (a.colour is None or a.colour is favourite)]
@@ -106,6 +107,12 @@ def _candidates(view: PlayerView, base: Action) -> list[Action]:
         if a not in seen:
             seen.add(a)
             out.append(a)
+    together = [a for a in legal if isinstance(a, PlayMany)]  # house rule multi_play (SPEC H8)
+    with_uno = {a.cards for a in together if a.uno}
+    for many in together:
+        if (many.uno or many.cards not in with_uno) and many not in seen:
+            seen.add(many)
+            out.append(many)
     for other in legal:
         if isinstance(other, Draw | Keep) and other not in seen:
             seen.add(other)

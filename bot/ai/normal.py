@@ -7,7 +7,9 @@ targeted cards at the opponent with the fewest cards; it saves its Power Card un
 it never bluffs a restricted wild draw; and it challenges a wild draw when the odds favour it (SPEC G7).
 With the house rules (SPEC H) it stacks whenever it can, swaps hands with a 7 with the opponent holding the fewest
 cards (only when that leaves it better off), jumps in whenever it holds a card identical to the top, and with
-``number_finish`` (SPEC H6) keeps a number for its last card rather than an action card or a wild.
+``number_finish`` (SPEC H6) keeps a number for its last card rather than an action card or a wild; with
+``multi_play`` (SPEC H8) it plays several cards of one number at once when that sheds more than its best single play,
+the colour it holds most on top.
 """
 
 from __future__ import annotations
@@ -15,7 +17,19 @@ from __future__ import annotations
 from collections import Counter
 from random import Random
 
-from bot.engine.actions import Accept, Action, CallUno, Catch, Challenge, DeclareColour, Draw, Keep, NextRound, Play
+from bot.engine.actions import (
+    Accept,
+    Action,
+    CallUno,
+    Catch,
+    Challenge,
+    DeclareColour,
+    Draw,
+    Keep,
+    NextRound,
+    Play,
+    PlayMany,
+)
 from bot.engine.cards import CHALLENGEABLE_KINDS, Colour, Kind
 from bot.engine.rules import RULESETS, colour_held_most, holds_colour
 from bot.engine.view import Phase, PlayerView
@@ -67,6 +81,11 @@ def choose(view: PlayerView, rnd: Random) -> Action | None:
     if not plays:
         return next(a for a in legal if isinstance(a, Draw | Keep))
     best = max(plays, key=lambda a: (_score(view, a), rnd.random()))
+    together = [a for a in legal if isinstance(a, PlayMany)]  # house rule multi_play (SPEC H8)
+    if together:
+        most = max(together, key=lambda a: (_many_score(view, a), rnd.random()))
+        if _many_score(view, most) >= _score(view, best):
+            return most
     if view.phase is Phase.PLAY and _score(view, best) < -50:
         draw = next((a for a in legal if isinstance(a, Draw)), None)
         if draw is not None:
@@ -129,6 +148,22 @@ def _score(view: PlayerView, play: Play) -> float:
     if "number_finish" in view.house_rules and len(hand) == 2:  # SPEC H6: a last card it may not play is worse
         rest = next(f for cid, f in hand.items() if cid != play.card)  # than a bluff (-100): it stays for turns
         score += 0 if rest.kind is Kind.NUMBER else -150
+    return score
+
+
+def _many_score(view: PlayerView, play: PlayMany) -> float:
+    """Several cards of one number at once (house rule ``multi_play``, SPEC H8), scored like one play: the colour left
+    on top among the cards kept, high numbers shed, 5 more per extra card shed (fewer cards, fewer turns)."""
+    played = set(play.cards)
+    rest = [c.face for c in view.hand if c.id not in played]
+    top = next(c.face for c in view.hand if c.id == play.cards[-1])
+    counts = Counter(f.colour for f in rest if f.colour is not None)
+    n = len(play.cards)
+    score = 2 * (counts.get(top.colour, 0) if top.colour is not None else 0) + 0.1 * (top.number or 0) * n + 5 * (n - 1)
+    if play.uno:
+        score += 50
+    if "number_finish" in view.house_rules and len(rest) == 1 and rest[0].kind is not Kind.NUMBER:
+        score -= 150  # SPEC H6: a last card it may not play
     return score
 
 

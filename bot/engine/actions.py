@@ -9,10 +9,11 @@ Each class writes out the ``__init__`` dataclasses would write (``object.__setat
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from .cards import Colour
-from .frozen import fast_frozen_init
+from .frozen import fast_frozen_init, picklable
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,6 +42,24 @@ class Play:
         object.__setattr__(self, "colour", colour)
         object.__setattr__(self, "target", target)
         object.__setattr__(self, "flex", flex)
+        object.__setattr__(self, "uno", uno)
+
+
+@dataclass(frozen=True, slots=True)
+class PlayMany:
+    """House rule ``multi_play`` (SPEC H8): play ``cards`` (card ids from the hand: two or more numbers of the same
+    number, regular sides) at once, in this order — the first must be playable as an ordinary play, the last ends on
+    top of the discard pile. ``uno``: call UNO with them (they leave one card, SPEC G8). ``cards`` is always a tuple
+    (any iterable is taken: a JSON list of a record, say), so the action is a hashable value like every other."""
+
+    player: int
+    cards: tuple[int, ...]
+    uno: bool = False
+
+    def __init__(self, player: int, cards: Iterable[int], uno: bool = False) -> None:
+        # a tuple whatever it is given: a record or a message may carry the cards as a JSON list
+        object.__setattr__(self, "player", player)
+        object.__setattr__(self, "cards", tuple(cards))
         object.__setattr__(self, "uno", uno)
 
 
@@ -128,8 +147,23 @@ class NextRound:
         object.__setattr__(self, "player", player)
 
 
-Action = Play | Draw | Keep | DeclareColour | Challenge | Accept | CallUno | Catch | NextRound
+Action = Play | PlayMany | Draw | Keep | DeclareColour | Challenge | Accept | CallUno | Catch | NextRound
+#: Every action type :meth:`bot.engine.game.Game.apply` takes, e.g. for a layer that writes actions down by name.
+ACTION_TYPES: tuple[type, ...] = (
+    Play,
+    PlayMany,
+    Draw,
+    Keep,
+    DeclareColour,
+    Challenge,
+    Accept,
+    CallUno,
+    Catch,
+    NextRound,
+)
 
-for _cls in (Play, Draw, Keep, DeclareColour, Challenge, Accept, CallUno, Catch, NextRound):
-    fast_frozen_init(_cls)  # see bot.engine.frozen
+for _cls in ACTION_TYPES:
+    if _cls is not PlayMany:  # PlayMany keeps its own __init__ (it makes a tuple of the cards)
+        fast_frozen_init(_cls)  # see bot.engine.frozen
+picklable(PlayMany)
 del _cls

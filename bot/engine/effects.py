@@ -25,7 +25,7 @@ from .events import (
     TurnSkipped,
 )
 from .pending import PendingChallenge
-from .rules import STACK_DRAWS
+from .rules import DEFLECTS, DEFLECTS_BACK, STACK_DRAWS
 from .view import Phase
 
 if TYPE_CHECKING:
@@ -81,6 +81,8 @@ Effect = Callable[["Game", Played], "int | None"]
 
 def carry_out(game: Game, played: Played) -> int | None:
     """Carry out ``played`` by the table of its side; a kind with no entry has no effect (the next player plays)."""
+    if game.stack is not None and not played.flex and played.face.kind in DEFLECTS:
+        return _deflect(game, played)
     table = _FLEX if played.flex else _REGULAR
     effect = table.get(played.face.kind)
     if effect is not None:
@@ -189,6 +191,27 @@ def _stack(game: Game, x: Played, count: int, *, challengeable: bool) -> int | N
     game.phase = Phase.STACK
     game.current = x.next
     x.events.append(StackPending(x.next, total))
+    return None
+
+
+def _deflect(game: Game, x: Played) -> int | None:
+    """House rule ``stack_deflect`` (SPEC H7): a Reverse or a Skip played on a pending stack sends the whole total on,
+    unchanged — a Reverse turns the direction of play and sends it back (to the next player in the new direction),
+    a Skip to the next player. Played as a last card, the player it goes to takes the total at once (SPEC G9)."""
+    total = game.stack
+    assert total is not None
+    if x.face.kind in DEFLECTS_BACK:
+        game.direction = -game.direction
+        x.events.append(DirectionChanged(game.direction))
+    to = game._next(x.player)
+    if x.went_out:
+        game.stack = None
+        game._draw(to, total, "penalty", x.events)
+        return None
+    game.challenge = None
+    game.phase = Phase.STACK
+    game.current = to
+    x.events.append(StackPending(to, total))
     return None
 
 

@@ -133,6 +133,13 @@ class LastCardNotNumber(CardNotPlayable):
     code = "last_card_not_number"
 
 
+class NotSameNumber(CardNotPlayable):
+    """House rule ``multi_play`` (SPEC H8): cards played together must be two or more numbers of the same number (with
+    ``seven_zero``, not 7s or 0s)."""
+
+    code = "not_same_number"
+
+
 class CatchYourself(RuleError):
     """Nobody can catch themselves (SPEC G8)."""
 

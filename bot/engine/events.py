@@ -337,6 +337,19 @@ class PlayerRemoved(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class PlayerEliminated(Event):
+    """House rule ``elimination`` (SPEC H9): at the end of a round ``player``'s total, ``score``, passed the limit:
+    they are out of the match (the seat plays no further round)."""
+
+    player: int
+    score: int
+
+    def __init__(self, player: int, score: int) -> None:
+        object.__setattr__(self, "player", player)
+        object.__setattr__(self, "score", score)
+
+
+@dataclass(frozen=True, slots=True)
 class MatchAbandoned(Event):
     """Fewer than two players remain: the match ends without a winner."""
 

@@ -18,8 +18,23 @@ from typing import Any, Final
 
 from . import errors as E
 from . import snapshot
-from .actions import Accept, Action, CallUno, Catch, Challenge, DeclareColour, Draw, Keep, NextRound, Play
+from .actions import (
+    ACTION_TYPES,
+    Accept,
+    Action,
+    CallUno,
+    Catch,
+    Challenge,
+    DeclareColour,
+    Draw,
+    Keep,
+    NextRound,
+    Play,
+    PlayMany,
+)
 from .cards import (
+    PASS_NUMBER,
+    SWAP_NUMBER,
     Card,
     Colour,
     Deck,
@@ -51,6 +66,7 @@ from .events import (
     MatchEnded,
     OpeningCard,
     PenaltyAccepted,
+    PlayerEliminated,
     PlayerRemoved,
     PowerCardsChanged,
     Reshuffled,
@@ -74,7 +90,7 @@ from .legal import (
 from .options import Options
 from .pending import PendingChallenge
 from .rng import RandomSource, Rng
-from .rules import RULESETS, Ruleset, colour_held_most, stacks_on
+from .rules import DEFLECTS, RULESETS, Ruleset, colour_held_most, stacks_on
 from .scoring import match_winner, placement, round_points
 from .view import HandCard, Phase, PlayerView, RoundRecord
 
@@ -98,6 +114,9 @@ _PLAY_PHASES: Final = (_PLAY, _PLAY_DRAWN, _STACK)
 _PLAY_ONLY: Final = (_PLAY,)
 _DRAWN_ONLY: Final = (_PLAY_DRAWN,)
 _WILD_ALL_FLIP: Final = Kind.WILD_ALL_FLIP
+#: The match keys (:class:`~bot.engine.legal.SideTables`) of the 7 and the 0: under house rule ``seven_zero`` they act
+#: one card at a time, never played several at once (SPEC H4, H8).
+_SEVEN_ZERO_KEYS: Final = frozenset({100 + SWAP_NUMBER, 100 + PASS_NUMBER})
 
 
 def points_of(mode: Mode, face: Face) -> int:
@@ -156,6 +175,8 @@ class Game:
     _block: bool = field(init=False, compare=False, repr=False)
     _draw_all: bool = field(init=False, compare=False, repr=False)
     _number_finish: bool = field(init=False, compare=False, repr=False)
+    _deflect: bool = field(init=False, compare=False, repr=False)
+    _multi: bool = field(init=False, compare=False, repr=False)
     _ruleset: Ruleset = field(init=False, compare=False, repr=False)  # RULESETS[mode], as mode never changes either
 
     def __post_init__(self) -> None:
@@ -167,6 +188,8 @@ class Game:
         self._block = opts.block_illegal_wild_draw
         self._draw_all = opts.draw_to_match
         self._number_finish = opts.number_finish
+        self._deflect = opts.stack_deflect and opts.stacking != "off"
+        self._multi = opts.multi_play
 
     # ------------------------------------------------------------------------------------------------------------
     # Creation
@@ -473,13 +496,19 @@ class Game:
                     if not wild[card] and faces[card] == top_face:
                         plays.append((card, False, False, seven and swaps[card]))
                 return plays
-            top_kind = self.top.kind
             faces = self.faces
+            top_kind = self.stack_card().kind
+            deflect = self._deflect
+            if deflect:
+                tc, tk = self._top_keys()
             for card in cards:
-                if stacks_on(opts.stacking, faces[card].kind, top_kind) and not (
+                kind = faces[card].kind
+                if stacks_on(opts.stacking, kind, top_kind) and not (
                     block and t.restricted[card] and self._guilty(player, card, False)
                 ):
                     plays.append((card, False, wild[card], False))
+                elif deflect and kind in DEFLECTS and (colour[card] == tc or key[card] == tk):
+                    plays.append((card, False, False, False))  # SPEC H7: a Reverse or Skip sends the stack on
             return plays
         top = self.discard[-1]
         if wild[top]:
@@ -497,6 +526,18 @@ class Game:
             if not (block and t.restricted[card] and self._guilty(player, card, True)):
                 plays.append((card, True, w, t.targeted[card]))
         return plays
+
+    def stack_card(self) -> Face:
+        """The face of the draw card a pending stack is judged by (house rules ``stacking``, SPEC H1): the top of the
+        discard pile, or under house rule ``stack_deflect`` (SPEC H7) the first card below the Reverses and Skips that
+        sent the stack on. Outside a stack: the top."""
+        faces = self.faces
+        discard = self.discard
+        i = len(discard) - 1
+        if self.stack is not None:
+            while i > 0 and faces[discard[i]].kind in DEFLECTS:
+                i -= 1
+        return faces[discard[i]]
 
     def _may_jump_in(self, player: int) -> bool:
         """House rule ``jump_in`` (SPEC H): may ``player`` (not the current player) jump in now? Only while the
@@ -533,7 +574,10 @@ class Game:
         """Every action ``player`` may take now (SPEC G4, G7, G8, F8, H), as a lazy sequence: plays with each
         colour/target/flex/UNO variant, draw, keep, declare, challenge, accept, UNO call, catch, next round; with
         house rule ``jump_in`` a player other than the current one may have jump-in plays. Empty for a seat not
-        playing. A false catch (SPEC G8) is accepted by :meth:`apply` but not listed: it never helps."""
+        playing. A false catch (SPEC G8) is accepted by :meth:`apply` but not listed: it never helps. Under house rule
+        ``multi_play`` (SPEC H8) the list holds one play of several cards per number and top card (all of that
+        number); :meth:`apply` also takes any other two or more of them in any order (listing every subset and order
+        would run to thousands)."""
         phase = self.phase
         if phase is _MATCH_OVER or type(player) is not int or not 0 <= player < self.players:
             return LegalActions(0, [], (), (), False, [], 0, 0)
@@ -569,6 +613,8 @@ class Game:
                 uno = True
                 size *= 2
             if mine:
+                if self._multi and phase is _PLAY:
+                    simple.extend(self._multi_plays(player, plays))
                 if phase is _STACK:
                     if self.challenge is not None:
                         simple.append(CHALLENGES[player])
@@ -586,6 +632,40 @@ class Game:
         if self.catchable is not None and self.catchable != player:
             simple.append(Catch(player, self.catchable))
         return LegalActions(player, plays, colours, targets, uno, simple, size, decisions)
+
+    def _multi_plays(self, player: int, plays: list[tuple[int, bool, bool, bool]]) -> list[Action]:
+        """House rule ``multi_play`` (SPEC H8): the listed ways for ``player`` to play several cards of one number at
+        once. For each number held twice or more with one of them playable, and each face that may end on top: every
+        card of that number, a playable other one first, the others in hand order, that face last (both with and
+        without UNO when one card is left). :meth:`apply` accepts any two or more of them in any order with a playable
+        first card; this list is what the hand offers and the AI weighs (one entry per top face, so at most the hand's
+        size, twice)."""
+        hand = self.hands[player]
+        keys = self.tables.key
+        faces = self.faces
+        seven = self._seven_zero
+        groups: dict[int, list[int]] = {}
+        for c in hand:
+            k = keys[c]
+            if k >= 100 and not (seven and k in _SEVEN_ZERO_KEYS):  # seven-zero: 7s and 0s go one at a time
+                groups.setdefault(k, []).append(c)
+        playable = {card for card, flex, _, _ in plays if not flex}
+        out: list[Action] = []
+        for cards in groups.values():
+            if len(cards) < 2:
+                continue
+            firsts = [c for c in cards if c in playable]
+            tops: list[Face] = []
+            for top in cards:
+                first = next((c for c in firsts if c != top), None)
+                if first is None or faces[top] in tops:
+                    continue
+                tops.append(faces[top])
+                group = (first, *[c for c in cards if c != first and c != top], top)
+                out.append(PlayMany(player, group, False))
+                if len(hand) - len(group) == 1:
+                    out.append(PlayMany(player, group, True))
+        return out
 
     def is_legal(self, action: Action) -> bool:
         """Whether :meth:`apply` would accept ``action`` (false catches included)."""
@@ -608,6 +688,8 @@ class Game:
         # One branch per action type (exact types, as checked): direct calls, which the compiled engine makes natively.
         if type(action) is Play:
             self._do_play(action, events)
+        elif type(action) is PlayMany:
+            self._do_play_many(action, events)
         elif type(action) is Draw:
             self._do_draw(action, events)
         elif type(action) is Keep:
@@ -637,6 +719,8 @@ class Game:
             raise E.NotSeated(f"seat {player!r} is not playing in this match")  # as _check_seat
         if type(action) is Play:
             self._check_play(action)
+        elif type(action) is PlayMany:
+            self._check_play_many(action)
         elif type(action) is Draw:
             self._check_draw(action)
         elif type(action) is Keep:
@@ -768,6 +852,65 @@ class Game:
         elif nxt is not None:
             self.phase = _PLAY
             self.current = nxt
+
+    def _check_play_many(self, a: PlayMany) -> None:
+        """House rule ``multi_play`` (SPEC H8): on the player's own turn (not after a draw, not over a stack, never a
+        jump-in), two or more different cards of their hand, numbers of the same number (with ``seven_zero`` not 7s or
+        0s), the first playable as an ordinary play; UNO only when one card is left."""
+        p = a.player
+        if not self._multi:
+            raise E.UnknownAction("playing several cards at once is house rule multi_play, not in force")
+        if p != self.current or self.phase is not _PLAY:
+            self._check_turn(p, _PLAY_ONLY)  # raises
+        hand = self.hands[p]
+        cards = a.cards
+        if type(cards) is not tuple or len(cards) < 2 or len(set(cards)) != len(cards):
+            raise E.NotSameNumber("play two or more different cards together")
+        for c in cards:
+            if type(c) is not int or c not in hand:
+                raise E.CardNotInHand(f"card {c!r} is not in seat {p}'s hand")
+        keys = self.tables.key
+        k = keys[cards[0]]
+        if k < 100 or any(keys[c] != k for c in cards) or (self._seven_zero and k in _SEVEN_ZERO_KEYS):
+            raise E.NotSameNumber("only numbers of the same number go together (with seven-zero, not 7s or 0s)")
+        if not self._playable(p, cards[0], False):
+            first = self.faces[cards[0]]
+            raise E.CardNotPlayable(f"{format_face(first)} cannot be played on {format_face(self.top)}")
+        if a.uno is not False and (a.uno is not True or len(hand) - len(cards) != 1):
+            raise E.UnoNotAllowed("UNO goes with the play that leaves you one card")
+
+    def _do_play_many(self, a: PlayMany, events: list[Event]) -> None:
+        """SPEC H8: the cards go on the discard pile in order, each one played (a Flex flip icon turns the Power Card
+        each time, SPEC X3); numbers do nothing else; then as after any play (SPEC G8 UNO, G9 going out)."""
+        p = a.player
+        hand = self.hands[p]
+        if self.catchable is not None:
+            self._close_catch_window(p)
+        self.revealed = None
+        self.drawn = None
+        self.declared = None
+        faces = self.faces
+        for card in a.cards:
+            hand.remove(card)
+            self.discard.append(card)
+            face = faces[card]
+            events.append(CardPlayed(p, face, False, None, None))
+            if self.power is not None:
+                self._power_after_play(p, face, False, events)
+        if len(hand) == 1:
+            if a.uno:
+                self.uno[p] = True
+                events.append(UnoCalled(p))
+            else:
+                self.uno[p] = False
+                self.catchable = p
+        else:
+            self.uno[p] = False
+        if not hand:
+            self._end_round(p, events)
+        else:
+            self.phase = _PLAY
+            self.current = self._next(p)
 
     def _power_after_play(self, p: int, face: Face, flex: bool, events: list[Event]) -> None:
         """SPEC X3: a flex side spends the Power Card; a flip icon toggles it; Wild All Flip toggles all; all red →
@@ -959,11 +1102,17 @@ class Game:
                 self.catchable = None
 
     def _reshuffle(self, events: list[Event]) -> bool:
-        """SPEC G5: the discard pile except its top becomes the new draw pile. False when nothing is left to use."""
-        if len(self.discard) <= 1:
+        """SPEC G5: the discard pile except its top becomes the new draw pile (under a stack sent on by deflections,
+        SPEC H7, except its draw card and those above it). False when nothing is left to use."""
+        keep = 1
+        if self.stack is not None:  # SPEC H7: a pending stack keeps its draw card under the cards that deflected it
+            faces, discard = self.faces, self.discard
+            while keep < len(discard) and faces[discard[-keep]].kind in DEFLECTS:
+                keep += 1
+        if len(self.discard) <= keep:
             return False
-        cards = self.discard[:-1]
-        del self.discard[:-1]
+        cards = self.discard[:-keep]
+        del self.discard[:-keep]
         self.rng.shuffle(cards)
         self.draw_pile = cards
         events.append(Reshuffled(len(cards)))
@@ -1107,7 +1256,9 @@ class Game:
         """SPEC G9: score the round on the side in play; end the match at the target score."""
         points_of_face = self.rules.points_of
         values = [sum(points_of_face(self.faces[c]) for c in hand) for hand in self.hands]
-        points = round_points(values, winner, self.options.scoring)
+        opts = self.options
+        limit = opts.elimination
+        points = round_points(values, winner, "lowest" if limit else opts.scoring)
         for s in range(self.players):
             self.scores[s] += points[s]
         self.history.append(RoundRecord(winner, points))
@@ -1120,8 +1271,16 @@ class Game:
         hands = tuple(tuple(self.faces[c] for c in hand) for hand in self.hands)
         events.append(RoundEnded(winner, points, tuple(self.scores), hands))
         seated = [s for s in range(self.players) if self.active[s]]
-        opts = self.options
-        won = match_winner(self.scores, seated, self.history, winner, opts.target_score, opts.scoring)
+        if limit:  # house rule elimination (SPEC H9): past the limit, out; the last one in wins
+            for s in seated:
+                if s != winner and self.scores[s] > limit:
+                    self.active[s] = False
+                    self.uno[s] = False
+                    events.append(PlayerEliminated(s, self.scores[s]))
+            seated = [s for s in seated if self.active[s]]
+            won: int | None = seated[0] if len(seated) == 1 else None
+        else:
+            won = match_winner(self.scores, seated, self.history, winner, opts.target_score, opts.scoring)
         if won is None:
             self.phase = _ROUND_OVER
         else:
@@ -1131,8 +1290,10 @@ class Game:
 
     def placement(self) -> list[int]:
         """Seats from first to last place now (SPEC G9): the match winner first, then by score — highest first, or
-        lowest first with ``scoring = "lowest"``; ties by seat. The one ranking every layer shows."""
-        return placement(self.scores, self.winner, self.options.scoring)
+        lowest first with ``scoring = "lowest"``; ties by seat; under house rule ``elimination`` (SPEC H9) the last
+        out ranks higher. The one ranking every layer shows."""
+        opts = self.options
+        return placement(self.scores, self.winner, opts.scoring, opts.elimination, self.history)
 
     def _check_next_round(self, a: NextRound) -> None:
         if self.phase is not _ROUND_OVER:
@@ -1377,4 +1538,4 @@ SNAPSHOT_VERSION = snapshot.SNAPSHOT_VERSION
 
 
 #: The engine's actions (:meth:`Game.apply` takes exactly these types).
-_ACTION_TYPES: Final = frozenset({Play, Draw, Keep, DeclareColour, Challenge, Accept, CallUno, Catch, NextRound})
+_ACTION_TYPES: Final = frozenset(ACTION_TYPES)

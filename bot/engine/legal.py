@@ -74,9 +74,9 @@ NEXT_ROUNDS: Final[dict[int, NextRound]] = _Shared(NextRound)
 
 class LegalActions(Sequence[Action]):
     """A player's legal actions, in a fixed order: plays (each card's regular side then flex side; for each, every
-    declared colour × target × UNO variant), then the other decisions (draw, keep, declare, challenge, accept, next
-    round), then UNO calls and catches. ``plays`` counts the plays (the first ``plays`` items), ``moves`` everything but
-    UNO calls and catches.
+    declared colour × target × UNO variant), then the other decisions (plays of several cards at once under house rule
+    ``multi_play``, draw, keep, declare, challenge, accept, next round), then UNO calls and catches. ``plays`` counts
+    the plays of one card (the first ``plays`` items), ``moves`` everything but UNO calls and catches.
 
     Built by :meth:`~bot.engine.game.Game.legal_actions`, which gives the plays as ``(card, flex, wild, targeted)`` with
     their count ``size`` (every wild play stands for one action per colour, every targeted play one per target, each of

@@ -52,6 +52,8 @@ class RuleOption:
     - ``text``: the stem of its catalogue keys when it is not ``name`` (texts kept from before the table).
     - ``slash``: offered by ``/uno new`` and ``/uno settings`` as a rule option (``target_score`` has its own).
     - ``steps``: for an ``int`` option, the values the lobby's rule panel offers (default: every value in bounds).
+    - ``settings``: offered by ``/uno settings`` too (a server default). Discord allows 25 options a command: the
+      house rules past that are set per table, by ``/uno new`` and the lobby's rule panel.
     """
 
     name: str
@@ -64,6 +66,7 @@ class RuleOption:
     text: str = ""
     slash: bool = True
     steps: tuple[int, ...] = ()
+    settings: bool = True
 
     @property
     def kind(self) -> type:
@@ -114,6 +117,7 @@ def rule(
     text: str = "",
     slash: bool = True,
     steps: tuple[int, ...] = (),
+    settings: bool = True,
 ) -> T:
     """Declare a field of :class:`Options` as one row of table O (see :class:`RuleOption`; the name is the field's).
     Typed as its default so that ``Options`` keeps its attribute types."""
@@ -128,6 +132,7 @@ def rule(
         text,
         slash,
         steps,
+        settings,
     )
     out: T = field(default=default, metadata={"rule": row})
     return out
@@ -183,6 +188,19 @@ class Options:
     #: ``number_finish``: a player may not go out on an action card or a wild: a last card that is not a number
     #: cannot be played (SPEC H6).
     number_finish: bool = rule(False, house=True, section="H6")
+    #: ``stack_deflect``: with ``stacking``, the player a stack is addressed to may send it on with a Reverse (back the
+    #: other way) or a Skip (to the next player) instead of stacking or taking it (SPEC H7). Without stacking it
+    #: changes nothing (a draw card is drawn at once). Not in ``/uno settings`` (Discord's 25 options).
+    stack_deflect: bool = rule(False, house=True, section="H7", settings=False)
+    #: ``multi_play``: on their turn a player may play several cards of the same number at once, the first playable as
+    #: usual, the last on top (SPEC H8). Not in ``/uno settings`` (Discord's 25 options).
+    multi_play: bool = rule(False, house=True, section="H8", settings=False)
+    #: ``elimination``: a point limit, 0 = off. Each player takes the points left in their own hand at the end of a
+    #: round; a total past the limit puts them out; the last one in wins the match (``target_score`` and ``scoring``
+    #: do not apply) (SPEC H9). Not in ``/uno settings`` (Discord's 25 options).
+    elimination: int = rule(
+        0, bounds=(0, TARGET_SCORE_MAX), house=True, section="H9", settings=False, steps=(0, 100, 200, 300, 500)
+    )
 
     def __post_init__(self) -> None:
         for row in RULE_OPTIONS.values():
@@ -220,6 +238,7 @@ def _table() -> Mapping[str, RuleOption]:
             row.text or f.name,
             row.slash,
             row.steps,
+            row.settings,
         )
         if (row.kind is str and row.default not in row.choices) or (row.kind is int and row.bounds is None):
             raise TypeError(f"option {f.name}: a str needs choices holding its default, an int bounds")
@@ -233,12 +252,15 @@ HOUSE_RULES: tuple[str, ...] = tuple(name for name, row in RULE_OPTIONS.items() 
 
 #: Presets (issue 18 point 3): several rule options set at once, by name. Each starts from the standard rules (SPEC's
 #: defaults; the target score is kept) and sets its own values; ``chaos`` switches every house rule fully on (a new
-#: house rule joins it by itself). Values of options a game does not have are left out (:func:`preset`).
+#: house rule joins it by itself) but ``elimination`` (a point limit: it changes how the match ends, not how a round is
+#: played, SPEC H9). Values of options a game does not have are left out (:func:`preset`).
 PRESETS: Mapping[str, Mapping[str, bool | int | str]] = MappingProxyType(
     {
         "official": MappingProxyType({}),
         "party": MappingProxyType({"stacking": "any_draw", "jump_in": True, "seven_zero": True}),
-        "chaos": MappingProxyType({name: RULE_OPTIONS[name].on for name in HOUSE_RULES}),
+        "chaos": MappingProxyType(
+            {name: RULE_OPTIONS[name].on for name in HOUSE_RULES if RULE_OPTIONS[name].kind is not int}
+        ),
     }
 )
 

@@ -212,6 +212,14 @@ _SAME_SYMBOL = {Kind.FLEX_DRAW_TWO: Kind.DRAW_TWO, Kind.FLEX_WILD_DRAW_FOUR: Kin
 STACK_FAMILY: Mapping[Kind, Kind] = MappingProxyType({k: _SAME_SYMBOL.get(k, k) for k in STACK_DRAWS})
 
 
+#: House rule ``stack_deflect`` (SPEC H7): the cards that send a pending stack on — regular sides only. A Reverse (or
+#: the regular side of a Flex Reverse) sends it back the other way, a Skip (or a Flex Skip's regular side) to the next
+#: player. Skip Everyone (every other player is skipped: it would come back to its player) does not deflect.
+DEFLECTS: frozenset[Kind] = frozenset({Kind.REVERSE, Kind.FLEX_REVERSE, Kind.SKIP, Kind.FLEX_SKIP})
+#: Of :data:`DEFLECTS`, the cards that turn the direction of play (SPEC C3) as they deflect.
+DEFLECTS_BACK: frozenset[Kind] = frozenset({Kind.REVERSE, Kind.FLEX_REVERSE})
+
+
 def stacks_on(setting: str, card: Kind, top: Kind) -> bool:
     """House rule ``stacking`` (SPEC H): may a card of kind ``card`` (regular side) be stacked on a pending stack
     whose top card is of kind ``top``? ``"off"``: never; ``"same_kind"``: the same family (:data:`STACK_FAMILY`);
@@ -253,6 +261,8 @@ def colour_held_most(faces: Iterable[Face], side: Side) -> Colour:
 
 
 __all__ = [
+    "DEFLECTS",
+    "DEFLECTS_BACK",
     "RULESETS",
     "STACKS_ON",
     "STACK_DRAWS",

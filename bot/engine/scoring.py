@@ -52,12 +52,37 @@ def match_winner(
     return None
 
 
-def placement(scores: Sequence[int], winner: int | None, scoring: str) -> list[int]:
+def placement(
+    scores: Sequence[int],
+    winner: int | None,
+    scoring: str,
+    elimination: int = 0,
+    history: Sequence[RoundRecord] = (),
+) -> list[int]:
     """Seats from first to last place: the match winner first, then by score — highest first with
     ``scoring = "winner"``, lowest first with ``"lowest"`` (SPEC G9) — ties by seat. ``winner`` None (an abandoned
-    match): by score only."""
+    match): by score only. House rule ``elimination`` (SPEC H9, ``elimination`` the limit, ``history`` the rounds):
+    the winner, then the players still in by lowest total, then the eliminated, the last out first (those out in the
+    same round by lowest total)."""
+    if elimination:
+        last = len(history) + 1  # still in: after every round
+        out = [last if r is None else r for r in elimination_rounds(history, len(scores), elimination)]
+        return sorted(range(len(scores)), key=lambda s: (s != winner, -out[s], scores[s], s))
     lowest = scoring == "lowest"
     return sorted(range(len(scores)), key=lambda s: (s != winner, scores[s] if lowest else -scores[s], s))
 
 
-__all__ = ["match_winner", "placement", "round_points"]
+def elimination_rounds(history: Sequence[RoundRecord], players: int, limit: int) -> list[int | None]:
+    """House rule ``elimination`` (SPEC H9): per seat, the round (1-based) whose points took its total past ``limit``,
+    or None (still in, or left the match before that). Read from the rounds' points, so nothing else is saved."""
+    totals = [0] * players
+    out: list[int | None] = [None] * players
+    for number, record in enumerate(history, 1):
+        for s in range(players):
+            totals[s] += record.points[s]
+            if out[s] is None and totals[s] > limit:
+                out[s] = number
+    return out
+
+
+__all__ = ["elimination_rounds", "match_winner", "placement", "round_points"]

@@ -262,6 +262,42 @@ class MatchResult:
 
 
 @dataclass(frozen=True, slots=True)
+class HistoryRow:
+    """One finished match in a player's history (``/uno history``, issue 19 point 2).
+
+    ``match_key`` names its record (:meth:`Store.match_record`; ``recorded`` whether it has one: matches from before
+    records have none); ``ended_at`` Unix seconds; ``status`` ``completed`` or ``abandoned``; ``placement`` 1 = first
+    of ``seats``; ``final_score`` and ``points`` the player's (as :class:`MatchPlayer`); ``opponents`` the other seats'
+    names in seat order (AI seats included); ``rating_change`` how much the player's shown rating moved with this
+    match in the history's scope, ``None`` when the match was not rated.
+    """
+
+    match_id: int
+    match_key: str
+    mode: str
+    guild_id: int
+    ended_at: float
+    status: str
+    placement: int
+    seats: int
+    final_score: int
+    points: int
+    opponents: tuple[str, ...]
+    rating_change: int | None
+    recorded: bool
+
+
+@dataclass(frozen=True, slots=True)
+class MatchSteps:
+    """Entries of a match record to append (issue 19 point 1): ``match_key`` as its :class:`MatchResult` will have
+    it, ``entries`` ``(seq, entry)`` pairs, ``seq`` ≥ 0 and distinct, ``entry`` a JSON-able dict (the adapter's, stored
+    as it is; bot/adapter/records.py says what they hold)."""
+
+    match_key: str
+    entries: tuple[tuple[int, dict[str, Any]], ...]
+
+
+@dataclass(frozen=True, slots=True)
 class LeaderboardRow:
     """One line of a leaderboard.
 
@@ -551,6 +587,30 @@ def check_live_game(game: object) -> tuple[int, int, str, str, int, str, float]:
         encode_snapshot(game.snapshot),
         check_time("updated_at", game.updated_at),
     )
+
+
+def check_match_key(value: object) -> str:
+    return _name("match_key", value, MAX_MATCH_KEY_LENGTH)
+
+
+def check_steps(steps: object) -> list[tuple[str, int, str]]:
+    """Validate :class:`MatchSteps`; returns the rows to store, ``(match_key, seq, JSON text)``."""
+    if not isinstance(steps, MatchSteps):
+        raise InvalidInputError(f"expected MatchSteps, not {type(steps).__name__}")
+    key = _name("match_key", steps.match_key, MAX_MATCH_KEY_LENGTH)
+    if not isinstance(steps.entries, tuple):
+        raise InvalidInputError("entries must be a tuple of (seq, entry)")
+    rows: list[tuple[str, int, str]] = []
+    seen: set[int] = set()
+    for item in steps.entries:
+        if not (isinstance(item, tuple) and len(item) == 2):
+            raise InvalidInputError("entries must be a tuple of (seq, entry)")
+        seq = check_count("seq", item[0], 2**31 - 1)
+        if seq in seen:
+            raise InvalidInputError(f"entry {seq} appears twice")
+        seen.add(seq)
+        rows.append((key, seq, encode_snapshot(item[1])))
+    return rows
 
 
 def _is_int(value: object) -> bool:

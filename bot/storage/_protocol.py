@@ -24,9 +24,11 @@ from bot.limits import RATING_MIN_MATCHES
 from ._models import (
     GuildSettings,
     Held,
+    HistoryRow,
     LeaderboardRow,
     LiveGame,
     MatchResult,
+    MatchSteps,
     PlayerRating,
     PlayerStats,
     RatingCheck,
@@ -87,8 +89,16 @@ class Store(Protocol):
 
     # --- live games -----------------------------------------------------------------------------------------------
 
-    async def save_game(self, game: LiveGame, *, owner: str | None = None, expected_version: int | None = None) -> None:
-        """Insert or replace the live game of ``game.channel_id``; returns once it is committed.
+    async def save_game(
+        self,
+        game: LiveGame,
+        *,
+        owner: str | None = None,
+        expected_version: int | None = None,
+        steps: MatchSteps | None = None,
+    ) -> None:
+        """Insert or replace the live game of ``game.channel_id``, with ``steps`` appended to its match's record in the
+        same transaction (issue 19 point 1); returns once it is committed.
 
         Fenced writes (issue 16 point 5): with ``owner``, only if ``owner`` holds the channel's lease by the database's
         clock; with ``expected_version``, only if the stored game is at that version (or there is none). Otherwise
@@ -160,10 +170,26 @@ class Store(Protocol):
         replace_with: LiveGame | None = None,
         owner: str | None = None,
         expected_version: int | None = None,
+        steps: MatchSteps | None = None,
     ) -> bool:
-        """Record a finished match, update its players' totals and delete (or, with ``replace_with``, replace) the
-        channel's live game in one transaction; ``False`` and nothing written if its ``match_key`` was recorded.
-        Fenced as :meth:`save_game` (:class:`~bot.storage.WriteRefused`, nothing written)."""
+        """Record a finished match, update its players' totals and ratings, append ``steps`` to its record and delete
+        (or, with ``replace_with``, replace) the channel's live game in one transaction; ``False`` and nothing written
+        if its ``match_key`` was recorded. Fenced as :meth:`save_game` (:class:`~bot.storage.WriteRefused`, nothing
+        written)."""
+        ...
+
+    async def match_history(
+        self, user_id: int, *, guild_id: int | None, limit: int = 10, offset: int = 0
+    ) -> list[HistoryRow]:
+        """A player's finished matches, newest first, in a server or (``None``) everywhere (issue 19 point 2)."""
+        ...
+
+    async def match_history_count(self, user_id: int, *, guild_id: int | None) -> int:
+        """How many finished matches :meth:`match_history` pages through."""
+        ...
+
+    async def match_record(self, match_key: str) -> list[tuple[int, dict[str, Any]]]:
+        """The entries of a match's record, ``(seq, entry)`` in order (issue 19 point 1); empty when it has none."""
         ...
 
     async def leaderboard(

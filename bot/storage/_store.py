@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import json
 import logging
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -56,10 +57,12 @@ from ._models import (
     UNSET,
     GuildSettings,
     Held,
+    HistoryRow,
     InvalidInputError,
     LeaderboardRow,
     LiveGame,
     MatchResult,
+    MatchSteps,
     OptionsValidator,
     PlayerRating,
     PlayerStats,
@@ -73,6 +76,7 @@ from ._models import (
     check_id,
     check_ids,
     check_live_game,
+    check_match_key,
     check_match_result,
     check_mode,
     check_optional_guild,
@@ -80,6 +84,7 @@ from ._models import (
     check_owner,
     check_page,
     check_shards,
+    check_steps,
     check_ttl,
     check_version,
     shard_keys,
@@ -189,6 +194,11 @@ FROM player_totals AS t
 WHERE t.guild_id = $1 AND t.mode = $2 AND t.user_id = $3
 """
 
+_INSERT_STEP = (
+    "INSERT INTO match_records (match_key, seq, entry) VALUES ($1, $2, $3) ON CONFLICT (match_key, seq) DO NOTHING"
+)
+"""One entry of a match record; a retried commit (an outage that hid whether the first one committed) adds nothing."""
+
 _UPSERT_RATING = (
     "INSERT INTO player_ratings (guild_id, mode, user_id, mu, sigma, rating, matches, last_match_id) "
     "VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (guild_id, mode, user_id) DO UPDATE SET mu = excluded.mu, "
@@ -212,9 +222,12 @@ _RATING_CHUNK = 20_000
 # earliest of their last $5 rated matches (the trend).
 _PLAYER_RATING = """
 SELECT r.mu, r.sigma, r.matches,
-    CASE WHEN r.matches >= $4 THEN 1 + (SELECT count(*) FROM player_ratings AS o
-        WHERE o.guild_id = r.guild_id AND o.mode = r.mode AND o.matches >= $4
-          AND (o.rating > r.rating OR (o.rating = r.rating AND o.user_id < r.user_id))) END,
+    CASE WHEN r.matches >= $4 THEN 1
+      + (SELECT count(*) FROM player_ratings AS o
+         WHERE o.guild_id = r.guild_id AND o.mode = r.mode AND o.rating > r.rating AND o.matches >= $4)
+      + (SELECT count(*) FROM player_ratings AS o
+         WHERE o.guild_id = r.guild_id AND o.mode = r.mode AND o.rating = r.rating AND o.user_id < r.user_id
+           AND o.matches >= $4) END,
     (SELECT count(*) FROM player_ratings AS o WHERE o.guild_id = r.guild_id AND o.mode = r.mode AND o.matches >= $4),
     last.mu_before, last.sigma_before, first.mu_before, first.sigma_before
 FROM player_ratings AS r
@@ -231,6 +244,11 @@ _ACQUIRE_LEASE = (
     "ON CONFLICT (channel_id) DO UPDATE SET owner = excluded.owner, expires_at = excluded.expires_at "
     "WHERE game_leases.owner = excluded.owner OR game_leases.expires_at <= {now:4} RETURNING 1"
 )
+
+
+def _marks(count: int, first: int = 1) -> str:
+    """``$first, $first+1, …``: ``count`` numbered parameters, for an ``IN (…)`` list."""
+    return ", ".join(f"${first + i}" for i in range(count))
 
 
 def _refused(channel_id: int, owner: str | None, version: int | None) -> WriteRefused:
@@ -268,6 +286,7 @@ class SqlStore:
         self.clock = clock
         self.db_clock = db_clock
         self._pending_saves: list[_Pending] = []
+        self._pending_steps: dict[asyncio.Future[None], list[tuple[str, int, str]]] = {}
         self._saver: asyncio.Task[None] | None = None
 
     # --- lifecycle ------------------------------------------------------------------------------------------------
@@ -391,8 +410,17 @@ class SqlStore:
 
     # --- live games -----------------------------------------------------------------------------------------------
 
-    async def save_game(self, game: LiveGame, *, owner: str | None = None, expected_version: int | None = None) -> None:
+    async def save_game(
+        self,
+        game: LiveGame,
+        *,
+        owner: str | None = None,
+        expected_version: int | None = None,
+        steps: MatchSteps | None = None,
+    ) -> None:
         """Insert or replace the live game of ``game.channel_id``; returns once it is committed (the last call wins).
+        ``steps``: entries of the match's record (issue 19 point 1), appended in the same transaction (not at all when
+        the write is refused).
 
         Fenced (issue 16 point 5): with ``owner``, the write happens only if ``owner`` holds the channel's lease by the
         database's clock; with ``expected_version``, only if the stored game is at that version (or there is none).
@@ -406,8 +434,11 @@ class SqlStore:
         if owner is not None:
             check_owner(owner)
         fenced = (*row, owner, check_version(expected_version))
+        step_rows = check_steps(steps) if steps is not None else []
         loop = asyncio.get_running_loop()
         done: asyncio.Future[None] = loop.create_future()
+        if step_rows:
+            self._pending_steps[done] = step_rows
         self._pending_saves.append((fenced, done))
         if self._saver is None or self._saver.done():
             self._saver = loop.create_task(self._flush_saves(), name="uno-storage-save")
@@ -428,6 +459,7 @@ class SqlStore:
                     seen.add(channel)
                     batch.append(item)
             self._pending_saves = later
+            steps = {row[0]: self._pending_steps.pop(fut) for row, fut in batch if fut in self._pending_steps}
             # One multi-row statement per chunk, one transaction each: SQLite's writer thread binds a whole batch
             # under one hold of the GIL instead of asking for it row by row; PostgreSQL pays one round trip and commit.
             # In channel order: the statement locks its rows (lease, then live game) row by row in the order of its
@@ -438,9 +470,7 @@ class SqlStore:
             try:
                 for i in range(0, len(rows), self._db.save_chunk):
                     chunk = rows[i : i + self._db.save_chunk]
-                    got = await self._db.write(
-                        _save_games(len(chunk)), *[v for row in chunk for v in row], self._db.shift()
-                    )
+                    got = await self._save_chunk(chunk, steps)
                     written.update(int(r[0]) for r in got)
             except Exception as exc:
                 for _, fut in batch:
@@ -454,6 +484,22 @@ class SqlStore:
                     fut.set_result(None)
                 else:
                     fut.set_exception(_refused(row[0], row[7], row[8]))
+
+    async def _save_chunk(
+        self, chunk: list[tuple[Any, ...]], steps: dict[int, list[tuple[str, int, str]]]
+    ) -> list[Row]:
+        """One statement of :meth:`_flush_saves`; with the match-record entries of its games (``steps`` by channel)
+        in the same transaction, for the games it wrote only."""
+        sql = _save_games(len(chunk))
+        params = [v for row in chunk for v in row]
+        if not any(row[0] in steps for row in chunk):
+            return list(await self._db.write(sql, *params, self._db.shift()))
+        async with self._db.transaction() as tx:
+            got = list(await tx.fetch(sql, *params, self._db.shift()))
+            rows = [r for (channel,) in got for r in steps.get(int(channel), ())]
+            if rows:
+                await tx.executemany(_INSERT_STEP, rows)
+        return got
 
     async def _fenced(self, tx: Tx, channel_id: int, owner: str | None, version: int | None) -> None:
         """Inside a transaction: raise :class:`WriteRefused` unless the fence of a write holds (the lease row locked
@@ -651,6 +697,7 @@ class SqlStore:
         replace_with: LiveGame | None = None,
         owner: str | None = None,
         expected_version: int | None = None,
+        steps: MatchSteps | None = None,
     ) -> bool:
         """Record a finished match and end its live game, all in one transaction.
 
@@ -662,8 +709,10 @@ class SqlStore:
         processes recording one at once, one records it, the other gets ``False``).
         Raises :class:`InvalidInputError` for a malformed result (see :class:`MatchResult`); fenced like
         :meth:`save_game` by ``owner`` and ``expected_version`` (:class:`WriteRefused`, nothing written).
+        ``steps``: the last entries of the match's record (issue 19 point 1), appended in the same transaction.
         """
         check_match_result(result)
+        step_rows = check_steps(steps) if steps is not None else []
         game_row = None
         if replace_with is not None:
             game_row = check_live_game(replace_with)
@@ -726,11 +775,102 @@ class SqlStore:
             seats = rated_seats(result)
             if seats:
                 await self._rate(tx, result.guild_id, str(result.mode), match_id, seats)
+            if step_rows:
+                await tx.executemany(_INSERT_STEP, step_rows)
             if game_row is None:
                 await tx.execute("DELETE FROM live_games WHERE channel_id = $1", result.channel_id)
             else:
                 await tx.execute(_UPSERT_GAME, *game_row)
         return True
+
+    async def match_history(
+        self, user_id: int, *, guild_id: int | None, limit: int = 10, offset: int = 0
+    ) -> list[HistoryRow]:
+        """A player's finished matches, newest first (issue 19 point 2): in one server, or (``None``) everywhere.
+        ``rating_change`` is that scope's (the server's ratings, or the all-servers ones). ``limit`` 1–1000, ``offset``
+        ≥ 0. One index range for the page, then one read each for the opponents, rating changes and records."""
+        check_id("user_id", user_id)
+        guild = check_optional_guild(guild_id)
+        limit, offset = check_page(limit, offset)
+        where = "" if guild is None else " AND m.guild_id = $4"
+        rows = await self._db.read(
+            "SELECT m.id, m.match_key, m.mode, m.guild_id, m.ended_at, m.status, p.placement, p.final_score, "
+            "p.points_scored, p.seat FROM match_players AS p JOIN matches AS m ON m.id = p.match_id "
+            f"WHERE p.user_id = $1{where} ORDER BY p.match_id DESC LIMIT $2 OFFSET $3",
+            user_id,
+            limit,
+            offset,
+            *(() if guild is None else (guild,)),
+        )
+        if not rows:
+            return []
+        ids = [int(r[0]) for r in rows]
+        seats: dict[int, list[tuple[int, str]]] = {}
+        for match_id, seat, name in await self._db.read(
+            f"SELECT match_id, seat, display_name FROM match_players WHERE match_id IN ({_marks(len(ids))}) "
+            "ORDER BY match_id, seat",
+            *ids,
+        ):
+            seats.setdefault(int(match_id), []).append((int(seat), str(name)))
+        changes = {
+            int(match_id): shown_rating(mu1, sigma1) - shown_rating(mu0, sigma0)
+            for match_id, mu0, sigma0, mu1, sigma1 in await self._db.read(
+                "SELECT match_id, mu_before, sigma_before, mu_after, sigma_after FROM rating_changes "
+                f"WHERE guild_id = $2 AND mode IN ({', '.join(repr(m) for m in MODES)}) AND user_id = $1 "
+                f"AND match_id IN ({_marks(len(ids), 3)})",  # the key's columns in order: a few index probes
+                user_id,
+                ALL_GUILDS if guild is None else guild,
+                *ids,
+            )
+        }
+        keys = [str(r[1]) for r in rows]
+        recorded = {
+            str(k)
+            for (k,) in await self._db.read(
+                f"SELECT match_key FROM match_records WHERE seq = 0 AND match_key IN ({_marks(len(keys))})",
+                *keys,
+            )
+        }
+        return [
+            HistoryRow(
+                int(mid),
+                str(key),
+                str(mode),
+                int(g),
+                float(ended),
+                str(status),
+                int(place),
+                len(seats.get(int(mid), ())),
+                int(final),
+                int(points),
+                tuple(name for s, name in seats.get(int(mid), ()) if s != int(seat)),
+                changes.get(int(mid)),
+                str(key) in recorded,
+            )
+            for mid, key, mode, g, ended, status, place, final, points, seat in rows
+        ]
+
+    async def match_history_count(self, user_id: int, *, guild_id: int | None) -> int:
+        """How many finished matches :meth:`match_history` pages through."""
+        check_id("user_id", user_id)
+        guild = check_optional_guild(guild_id)
+        if guild is None:
+            rows = await self._db.read("SELECT count(*) FROM match_players WHERE user_id = $1", user_id)
+        else:
+            rows = await self._db.read(
+                "SELECT count(*) FROM match_players AS p JOIN matches AS m ON m.id = p.match_id "
+                "WHERE p.user_id = $1 AND m.guild_id = $2",
+                user_id,
+                guild,
+            )
+        return int(rows[0][0])
+
+    async def match_record(self, match_key: str) -> list[tuple[int, dict[str, Any]]]:
+        """The entries of a match's record (issue 19 point 1), ``(seq, entry)`` in order; empty for a match recorded
+        before records existed (or unknown)."""
+        key = check_match_key(match_key)
+        rows = await self._db.read("SELECT seq, entry FROM match_records WHERE match_key = $1 ORDER BY seq", key)
+        return [(int(seq), json.loads(entry)) for seq, entry in rows]
 
     async def _rate(self, tx: Tx, guild_id: int, mode: str, match_id: int, seats: list[tuple[int, int]]) -> None:
         """Inside the transaction recording match ``match_id``: update the ratings of its rated ``seats`` (see
@@ -890,8 +1030,8 @@ class SqlStore:
         """Recompute every rating from the recorded match results (their placements, in match id order, with
         :mod:`bot.storage._ratings`) and compare them with the stored ones; with ``replace``, store the recomputed
         ratings and rating changes instead (repairs, and rating the matches recorded before ratings existed).
-        One transaction that finishes wait for; reads the matches in chunks of ids. About a minute per million
-        matches (``benchmarks/storage.py``)."""
+        One transaction that finishes wait for; reads the matches in chunks of ids. The model's arithmetic dominates
+        (about 0.13 ms a match and scope): several minutes per million matches (``benchmarks/storage.py``)."""
         async with self._db.transaction() as tx:
             if self._db.totals_lock is not None:
                 await tx.execute(self._db.totals_lock)

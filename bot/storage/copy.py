@@ -6,7 +6,8 @@
 Stop the bot first. The SQLite file is brought up to date (its migrations) and then only read; the PostgreSQL
 database gets the schema (its migrations) and, in one transaction: every server's settings and user's preferences
 (damaged values as their defaults), every live game (so the
-matches in progress resume after the move), every finished match with its players and rounds (same ids), and the
+matches in progress resume after the move), every finished match with its players and rounds (same ids) and every
+match record (issue 19 point 1), and the
 leaderboard totals and rank tables rebuilt from those matches, so every leaderboard, player's stats and rank is the
 same as before; then the skill ratings are recomputed from the copied results (issue 19 point 3: the same ratings as
 ``python -m bot.storage.ratings --rebuild`` gives on the SQLite file). Leases are not copied (the processes take them
@@ -117,6 +118,13 @@ async def copy_sqlite_to_postgres(
                     await conn.copy_records_to_table(table, records=[convert(r) for r in chunk])
                     counts[i] += len(chunk)
                 progress(f"copied {counts[i]:,} rows of {table}")
+            records = 0
+            for chunk in _chunks(path, "SELECT match_key, seq, entry FROM match_records ORDER BY match_key, seq"):
+                await conn.copy_records_to_table(
+                    "match_records", records=[(str(k), _int(s), str(e)) for k, s, e in chunk]
+                )
+                records += len(chunk)
+            progress(f"copied {records:,} entries of match records")
             await conn.execute(
                 "SELECT setval(pg_get_serial_sequence('matches', 'id'), coalesce(max(id), 0) + 1, false) FROM matches"
             )

@@ -8,8 +8,9 @@ Recomputes each rating from the placements of the recorded matches, in the order
 (:meth:`SqlStore.rebuild_ratings <bot.storage._store.SqlStore.rebuild_ratings>`), and compares the result with the
 stored ratings: exit code 0 when they are the same, 1 (with up to 20 of the differences) when not. ``--rebuild``
 replaces the stored ratings and rating changes with the recomputed ones (exit 0): a repair, or the one run that rates
-the matches recorded before ratings existed (an upgrade from schema version 4). Matches being recorded meanwhile wait
-for it. Exit code 2 with a one-line ``error:`` when the database cannot be used.
+the matches recorded before ratings existed (an upgrade from schema version 4). It is one transaction: on SQLite every
+write waits for it, on PostgreSQL every match result; on a big database stop the bot first (README, *Performance*:
+the time at a million matches). Exit code 2 with a one-line ``error:`` when the database cannot be used.
 """
 
 from __future__ import annotations

@@ -160,6 +160,13 @@ def _hand_colour(c: HandClick) -> HandStep:
     return lambda v: play(v, i, colour, target)
 
 
+def _hand_many(c: HandClick) -> HandStep:
+    """House rule ``multi_play`` (SPEC H8): the chosen entry of the "Play several" list, rebuilt from the view the
+    adapter checks (the hand's fingerprint makes it the list the player saw)."""
+    i = c.chosen(len(ids.many_options(c.view)))
+    return lambda v: ids.many_options(v)[i]
+
+
 def _hand_declare(c: HandClick) -> HandStep:
     colour = Colour(c.arg)
     return lambda v: DeclareColour(me(v), colour)
@@ -172,6 +179,7 @@ def _own(action: Callable[[int], Action]) -> Callable[[HandClick], HandStep]:
 HAND_ACTIONS: dict[str, Callable[[HandClick], HandStep]] = {
     "play": _hand_play,
     "target": _hand_target,
+    "many": _hand_many,
     "colour": _hand_colour,
     "declare": _hand_declare,
     "draw": _own(Draw),
@@ -181,7 +189,7 @@ HAND_ACTIONS: dict[str, Callable[[HandClick], HandStep]] = {
     "accept": _own(Accept),
 }
 #: Hand verbs that make a move on the player's own turn.
-TURN_VERBS = ("play", "target", "colour", "draw", "keep")
+TURN_VERBS = ("play", "target", "many", "colour", "draw", "keep")
 
 
 def stale_note(view: PlayerView, verb: str, lang: str) -> str:

@@ -20,6 +20,7 @@ from discord.ext import commands
 
 from bot.adapter import AdapterError, SessionManager, SessionView
 from bot.adapter.errors import NoGame, NotHost
+from bot.adapter.records import RecordError, recap
 from bot.engine.cards import Mode
 from bot.engine.errors import RuleError
 from bot.engine.options import OptionError, Options
@@ -40,13 +41,14 @@ from .hands import HAND_REFRESH_WINDOW, Hands
 from .images import DRAWING_CONCURRENCY, DRAWING_DRAIN, Images
 from .inputs import BadInput
 from .layout import walk_components
-from .options import HOUSE_NAMES, for_game, given, rule_parameters
+from .options import HOUSE_NAMES, for_game, given, rule_parameters, settings_parameters
 from .publisher import Publisher
+from .recap import history_embed, history_option, recap_embed
 from .replies import answered, channel_of, guild_of, send_ephemeral
 from .rules import rules_embed
 from .text import folded, shown_name
 from .threads import GameThreads, follow, private_answer
-from .views import DYNAMIC_ITEMS, LeaderboardButton
+from .views import DYNAMIC_ITEMS, HistoryButton, HistoryRecapSelect, LeaderboardButton
 
 if TYPE_CHECKING:
     from bot.client import UnoBot
@@ -54,6 +56,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 LEADERBOARD_PAGE = 10
+HISTORY_PAGE = 10
 Interaction = discord.Interaction["UnoBot"]
 
 
@@ -504,6 +507,77 @@ class UnoCog(
         await interaction.response.send_message(embed=embed)
 
     @app_commands.command(
+        name=_l("history", "cmd.history.name"),
+        description=_l("A player's last matches, with a recap of each", "cmd.history.desc"),
+    )
+    @app_commands.describe(
+        player=_l("Whose matches (default: yours)", "opt.history_player"),
+        scope=_l("This server or all servers", "opt.scope"),
+    )
+    @app_commands.choices(scope=SCOPE_CHOICES)
+    async def history(
+        self, interaction: Interaction, player: discord.User | None = None, scope: str = "server"
+    ) -> None:
+        """A player's finished matches, newest first, 10 a page (issue 19 point 2): game, date, placement, points,
+        opponents, rating change; a select opens the recap of any recorded match of the page."""
+        user = player or interaction.user
+        guild = interaction.guild_id if scope == "server" else None
+        embed, view = await self.history_page(interaction, user.id, display_name(user), guild, 0)
+        await interaction.response.send_message(embed=embed, view=view)
+
+    @answered
+    async def on_history_page(self, interaction: Interaction, user: int, guild: int | None, page: int) -> None:
+        if guild is not None and guild != interaction.guild_id:
+            guild = interaction.guild_id  # a forged id may not read another server's history
+        name = await self.history_name(interaction, user)
+        embed, view = await self.history_page(interaction, user, name, guild, page)
+        await interaction.response.edit_message(embed=embed, view=view)
+
+    async def history_name(self, interaction: Interaction, user: int) -> str:
+        """The name a history page is titled with: the member's, else the name of their newest match."""
+        member = interaction.guild.get_member(user) if interaction.guild is not None else None
+        if member is not None:
+            return display_name(member)
+        stats = await self.bot.store.player_stats(user, guild_id=None, mode=None)
+        return stats.display_name if stats is not None else str(user)
+
+    async def history_page(
+        self, interaction: Interaction, user: int, name: str, guild: int | None, page: int
+    ) -> tuple[discord.Embed, discord.ui.View]:
+        lang = await self.lang(interaction)
+        store = self.bot.store
+        total = await store.match_history_count(user, guild_id=guild)
+        pages = max(1, -(-total // HISTORY_PAGE))
+        page = min(max(page, 0), pages - 1)
+        rows = await store.match_history(user, guild_id=guild, limit=HISTORY_PAGE, offset=page * HISTORY_PAGE)
+        scope = t("lb.scope_server", lang) if guild else t("lb.scope_global", lang)
+        embed = history_embed(name, rows, lang, page, pages, scope)
+        view = discord.ui.View(timeout=None)
+        recorded = [history_option(r, lang) for r in rows if r.recorded]
+        if recorded:
+            view.add_item(HistoryRecapSelect(user, page, t("history.recap_pick", lang), recorded))
+        view.add_item(HistoryButton(user, guild, max(page - 1, 0), "p", "◀", disabled=page == 0))
+        view.add_item(HistoryButton(user, guild, min(page + 1, pages - 1), "n", "▶", disabled=page >= pages - 1))
+        return embed, view
+
+    @answered
+    async def on_recap(self, interaction: Interaction, match_key: str) -> None:
+        """The recap of the match ``match_key``, only for the one who asked, in their language."""
+        lang = await self.lang(interaction)
+        entries = await self.bot.store.match_record(match_key) if match_key and match_key != "-" else []
+        if not entries:
+            await send_ephemeral(interaction, t("recap.none", lang))
+            return
+        try:
+            told = recap(entries)
+        except RecordError as exc:
+            # an engine that no longer plays this record the same way (DESIGN "Saved formats and upgrades")
+            log.warning("the record of match %s cannot be replayed: %s", match_key, exc)
+            await send_ephemeral(interaction, t("recap.unreadable", lang))
+            return
+        await interaction.response.send_message(embed=recap_embed(told, lang), ephemeral=True)
+
+    @app_commands.command(
         name=_l("settings", "cmd.settings.name"), description=_l("Server settings (Manage Server)", "cmd.settings.desc")
     )
     @app_commands.describe(
@@ -523,7 +597,7 @@ class UnoCog(
         language=[Choice(name=_l("Each user's Discord language", "choice.auto"), value="auto")]
         + [Choice(name=LANGUAGE_NAMES[code], value=code) for code in LANGUAGES],
     )
-    @rule_parameters
+    @settings_parameters
     async def settings(
         self,
         interaction: Interaction,

@@ -17,13 +17,16 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable, Iterable, Sequence
 
+from bot.engine.actions import Play, PlayMany
 from bot.engine.cards import Kind, swaps_hands
 from bot.engine.events import CardsDrawn, CardsReceived, Event, HandReceived
 from bot.engine.options import Options
+from bot.engine.rules import DEFLECTS
 from bot.engine.view import HandCard, Phase, PlayerView
 from bot.i18n import t, tn
 
 from .options import house_explanations, house_lines, stack_kinds
+from .text import card_name, short_card
 
 #: The house rules in force, one line each (lobby), and explained (``/uno rules``): derived from the option table
 #: (:mod:`cogs.uno.options`).
@@ -59,6 +62,24 @@ def stuck_last_card(view: PlayerView) -> HandCard | None:
         return None
     last = view.hand[0]
     return last if view.phase is Phase.PLAY and last.face.kind is not Kind.NUMBER else None
+
+
+def deflects(view: PlayerView) -> bool:
+    """House rule ``stack_deflect`` (SPEC H7): the viewer owes a pending stack and holds a Reverse or Skip that may
+    send it on (one of their legal plays)."""
+    if "stack_deflect" not in view.house_rules or view.phase is not Phase.STACK or view.pending != view.me:
+        return False
+    faces = {c.id: c.face for c in view.hand}
+    return any(isinstance(a, Play) and faces[a.card].kind in DEFLECTS for a in view.legal[: view.legal.plays])
+
+
+def many_label(play: PlayMany, view: PlayerView, lang: str) -> str:
+    """A line of the hand's "Play several" list (house rule ``multi_play``, SPEC H8): the cards in the order they go
+    down and the one left on top ("Red 5 + Blue 5 + Green 5 · Green 5 on top", "… · UNO!")."""
+    faces = {c.id: c.face for c in view.hand}
+    names = [short_card(faces[c]) for c in play.cards]
+    label = t("hand.option_many", lang, cards=" + ".join(names), card=card_name(faces[play.cards[-1]], lang))
+    return (t("hand.option_uno", lang, card=label) if play.uno else label)[:100]
 
 
 def needs_target(view: PlayerView, card: HandCard) -> bool:

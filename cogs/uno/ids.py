@@ -11,9 +11,14 @@ player saw, so a click on an out-of-date message is refused instead of doing som
 - Table: ``uno:t:<verb>:<channel>`` (hand, uno, catch, next, again).
 - Table decisions for one player: ``uno:d:<verb>:<channel>:<fp>:<arg>`` (challenge, accept, colour).
 - Hand buttons: ``uno:h:<verb>:<channel>:<fp>:<arg>`` (draw, keep, uno, refresh, page, colour, back, challenge,
-  accept, declare, jump); hand selects: ``uno:hs:<verb>:<channel>:<fp>:<arg>`` (play, target, jump). A jump-in
-  (SPEC H) names a card by its place in the hand, with the fingerprint :func:`cogs.uno.house.jump_fingerprint`.
-- Leaderboard pages: ``uno:lb:<guild or 0>:<mode or all>:<page>:<p|n>``.
+  accept, declare, jump); hand selects: ``uno:hs:<verb>:<channel>:<fp>:<arg>`` (play, target, jump, many: several
+  cards of one number at once under house rule ``multi_play``, SPEC H8, by their place in :func:`many_options`). A
+  jump-in (SPEC H) names a card by its place in the hand, with the fingerprint
+  :func:`cogs.uno.house.jump_fingerprint`.
+- Leaderboard pages: ``uno:lb:<guild or 0>:<mode or all>:<page>:<p|n>``, by rating ``…:<p|n>:r``.
+- History pages (issue 19 point 2): ``uno:hi:<user>:<guild or 0>:<page>:<p|n>``; its recap select
+  ``uno:hr:<user>:<page>`` (the value is a match key); a match's recap button: ``uno:rc:<match key>`` (the match key is
+  ``<channel>:<start in ms>:<seed>``, :attr:`bot.adapter.session.Session.match_key`).
 """
 
 from __future__ import annotations
@@ -21,7 +26,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 
-from bot.engine.actions import Play
+from bot.engine.actions import Play, PlayMany
 from bot.engine.cards import Face, hand_sort_key
 from bot.engine.view import HandCard, PlayerView
 
@@ -30,7 +35,7 @@ RULES_VERBS = ("preset", "flags", "pick", "set")
 TABLE_VERBS = ("hand", "uno", "catch", "next", "again")
 DECISION_VERBS = ("challenge", "accept", "colour")
 HAND_VERBS = ("draw", "keep", "uno", "refresh", "page", "colour", "back", "challenge", "accept", "declare", "jump")
-HAND_SELECT_VERBS = ("play", "target", "jump")
+HAND_SELECT_VERBS = ("play", "target", "jump", "many")
 
 _CH = r"(?P<channel>[0-9]{1,20})"
 _TAIL = r"(?P<fp>[0-9a-f]{8}):(?P<arg>[a-z0-9.]{0,24})"
@@ -44,6 +49,11 @@ LEADERBOARD_RE = (
     r"uno:lb:(?P<guild>[0-9]{1,20}):(?P<mode>all|classic|flip|flex):(?P<page>[0-9]{1,4}):(?P<dir>[pn])"
     r"(?::(?P<order>r))?"  # by rating (issue 19 point 3); the ids of before end at the direction
 )
+
+HISTORY_RE = r"uno:hi:(?P<user>[0-9]{1,20}):(?P<guild>[0-9]{1,20}):(?P<page>[0-9]{1,5}):(?P<dir>[pn])"
+HISTORY_RECAP_RE = r"uno:hr:(?P<user>[0-9]{1,20}):(?P<page>[0-9]{1,5})"
+MATCH_KEY_RE = r"[0-9]{1,20}:[0-9]{1,16}:[0-9]{1,20}"
+RECAP_RE = rf"uno:rc:(?P<key>{MATCH_KEY_RE})"
 
 
 def lobby_id(verb: str, channel: int) -> str:
@@ -74,6 +84,18 @@ def leaderboard_id(guild: int | None, mode: str | None, page: int, direction: st
     """``direction``: ``p`` (previous-page button) or ``n`` (next), so the two buttons never share an id; ``order``
     ``wins`` (the ids of before issue 19, which keep working) or ``rating`` (``:r``)."""
     return f"uno:lb:{guild or 0}:{mode or 'all'}:{page}:{direction}" + (":r" if order == "rating" else "")
+
+
+def history_id(user: int, guild: int | None, page: int, direction: str) -> str:
+    return f"uno:hi:{user}:{guild or 0}:{page}:{direction}"
+
+
+def history_recap_id(user: int, page: int) -> str:
+    return f"uno:hr:{user}:{page}"
+
+
+def recap_id(match_key: str) -> str:
+    return f"uno:rc:{match_key}"
 
 
 def _digest(*parts: object) -> str:
@@ -136,3 +158,20 @@ def play_options(view: PlayerView) -> list[PlayOption]:
                 seen[key] = PlayOption(a.card, a.flex, a.uno, a.colour is not None, a.target is not None)
     position = {c.id: i for i, c in enumerate(sorted_hand(view))}
     return sorted(seen.values(), key=lambda o: position.get(o.card, len(position)))
+
+
+#: The most entries of the hand's "Play several" list: one select (Discord allows 25 options).
+MANY_LIMIT = 25
+
+
+def many_options(view: PlayerView) -> list[PlayMany]:
+    """House rule ``multi_play`` (SPEC H8): the plays of several cards at once in ``view.legal``, as the engine lists
+    them (one per number and face left on top, with UNO when one card is left), two listing the same faces in the
+    same order folded into one (SPEC F10: the player cannot tell identical cards apart), at most
+    :data:`MANY_LIMIT`."""
+    faces = {c.id: c.face for c in view.hand}
+    seen: dict[tuple[tuple[Face | None, ...], bool], PlayMany] = {}
+    for a in view.legal:
+        if isinstance(a, PlayMany):
+            seen.setdefault((tuple(faces.get(c) for c in a.cards), a.uno), a)
+    return list(seen.values())[:MANY_LIMIT]

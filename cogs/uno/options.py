@@ -7,8 +7,9 @@ Texts come from the catalogues by the option's name (``text`` is the stem where 
 - ``opt.<text>``: what the option does (the slash option's description, the panel's label);
 - ``opt.<name>.name``: a house rule's slash option name in each language (the others keep their English names);
 - ``choice.<name>_<value>`` or ``choice.<value>``: a choice's label (neither: the value itself, e.g. ``108``);
-- ``lobby.house.<name>`` (``lobby.house.<name>_<value>`` for a choice): a house rule's lobby line;
-  ``rules.house.<name>.title`` and ``rules.house.<name>`` (``…_<value>``): its ``/uno rules`` explanation;
+- ``lobby.house.<name>`` (``lobby.house.<name>_<value>`` for a choice; ``{n}`` in it for a number): a house rule's
+  lobby line; ``rules.house.<name>.title`` and ``rules.house.<name>`` (``…_<value>``): its ``/uno rules``
+  explanation;
 - ``opt.line.<name>.<value>`` (``opt.line.<text>`` for a number, ``{n}`` in it): another option's lobby line when
   it differs from SPEC's default, except the older keys of :data:`_LINE_KEYS`.
 
@@ -35,8 +36,11 @@ from . import inputs
 #: A slash command's callback.
 Callback = Callable[..., Coroutine[Any, Any, None]]
 
-#: The rule options ``/uno new`` and ``/uno settings`` take (SPEC table O; the target score has its own option).
+#: The rule options ``/uno new`` takes (SPEC table O; the target score has its own option).
 SLASH_OPTIONS: tuple[RuleOption, ...] = tuple(row for row in RULE_OPTIONS.values() if row.slash)
+#: The rule options ``/uno settings`` takes: those of ``/uno new`` that are declared ``settings`` (Discord allows 25
+#: options a command; the others are set per table, by ``/uno new`` and the lobby's rule panel).
+SETTINGS_OPTIONS: tuple[RuleOption, ...] = tuple(row for row in SLASH_OPTIONS if row.settings)
 
 #: Lobby lines of options other than house rules whose catalogue keys predate the table: (name, value) -> key.
 _LINE_KEYS: Mapping[tuple[str, object], str] = {
@@ -87,8 +91,8 @@ def choice_key(row: RuleOption, value: object) -> str | None:
 
 def value_label(row: RuleOption, value: object, lang: str) -> str:
     """A value of ``row`` in ``lang``: on/off for a boolean, a choice's label, a number as it is."""
-    if row.kind is bool:
-        return t("panel.on" if value else "panel.off", lang)
+    if row.kind is bool or (row.house and row.kind is int and value == row.default):
+        return t("panel.on" if value else "panel.off", lang)  # a house rule's number: 0 is off (SPEC H9)
     key = choice_key(row, value) if row.kind is str else None
     return t(key, lang) if key is not None else str(value)
 
@@ -116,24 +120,33 @@ def rule_parameters(func: Callback) -> Any:
     own; the callback takes them as ``**rules``), with their descriptions, choices and — for the house rules — their
     names in each language. Put it under the command's other decorators. (Typed ``Any``: mypy cannot match a
     callback with ``**rules`` against discord.py's ``Concatenate`` signature.)"""
+    return _with_rules(func, SLASH_OPTIONS)
+
+
+def settings_parameters(func: Callback) -> Any:
+    """:func:`rule_parameters` for ``/uno settings``: the options of :data:`SETTINGS_OPTIONS`."""
+    return _with_rules(func, SETTINGS_OPTIONS)
+
+
+def _with_rules(func: Callback, rows: tuple[RuleOption, ...]) -> Any:
     signature = inspect.signature(func)
     own = [p for p in signature.parameters.values() if p.kind is not inspect.Parameter.VAR_KEYWORD]
     added = [
         inspect.Parameter(row.name, inspect.Parameter.POSITIONAL_OR_KEYWORD, default=None, annotation=_annotation(row))
-        for row in SLASH_OPTIONS
+        for row in rows
     ]
     func.__signature__ = signature.replace(parameters=[*own, *added])  # type: ignore[attr-defined]
-    app_commands.describe(**{row.name: _l(description_key(row)) for row in SLASH_OPTIONS})(func)
+    app_commands.describe(**{row.name: _l(description_key(row)) for row in rows})(func)
     choices: dict[str, list[Choice[str]]] = {
         row.name: [
             Choice(name=_l(key) if (key := choice_key(row, v)) is not None else str(v), value=str(v))
             for v in row.choices
         ]
-        for row in SLASH_OPTIONS
+        for row in rows
         if row.kind is str
     }
     app_commands.choices(**choices)(func)
-    app_commands.rename(**HOUSE_NAMES)(func)
+    app_commands.rename(**{n: v for n, v in HOUSE_NAMES.items() if any(r.name == n for r in rows)})(func)
     return func
 
 
@@ -180,7 +193,8 @@ def _differs(options: Options, mode: Mode | None, rows: Iterable[RuleOption]) ->
 
 
 def _suffix(row: RuleOption, value: object) -> str:
-    return "" if row.kind is bool else f"_{value}"
+    """A house rule's key suffix: a choice's value; none for an on/off rule or a number (given as ``{n}``)."""
+    return f"_{value}" if row.kind is str else ""
 
 
 def option_lines(options: Options, mode: Mode | None, lang: str) -> list[str]:
@@ -199,7 +213,9 @@ def _line_key(row: RuleOption, value: object) -> str:
 def house_lines(options: Options, lang: str, mode: Mode | None = None) -> list[str]:
     """One lobby line per house rule in force (SPEC H), in the order of table O."""
     rows = (RULE_OPTIONS[name] for name in HOUSE_RULES)
-    return [t(f"lobby.house.{row.name}{_suffix(row, value)}", lang) for row, value in _differs(options, mode, rows)]
+    return [
+        t(f"lobby.house.{row.name}{_suffix(row, value)}", lang, n=value) for row, value in _differs(options, mode, rows)
+    ]
 
 
 def stack_kinds(mode: Mode, lang: str) -> str:
@@ -215,7 +231,7 @@ def house_explanations(mode: Mode, options: Options, lang: str) -> list[tuple[st
     return [
         (
             t(f"rules.house.{row.name}.title", lang),
-            t(f"rules.house.{row.name}{_suffix(row, value)}", lang, kinds=kinds),
+            t(f"rules.house.{row.name}{_suffix(row, value)}", lang, kinds=kinds, n=value),
         )
         for row, value in _differs(options, mode, rows)
     ]
@@ -258,6 +274,8 @@ def readme_table() -> str:
     ]
     for row in RULE_OPTIONS.values():
         name = f"`{row.name}`" if row.slash else f"`{row.name}` (`target`)"
+        if row.slash and not row.settings:
+            name += " ¹"
         default = value_label(row, row.default, "en")
         if row.kind is int:
             assert row.bounds is not None
@@ -268,6 +286,12 @@ def readme_table() -> str:
         where = games.get(row.games) or ", ".join(m.value for m in Mode if m in row.games)
         section = f"SPEC {row.section}" + (" (house rule)" if row.house else "")
         lines.append(f"| {name} | {label(row, 'en')} | {default} | {others} | {where} | {section} |")
+    if any(row.slash and not row.settings for row in RULE_OPTIONS.values()):
+        lines += [
+            "",
+            "¹ Set per table (`/uno new`, the lobby's rule panel), not by `/uno settings`: Discord allows 25 options a"
+            " command.",
+        ]
     return "\n".join(lines) + "\n"
 
 
@@ -293,6 +317,7 @@ if __name__ == "__main__":
 __all__ = [
     "HOUSE_NAMES",
     "README_MARKERS",
+    "SETTINGS_OPTIONS",
     "SLASH_OPTIONS",
     "catalogue_keys",
     "checked",
@@ -305,6 +330,7 @@ __all__ = [
     "option_lines",
     "readme_table",
     "rule_parameters",
+    "settings_parameters",
     "stack_kinds",
     "value_label",
 ]

@@ -23,6 +23,8 @@ def rules_embed(mode: Mode, lang: str, target: int, options: Options | None = No
     that win the match (0: a single round decides it, SPEC G9). With the ``options`` of a table, the house rules in
     force there are explained too (SPEC H)."""
     goal = tn("rules.target", target, lang) if target else t("rules.single_round", lang)
+    if options is not None and options.elimination:  # house rule elimination (SPEC H9): to the last one in
+        goal = t("lobby.house.elimination", lang, n=options.elimination)
     embed = discord.Embed(title=t(f"rules.{mode.value}.title", lang), colour=0x5C6BC0)
     for section in SECTIONS[mode]:
         embed.add_field(

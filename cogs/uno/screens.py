@@ -30,7 +30,7 @@ from . import house, ids, layout
 from .challenges import verdict_for
 from .options import option_lines as rule_option_lines
 from .text import card_name, cards_line, colour_name, last_lines, short_card, shown_name, within
-from .views import DecisionButton, HandButton, HandSelect, LobbyButton, TableButton, release
+from .views import DecisionButton, HandButton, HandSelect, LobbyButton, RecapButton, TableButton, release
 
 PAGE_SIZE = 25
 #: Phases in which a seated player owes a decision (with a turn timer when human).
@@ -257,6 +257,8 @@ def options_text(session: SessionView, lang: str) -> str:
         t("opt.line.target", lang, target=o.target_score) if o.target_score else t("opt.line.single_round", lang),
         t("opt.line.timer", lang, seconds=int(session.turn_timer)),
     ]
+    if o.elimination:  # house rule elimination (SPEC H9): no target score; its own line says what ends the match
+        lines.pop(0)
     return "\n".join(lines + option_lines(o, session.mode, lang))
 
 
@@ -305,7 +307,10 @@ def table_screen(
     if log:
         embed.add_field(name=t("table.log", lang), value=last_lines(log[-6:], 1024), inline=False)
     target = view.target_score
-    embed.set_footer(text=t("table.footer", lang, target=target) if target else t("opt.line.single_round", lang))
+    footer = t("table.footer", lang, target=target) if target else t("opt.line.single_round", lang)
+    if session.options.elimination:  # house rule elimination (SPEC H9): played to the last one in
+        footer = t("lobby.house.elimination", lang, n=session.options.elimination)
+    embed.set_footer(text=footer)
     files: list[discord.File] = []
     if png is not None:
         files.append(_png(png, "table.png"))
@@ -384,7 +389,8 @@ def _status(session: SessionView, view: PlayerView, lang: str, round_pause: floa
     if view.phase is Phase.DECLARE_COLOUR:
         return t("table.declare_pending", lang, player=mention(session, p, lang))
     if view.phase is Phase.STACK and view.stack is not None:
-        return t("table.stack_pending", lang, player=mention(session, p, lang), n=view.stack)
+        key = "table.stack_pending_deflect" if "stack_deflect" in view.house_rules else "table.stack_pending"  # H7
+        return t(key, lang, player=mention(session, p, lang), n=view.stack)
     return t("table.turn", lang, player=mention(session, p, lang))
 
 
@@ -395,6 +401,8 @@ def out_label(seat: SessionSeat, lang: str) -> str:
         return t("table.kicked", lang)
     if seat.out == "timeouts":
         return tn("table.timed_out", seat.timeouts, lang)
+    if not seat.left:  # out of the engine's match without being removed: house rule elimination (SPEC H9)
+        return t("table.eliminated", lang)
     return t("table.left", lang)
 
 
@@ -642,6 +650,8 @@ def hand_status(session: SessionView, view: PlayerView, lang: str, round_pause: 
         return t("table.match_over", lang)
     if view.phase is Phase.ROUND_OVER:
         return round_over_line(lang, round_pause)
+    if me is not None and not view.active[me]:  # house rule elimination (SPEC H9): out, watching to the end
+        return t("hand.out_eliminated", lang, player=player_name(session, view.pending or 0, lang))
     if view.pending != me:
         assert view.pending is not None
         waiting = t("hand.waiting", lang, player=player_name(session, view.pending, lang))
@@ -665,7 +675,8 @@ def hand_status(session: SessionView, view: PlayerView, lang: str, round_pause: 
     if view.phase is Phase.DECLARE_COLOUR:
         return _with_clock(t("hand.declare", lang), session, view, lang)
     if view.phase is Phase.STACK and view.stack is not None:
-        return _with_clock(t("hand.stack", lang, n=view.stack), session, view, lang)
+        key = "hand.stack_deflect" if house.deflects(view) else "hand.stack"  # SPEC H7: say it when it can
+        return _with_clock(t(key, lang, n=view.stack), session, view, lang)
     if (last := house.stuck_last_card(view)) is not None:  # SPEC H6: a last card that is not a number is kept
         return _with_clock(t("hand.number_finish", lang, card=card_name(last.face, lang)), session, view, lang)
     if "force_play" in view.house_rules and ids.play_options(view) and not any(isinstance(a, Draw) for a in view.legal):
@@ -736,6 +747,12 @@ def hand_components(
         row1.append(HandButton("uno", ch, fp, "", t("btn.uno", lang), discord.ButtonStyle.danger, row=1))
     row1.append(HandButton("refresh", ch, fp, str(page), t("btn.refresh", lang), discord.ButtonStyle.secondary, row=1))
     items += row1
+    together = ids.many_options(view) if view.pending == view.me else []
+    if together:  # house rule multi_play (SPEC H8): on one's own turn the third row is free (no colour to declare,
+        # no jump-in); discord.py places a DynamicItem's select by order, not by its row: it follows row 1's buttons
+        labels = [house.many_label(a, view, lang) for a in together]
+        many = [discord.SelectOption(label=label, value=str(i)) for i, label in enumerate(labels)]
+        items.append(HandSelect("many", ch, fp, "", t("hand.select_many", lang), many, row=2))
     if any(isinstance(a, DeclareColour) for a in legal):
         items += colour_buttons(HandButton, "declare", ch, fp, view.side, lang, row=2)
     items += jump_buttons(session, view, lang, jumps)
@@ -887,6 +904,8 @@ def round_summary(session: SessionView, ended: RoundEnded, lang: str) -> Screen:
         colour=MODE_COLOUR[session.mode],
     )
 
+    limit = session.options.elimination  # house rule elimination (SPEC H9): who is out
+
     def lines(custom: bool) -> str:
         out = []
         for seat in range(len(session.seats)):
@@ -899,6 +918,7 @@ def round_summary(session: SessionView, ended: RoundEnded, lang: str) -> Screen:
                     points=ended.points[seat],
                     total=ended.scores[seat],
                 )
+                + (f" · {t('round.eliminated', lang)}" if limit and ended.scores[seat] > limit else "")
                 + (f"\n    {left}" if ended.hands[seat] else "")
             )
         return "\n".join(out)
@@ -931,6 +951,8 @@ def match_summary(session: SessionView, lang: str) -> Screen:
     completed = result is not None and result.completed
     again = TableButton("again", session.channel_id, t("btn.play_again", lang), discord.ButtonStyle.success)
     view = _view(again) if completed else discord.ui.View(timeout=None)
+    if session.match_key:  # the match told round by round, from its record (issue 19 point 2)
+        view.add_item(RecapButton(session.match_key, t("btn.recap", lang)))
     return Screen(embed=embed, view=view)
 
 

@@ -33,6 +33,7 @@ from bot.engine.events import (
     MatchEnded,
     OpeningCard,
     PenaltyAccepted,
+    PlayerEliminated,
     PlayerRemoved,
     PowerCardsChanged,
     Reshuffled,
@@ -336,6 +337,8 @@ def _event_line(e: Event, name: Callable[[int], str], lang: str) -> str | None:
             return t("ev.removed", lang, player=name(p))
         case MatchAbandoned():
             return t("ev.abandoned", lang)
+        case PlayerEliminated(player=p, score=n):
+            return t("ev.eliminated", lang, player=name(p), n=n)
         case StackPending(player=p, total=n):
             return t("ev.stack", lang, player=name(p), n=n)
         case JumpedIn(player=p):

@@ -288,6 +288,72 @@ class LeaderboardButton(UnoItem[discord.ui.Button[Any]], template=ids.LEADERBOAR
         await cog.on_leaderboard_page(interaction, self.guild, self.mode, self.page, self.order)
 
 
+class HistoryButton(UnoItem[discord.ui.Button[Any]], template=ids.HISTORY_RE):
+    """A page button of ``/uno history`` (issue 19 point 2)."""
+
+    def __init__(
+        self, user: int, guild: int | None, page: int, direction: str, label: str = "", *, disabled: bool = False
+    ) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label,
+                style=discord.ButtonStyle.secondary,
+                custom_id=ids.history_id(user, guild, page, direction),
+                disabled=disabled,
+            )
+        )
+        self.user, self.guild, self.page = user, guild, page
+
+    @classmethod
+    def from_match(cls, match: re.Match[str]) -> Self:
+        return cls(int(match["user"]), int(match["guild"]) or None, int(match["page"]), match["dir"])
+
+    async def handle(self, cog: UnoCog, interaction: discord.Interaction[UnoBot]) -> None:
+        await cog.on_history_page(interaction, self.user, self.guild, self.page)
+
+
+class HistoryRecapSelect(UnoItem[discord.ui.Select[Any]], template=ids.HISTORY_RECAP_RE):
+    """The "recap of a match" select under a page of ``/uno history``: its values are match keys."""
+
+    def __init__(
+        self, user: int, page: int, placeholder: str = "", options: list[discord.SelectOption] | None = None
+    ) -> None:
+        super().__init__(
+            discord.ui.Select(
+                custom_id=ids.history_recap_id(user, page),
+                placeholder=placeholder[:150],
+                options=options or [discord.SelectOption(label="-", value="-")],
+            )
+        )
+        self.user, self.page = user, page
+
+    @classmethod
+    def from_match(cls, match: re.Match[str]) -> Self:
+        return cls(int(match["user"]), int(match["page"]))
+
+    async def handle(self, cog: UnoCog, interaction: discord.Interaction[UnoBot]) -> None:
+        data: Any = interaction.data or {}
+        values = [str(v) for v in data.get("values", [])]
+        await cog.on_recap(interaction, values[0] if values else "")
+
+
+class RecapButton(UnoItem[discord.ui.Button[Any]], template=ids.RECAP_RE):
+    """**Recap** under a match's summary: the match told round by round, to the one who asks (issue 19 point 2)."""
+
+    def __init__(self, match_key: str, label: str = "") -> None:
+        super().__init__(
+            discord.ui.Button(label=label, style=discord.ButtonStyle.secondary, custom_id=ids.recap_id(match_key))
+        )
+        self.match_key = match_key
+
+    @classmethod
+    def from_match(cls, match: re.Match[str]) -> Self:
+        return cls(match["key"])
+
+    async def handle(self, cog: UnoCog, interaction: discord.Interaction[UnoBot]) -> None:
+        await cog.on_recap(interaction, self.match_key)
+
+
 DYNAMIC_ITEMS: tuple[type[UnoItem[Any]], ...] = (
     LobbyButton,
     TableButton,
@@ -296,4 +362,7 @@ DYNAMIC_ITEMS: tuple[type[UnoItem[Any]], ...] = (
     HandSelect,
     RuleSelect,
     LeaderboardButton,
+    HistoryButton,
+    HistoryRecapSelect,
+    RecapButton,
 )

@@ -9,7 +9,7 @@ import pytest
 
 from bot.ai import Level, Memory, decide
 from bot.ai.hard import Sampler
-from bot.engine.actions import CallUno, Play
+from bot.engine.actions import CallUno, Play, PlayMany
 from bot.engine.builder import build
 from bot.engine.cards import Colour, Side
 from bot.engine.events import CardsDrawn, ColourDeclared, HandRevealed, visible_to
@@ -48,7 +48,8 @@ def _play(mode: str, players: int, seed: int, levels: list[Level], options: Opti
 @pytest.mark.parametrize("house", [False, True])
 def test_every_level_plays_only_legal_moves(mode: str, house: bool) -> None:
     """Issue 21 pt 1: each level picks one of ``view.legal`` (house rules on and off), to the end of a round."""
-    extra = {"stacking": "any_draw", "draw_to_match": True, "jump_in": True, "number_finish": True} if house else {}
+    extra: dict[str, object] = {"stacking": "any_draw", "draw_to_match": True, "jump_in": True, "number_finish": True}
+    extra = {**extra, "stack_deflect": True, "multi_play": True, "elimination": 60} if house else {}
     if house and mode == "classic":
         extra["seven_zero"] = True
     options = Options(target_score=0, **extra)  # type: ignore[arg-type]
@@ -142,3 +143,31 @@ def test_h6_number_finish_normal_keeps_a_number_for_its_last_card(level: Level) 
         assert isinstance(action, Play) and action in view.legal
         if level is Level.NORMAL:
             assert game.faces[action.card].kind.value == ("wild_draw_four" if rule else "number"), (level, rule)
+
+
+@pytest.mark.parametrize("level", [Level.NORMAL, Level.HARD])
+def test_h7_stack_deflect_normal_and_hard_send_a_stack_on_rather_than_take_it(level: Level) -> None:
+    """SPEC H7: owing +2 with a red Reverse in hand, Normal (and Hard, whose stack decisions are Normal's) sends it
+    back; without the rule it can only take it."""
+    for rule in (False, True):
+        options = Options(target_score=0, stacking="same_kind", stack_deflect=rule)
+        game = build("classic", ["R+2 B1 B2", "RR G7 G8", "B3 B4"], "R5", options=options)
+        game.apply(game.legal_actions(0)[0])
+        view = game.view(1)
+        action = decide(level, view, options=options, memory=Memory(1), seed=1, iterations=8)
+        assert action in view.legal
+        assert isinstance(action, Play) is rule
+
+
+@pytest.mark.parametrize("level", [Level.NORMAL, Level.HARD])
+def test_h8_multi_play_normal_and_hard_shed_several_cards_of_one_number(level: Level) -> None:
+    """SPEC H8: with three 5s, one playable, Normal plays them all at once (Hard keeps that unless its search finds
+    better, and its moves are legal); without the rule one card."""
+    for rule in (False, True):
+        options = Options(target_score=0, multi_play=rule)
+        game = build("classic", ["R5 B5 G5 Y2 Y4", "B1 B2 B3", "B6 B7 B8"], "R3", options=options)
+        view = game.view(0)
+        action = decide(level, view, options=options, memory=Memory(0), seed=1, iterations=8)
+        assert action in view.legal
+        if level is Level.NORMAL:
+            assert isinstance(action, PlayMany) is rule and (not rule or len(action.cards) == 3)

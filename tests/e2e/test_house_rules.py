@@ -361,3 +361,50 @@ async def test_a_servers_saved_house_rules_are_the_defaults_of_uno_new(
     await emulator.slash(alice, channel, "uno new", game="flip", jump_in=True)
     session = bot.manager.sessions[channel.id]
     assert session.options.stacking == "any_draw" and session.options.jump_in and not session.options.seven_zero
+
+
+async def test_h6_h7_h8_several_fives_a_deflected_stack_and_a_wild_that_cannot_be_the_last_card(
+    emulator: DiscordEmulator, world: dict[str, Any], bot_starter: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """SPEC H8 multi_play: Alice plays three 5s from **Play several…**, the green one on top; H7 stack_deflect: Bob's
+    +2 is sent back by Carol's Green Reverse and Bob takes it; H6 number_finish: Alice, down to a Wild, is told to
+    draw and offered no play. The players read only what Discord shows them."""
+    lay_out(monkeypatch, ["R5 B5 G5 G9 W", "G+2 RR B1", "GR G3 Y1"], "R3 Y2 Y3 Y4 Y5 Y6 Y7 Y8")
+    bot = await bot_starter(make_bot(emulator, tmp_path / "uno.sqlite3", world["guild"]))
+    table = await open_table(
+        emulator, world, bot, 3, multi_play=True, stacking="same_kind", stack_deflect=True, number_finish=True
+    )
+    alice, bob, carol = world["users"]
+    lobby = table.lobby_text  # type: ignore[attr-defined]
+    assert "Multi-play" in lobby and "Stack deflect" in lobby and "Number finish" in lobby
+    hands = {u.id: await table.open_hand(u) for u in (alice, bob, carol)}
+
+    alice_hand = hands[alice.id]
+    (several,) = [s for s in alice_hand.selects() if s.custom_id.startswith("uno:hs:many:")]
+    assert several.placeholder == "Play several…"
+    choice = next(o for o in several.options if o.label.endswith("Green 5 on top"))
+    await emulator.select(alice, alice_hand, several.custom_id, [choice.value])
+    log = table.public_message().text
+    played = [line.rsplit(" ", 2)[-2:] for line in log.splitlines() if line.startswith("Alice played")]
+    assert played == [["Red", "5"], ["Blue", "5"], ["Green", "5"]], log
+    assert table.session.game.top.colour.value == "green"
+
+    await play(table, bob, hands[bob.id], "Green Draw Two")
+    carol_hand = hands[carol.id]
+    assert "+2 on you" in carol_hand.text and "send it on with a Reverse or Skip" in carol_hand.text
+    await play(table, carol, carol_hand, "Green Reverse")
+    bob_hand = hands[bob.id]
+    assert "+2 on you" in bob_hand.text and "+2** on" in table.public_message().text
+    await emulator.click(bob, bob_hand, button(bob_hand, "accept").custom_id)
+    assert "Bob drew 2 cards" in log_text(table) and "Carol drew" not in log_text(table)
+
+    await play(table, alice, alice_hand, "Green 9", uno=True)  # the direction was turned: Carol is next
+    await play(table, carol, carol_hand, "Green 3", uno=True)
+    await emulator.click(bob, bob_hand, button(bob_hand, "draw").custom_id)  # Yellow 4: nothing to play
+    await emulator.settle()
+    assert table.session.game.pending == 0
+    alice_hand = await table.open_hand(alice)
+    assert "Wild is your last card and not a number: you may not go out on it, so draw." in alice_hand.text
+    assert not [s for s in alice_hand.selects() if s.custom_id.startswith("uno:hs:play")]
+    assert button(alice_hand, "draw") is not None
+    emulator.assert_all_interactions_answered_once(max_latency=3.0)

@@ -68,3 +68,53 @@ async def test_the_leaderboard_by_rating_pages_and_stats_show_rating_rank_and_tr
         stats.text
     )
     emulator.assert_all_interactions_answered_once(max_latency=3.0)
+
+
+async def test_history_lists_the_match_and_its_summary_and_history_open_the_same_recap(
+    emulator: DiscordEmulator, bot_starter: Any, tmp_path: Path
+) -> None:
+    """Issue 19 point 2: a one-round match of alice (whose turn timer plays for her) against an AI seat, played
+    through Discord; its summary's **Recap** and ``/uno history``'s select both show the match round by round (who
+    went out with which card), only to the one who asked."""
+    from bot.adapter.clock import ManualClock
+    from bot.adapter.session import Status
+
+    from .uno_driver import Table
+
+    world = uno_world(emulator)
+    alice, bob, _ = world["users"]
+    channel = world["channel"]
+    clock = ManualClock()
+    bot = await bot_starter(make_bot(emulator, tmp_path / "uno.sqlite3", world["guild"], clock=clock, max_timeouts=999))
+    await emulator.slash(alice, channel, "uno new", game="classic", target=0)
+    table = Table(emulator, bot, channel, [alice])
+    await emulator.click(alice, table.public_message(), label="Add AI")
+    await emulator.click(alice, table.public_message(), label="Start")
+    await emulator.settle()
+    session = table.session
+    for _ in range(300):
+        if session.status == Status.FINISHED:
+            break
+        clock.advance(session.turn_timer + 1)
+        await emulator.settle()
+    assert session.status == Status.FINISHED and session.result is not None and session.result.completed
+    winner = session.seats[session.result.winner or 0].name
+    summary = next(
+        m for m in reversed(emulator.public_messages(channel)) if any(b.label == "Recap" for b in m.buttons())
+    )
+    res = await emulator.click(bob, summary, label="Recap")
+    (told,) = res.ephemeral_messages
+    assert "Recap · Classic UNO" in told.text
+    assert f"Round 1: **{winner}** went out with " in told.text and f"🏆 {winner} won the match" in told.text
+
+    res = await emulator.slash(alice, channel, "uno history")
+    (page,) = res.public_messages
+    place = 1 if session.result.winner == 0 else 2
+    assert "Alice's matches" in page.text and f"Classic UNO · place **{place}** of 2" in page.text
+    assert f"against {session.seats[1].name}" in page.text and "Page 1/1 · this server" in page.text
+    assert "rating" not in page.text  # a match against an AI seat is not rated
+    (option,) = page.select().options
+    res = await emulator.select(alice, page, None, [option.value])
+    (again,) = res.ephemeral_messages
+    assert again.text == told.text
+    emulator.assert_all_interactions_answered_once(max_latency=3.0)

@@ -134,9 +134,16 @@ async def test_18_3_chaos_switches_every_house_rule_of_the_game_on_and_saved_def
     panel = await open_panel(emulator, table, alice)
     await emulator.select(alice, panel, panel_select(panel, "preset").custom_id, ["chaos"])
     chaos = Options(
-        target_score=200, stacking="any_draw", draw_to_match=True, force_play=True, jump_in=True, number_finish=True
+        target_score=200,
+        stacking="any_draw",
+        draw_to_match=True,
+        force_play=True,
+        jump_in=True,
+        number_finish=True,
+        stack_deflect=True,
+        multi_play=True,
     )
-    assert table.session.options == chaos  # seven_zero is not a rule of UNO Flex!
+    assert table.session.options == chaos  # seven_zero is not a rule of UNO Flex!, elimination not a mayhem
     await emulator.select(alice, panel, panel_select(panel, "preset").custom_id, ["official"])
     assert table.session.options == Options(target_score=200)
     # the target score from the panel

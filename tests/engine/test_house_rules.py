@@ -17,24 +17,29 @@ from __future__ import annotations
 import pytest
 
 from bot.engine import errors as E
-from bot.engine.actions import Accept, Challenge, Draw, Keep, Play
+from bot.engine.actions import Accept, Catch, Challenge, Draw, Keep, NextRound, Play, PlayMany
 from bot.engine.builder import build
 from bot.engine.cards import Colour
 from bot.engine.events import (
     CardsDrawn,
     ChallengeResolved,
+    DirectionChanged,
     HandReceived,
     HandsPassed,
     HandsSwapped,
     JumpedIn,
+    MatchEnded,
     PenaltyAccepted,
+    PlayerEliminated,
     StackPending,
     TurnSkipped,
+    UnoCalled,
     visible_to,
 )
 from bot.engine.game import Game
 from bot.engine.options import OptionError, Options
-from bot.engine.view import Phase
+from bot.engine.scoring import placement
+from bot.engine.view import Phase, RoundRecord
 
 from .helpers import card_in_hand, hand, play
 
@@ -439,3 +444,334 @@ def test_h6_number_finish_the_flex_side_of_a_last_number_is_a_number_too() -> No
     assert action in game.legal_actions(0)
     game.apply(action)
     assert game.history[-1].winner == 0
+
+
+# --- stack deflect (SPEC H7) ----------------------------------------------------------------------------------------
+
+DEFLECT_GAMES = {  # game: (a draw card, a Reverse and a Skip of its colour, another draw card, the top it goes on)
+    "classic": ("R+2", "RR", "RS", "G+2", "R5"),
+    "flip": ("R+1", "RR", "RS", "G+1", "R5"),
+    "flex": ("R+2", "RR", "RS", "G+2", "R5"),
+}
+
+
+def deflecting(**kw: object) -> Options:
+    return opts(stacking="same_kind", stack_deflect=True, **kw)
+
+
+@pytest.mark.parametrize("mode", DEFLECT_GAMES)
+@pytest.mark.parametrize("rule", [ON, OFF])
+def test_h7_stack_deflect_a_reverse_sends_the_stack_back(mode: str, rule: str) -> None:
+    card, reverse, _, other, top = DEFLECT_GAMES[mode]
+    options = deflecting() if rule == ON else opts(stacking="same_kind")
+    game = build(mode, [f"{card} {other} B1", f"{reverse} B2", "B3 B4"], top, options=options)
+    count = game.rules.draw_cards[game.faces[card_in_hand(game, 0, card)].kind]
+    play(game, 0, card)
+    assert game.phase is Phase.STACK and game.current == 1
+    if rule == OFF:
+        assert plays_of(game, 1) == []
+        with pytest.raises(E.CardNotPlayable):
+            play(game, 1, reverse)
+        return
+    assert plays_of(game, 1) == [reverse]
+    events = play(game, 1, reverse)
+    assert events[1:] == [DirectionChanged(-1), StackPending(0, count)]
+    assert game.phase is Phase.STACK and game.current == 0 and game.stack == count and game.direction == -1
+    assert game.stack_card().kind is game.faces[card_in_hand(game, 0, other)].kind  # judged by the draw card below
+    assert plays_of(game, 0) == [other]  # the stack may be stacked on again (same kind as the draw card)
+    play(game, 0, other)
+    assert game.current == 2 and game.stack == 2 * count  # going on in the new direction
+
+
+@pytest.mark.parametrize("mode", DEFLECT_GAMES)
+def test_h7_stack_deflect_a_skip_passes_the_stack_to_the_next_player(mode: str) -> None:
+    card, _, skip, _, top = DEFLECT_GAMES[mode]
+    game = build(mode, [f"{card} B1", f"{skip} B2", "B3 B4", "B5 B6"], top, options=deflecting())
+    play(game, 0, card)
+    events = play(game, 1, skip)
+    total = game.stack
+    assert events[1:] == [StackPending(2, total)] and game.current == 2 and game.direction == 1
+    events = game.apply(Accept(2))
+    assert CardsDrawn(2, total or 0, "penalty") in events and TurnSkipped(2) in events and game.current == 3
+    assert hand(game, 1) == ["B2"]  # the deflector drew nothing
+
+
+def test_h7_stack_deflect_needs_the_colour_in_play_or_the_same_symbol() -> None:
+    game = build("classic", ["W+4 B1", "RR BS YR", "B3 B4"], "R5", options=deflecting())
+    play(game, 0, "W+4", "blue")
+    assert plays_of(game, 1) == ["BS"]  # blue was declared; a red or yellow Reverse does not match
+    play(game, 1, "BS")
+    assert game.current == 2 and plays_of(game, 2) == []
+    again = build("classic", ["R+2 B1", "GR B2", "YR B3", "B4 B5"], "R5", options=deflecting())
+    play(again, 0, "R+2")
+    assert plays_of(again, 1) == []  # a green Reverse on a red Draw Two
+    mixed = build("classic", ["R+2 B1", "RR B2", "YR YS"], "R5", options=deflecting())
+    play(mixed, 0, "R+2")
+    play(mixed, 1, "RR")  # sent back to seat 0, who holds nothing that answers it: they take it
+    assert mixed.current == 0 and plays_of(mixed, 0) == [] and mixed.legal_actions(0)[0] == Accept(0)
+    four = build("classic", ["R+2 B1", "RS B2", "YS YR"], "R5", options=deflecting())
+    play(four, 0, "R+2")
+    play(four, 1, "RS")
+    assert plays_of(four, 2) == ["YS"]  # a yellow Skip on the red Skip: the same symbol; the yellow Reverse is not
+
+
+def test_h7_stack_deflect_a_deflected_wild_draw_can_no_longer_be_challenged() -> None:
+    game = build("classic", ["W+4 R1", "BR B2", "B3 B4"], "R5", options=deflecting())
+    play(game, 0, "W+4", "blue")  # guilty: seat 0 holds red
+    assert Challenge(1) in game.legal_actions(1)
+    play(game, 1, "BR")
+    assert game.current == 0 and Challenge(0) not in game.legal_actions(0) and game.challenge is None
+    with pytest.raises(E.WrongPhase):
+        game.apply(Challenge(0))
+
+
+def test_h7_g10_stack_deflect_with_two_players_goes_back_to_the_other_player() -> None:
+    for deflector in ("RR", "RS"):
+        game = build("classic", ["R+2 B1", f"{deflector} B2"], "R5", options=deflecting())
+        play(game, 0, "R+2")
+        play(game, 1, deflector)
+        assert game.current == 0 and game.stack == 2
+        game.apply(Accept(0))
+        assert len(game.hands[0]) == 3 and game.current == 1
+
+
+def test_h7_g9_stack_deflect_as_a_last_card_the_player_it_goes_to_takes_the_total() -> None:
+    game = build("classic", ["R+2 B1", "RR", "B3 B4"], "R5", options=deflecting())
+    play(game, 0, "R+2")
+    events = play(game, 1, "RR")
+    assert CardsDrawn(0, 2, "penalty") in events and game.history[-1].winner == 1
+    finish = build("classic", ["R+2 B1", "RR", "B3 B4"], "R5", options=deflecting(number_finish=True))
+    play(finish, 0, "R+2")
+    assert plays_of(finish, 1) == []  # SPEC H6: not on a last Reverse
+
+
+def test_h7_stack_deflect_without_stacking_changes_nothing() -> None:
+    game = build("classic", ["R+2 B1", "RR B2", "B3 B4"], "R5", options=opts(stack_deflect=True))
+    events = play(game, 0, "R+2")
+    assert CardsDrawn(1, 2, "penalty") in events and game.phase is Phase.PLAY and game.current == 2
+
+
+def test_h7_stack_deflect_flip_skip_everyone_does_not_deflect_a_dark_reverse_does() -> None:
+    game = build("flip", ["O+5 T1", "OSE OR T2", "T3 T4"], "O5", side="dark", options=deflecting())
+    play(game, 0, "O+5")
+    assert plays_of(game, 1) == ["OR"]
+    play(game, 1, "OR")
+    assert game.current == 0 and game.stack == 5
+
+
+def test_h7_stack_deflect_flex_regular_sides_only() -> None:
+    game = build("flex", ["R+2 B1", "RXS B2", "B3 B4"], "R5", power="GGG", options=deflecting())
+    play(game, 0, "R+2")
+    legal = [a for a in game.legal_actions(1) if isinstance(a, Play) and not a.uno]
+    assert [a.flex for a in legal] == [False]  # the Flex Skip's regular side (a Skip), never its flex side
+    game.apply(legal[0])
+    assert game.current == 2 and game.stack == 2
+
+
+def test_h7_g5_a_reshuffle_under_a_deflected_stack_keeps_its_draw_card() -> None:
+    """An UNO catch makes a player draw while the stack waits; the draw pile is empty: the discard pile is reshuffled
+    but the draw card and the Reverse on it stay, so the stack is still judged by its draw card."""
+    game = build("classic", ["R+2 G+2 B1", "RR B9", "G3 G4"], "Y1 Y2 Y3 R5", rest="box", options=deflecting())
+    assert game.draw_pile == []
+    play(game, 0, "R+2")
+    play(game, 1, "RR")  # down to one card without calling UNO
+    assert game.catchable == 1
+    events = game.apply(Catch(2, 1))
+    assert any(type(e).__name__ == "Reshuffled" for e in events) and len(game.hands[1]) == 3
+    assert [hand_text(game, c) for c in game.discard] == ["R+2", "RR"]
+    assert game.stack_card().kind.value == "draw_two" and plays_of(game, 0) == ["G+2"]
+
+
+# --- multi play (SPEC H8) -------------------------------------------------------------------------------------------
+
+MULTI_GAMES = {"classic": "R3", "flip": "R3", "flex": "R3"}
+
+
+def many(game: Game, seat: int, texts: str, uno: bool = False) -> PlayMany:
+    ids: list[int] = []
+    for text in texts.split():
+        ids.append(next(c for c in game.hands[seat] if hand_text(game, c).rstrip("*") == text and c not in ids))
+    return PlayMany(seat, tuple(ids), uno)
+
+
+def multi_listed(game: Game, seat: int) -> list[tuple[list[str], bool]]:
+    legal = game.legal_actions(seat)
+    return [([hand_text(game, c).rstrip("*") for c in a.cards], a.uno) for a in legal if isinstance(a, PlayMany)]
+
+
+@pytest.mark.parametrize("mode", MULTI_GAMES)
+@pytest.mark.parametrize("rule", [ON, OFF])
+def test_h8_multi_play_several_cards_of_one_number_go_down_at_once_the_last_on_top(mode: str, rule: str) -> None:
+    game = build(mode, ["R5 B5 G5 Y2 Y4", "B1 B2", "B6 B7"], "R3", options=opts(multi_play=rule == ON))
+    action = many(game, 0, "R5 B5 G5")
+    if rule == OFF:
+        assert multi_listed(game, 0) == []
+        with pytest.raises(E.UnknownAction):
+            game.apply(action)
+        return
+    assert multi_listed(game, 0) == [(["R5", "G5", "B5"], False), (["R5", "B5", "G5"], False)]
+    assert action in game.legal_actions(0)
+    events = game.apply(action)
+    assert [type(e).__name__ for e in events if type(e).__name__ != "PowerCardsChanged"] == ["CardPlayed"] * 3
+    assert [hand_text(game, c).rstrip("*") for c in game.discard[-3:]] == ["R5", "B5", "G5"]
+    assert game.top.colour is Colour.GREEN
+    assert hand(game, 0) == ["Y2", "Y4"] and game.current == 1 and game.phase is Phase.PLAY
+
+
+def test_h8_multi_play_any_two_or_more_in_any_order_with_a_playable_first_card() -> None:
+    game = build("classic", ["R5 B5 G5 Y2", "B1 B2", "B6 B7"], "R3", options=opts(multi_play=True))
+    with pytest.raises(E.CardNotPlayable):
+        game.apply(many(game, 0, "B5 R5"))  # a blue 5 cannot start on a red 3
+    game.apply(many(game, 0, "R5 B5"))  # two of the three, the blue one on top
+    assert game.top.colour is Colour.BLUE and hand(game, 0) == ["G5", "Y2"]
+
+
+@pytest.mark.parametrize(
+    ("cards", "error"),
+    [
+        ("R5", E.NotSameNumber),  # one card: an ordinary play
+        ("R5 B6", E.NotSameNumber),
+        ("RS BS", E.NotSameNumber),  # numbers only
+        ("R5 W", E.NotSameNumber),
+        ("R5 R5", E.NotSameNumber),  # the same card twice
+    ],
+)
+def test_h8_multi_play_refuses_anything_but_numbers_of_one_number(cards: str, error: type[Exception]) -> None:
+    game = build("classic", ["R5 B5 B6 RS BS W", "B1 B2"], "R3", options=opts(multi_play=True))
+    ids = tuple(card_in_hand(game, 0, c) for c in cards.split())
+    before = game.to_dict()
+    with pytest.raises(error):
+        game.apply(PlayMany(0, ids))
+    assert game.to_dict() == before
+
+
+def test_h8_multi_play_only_on_ones_own_turn_never_after_a_draw_over_a_stack_or_jumping_in() -> None:
+    options = opts(multi_play=True, stacking="any_draw", jump_in=True)
+    game = build("classic", ["G1 G2", "R5 B5 Y2", "R3 G3"], "R3", "R9", options=options)
+    with pytest.raises(E.NotYourTurn):
+        game.apply(many(game, 2, "R3 G3"))  # even a jump-in goes one card at a time
+    drawn = build("classic", ["R5 B5 Y2", "B1"], "R3", "R9", options=options)
+    drawn.apply(Draw(0))
+    assert multi_listed(drawn, 0) == []
+    with pytest.raises(E.WrongPhase):
+        drawn.apply(many(drawn, 0, "R5 B5"))
+    stack = build("classic", ["R+2 B1 B2", "R5 B5 Y2"], "R3", options=options)
+    play(stack, 0, "R+2")
+    with pytest.raises(E.WrongPhase):
+        stack.apply(many(stack, 1, "R5 B5"))
+
+
+def test_h8_g8_g9_multi_play_calls_uno_with_the_cards_and_may_go_out() -> None:
+    game = build("classic", ["R5 B5 Y2", "B1 B2", "B6 B7"], "R3", options=opts(multi_play=True))
+    assert (["R5", "B5"], True) in multi_listed(game, 0)
+    four = build("classic", ["R5 B5 Y2 Y4", "B1"], "R3", options=opts(multi_play=True))
+    with pytest.raises(E.UnoNotAllowed):
+        four.apply(many(four, 0, "R5 B5", uno=True))  # two cards are left
+    events = game.apply(many(game, 0, "R5 B5", uno=True))
+    assert events[-1] == UnoCalled(0) and game.uno[0]
+    quiet = build("classic", ["R5 B5 Y2", "B1 B2", "B6 B7"], "R3", options=opts(multi_play=True))
+    quiet.apply(many(quiet, 0, "R5 B5"))
+    assert quiet.catchable == 0  # UNO forgotten: catchable (SPEC G8)
+    out = build("classic", ["R5 B5", "B1 B2", "B6 B7"], "R3", options=opts(multi_play=True))
+    out.apply(many(out, 0, "R5 B5"))
+    assert out.history[-1].winner == 0 and out.phase in (Phase.ROUND_OVER, Phase.MATCH_OVER)
+
+
+def test_h8_multi_play_with_seven_zero_sevens_and_zeros_go_one_at_a_time() -> None:
+    game = build("classic", ["R7 B7 R5 B5 Y2", "B1 B2"], "R3", options=opts(multi_play=True, seven_zero=True))
+    assert [cards for cards, _ in multi_listed(game, 0)] == [["R5", "B5"]]
+    with pytest.raises(E.NotSameNumber):
+        game.apply(many(game, 0, "R7 B7"))
+
+
+def test_h8_multi_play_on_the_flip_dark_side() -> None:
+    game = build("flip", ["P5 T5 O1", "T1 T2"], "P3", side="dark", options=opts(multi_play=True))
+    game.apply(many(game, 0, "P5 T5"))
+    assert game.top.colour is Colour.TEAL and game.current == 1
+
+
+def test_h8_x3_multi_play_flex_each_flip_icon_turns_the_power_card() -> None:
+    game = build("flex", ["R4* G4* Y2 Y4", "B1 B2"], "R3", power="GG", options=opts(multi_play=True))
+    game.apply(many(game, 0, "R4 G4"))
+    assert game.power == [True, True]  # turned twice: green again
+    single = build("flex", ["R4* G4* Y2 Y4", "B1 B2"], "R3", power="GG", options=opts(multi_play=True))
+    play(single, 0, "R4")
+    assert single.power == [False, True]
+
+
+# --- elimination (SPEC H9) ------------------------------------------------------------------------------------------
+
+ELIMINATION_GAMES = {"classic": ("R5", "B9 G9 R+2", "B1 B2"), "flip": ("R5", "B9 G9 RF", "B1 B2"),
+                     "flex": ("R5", "B8 G8 RS", "B1 B2")}  # fmt: skip
+
+
+@pytest.mark.parametrize("mode", ELIMINATION_GAMES)
+@pytest.mark.parametrize("rule", [ON, OFF])
+def test_h9_elimination_a_total_past_the_limit_puts_the_player_out(mode: str, rule: str) -> None:
+    last, heavy, light = ELIMINATION_GAMES[mode]
+    limit = 100 if rule == ON else 0
+    game = build(mode, [last, heavy, light, "Y1"], "R3", scores=[0, 80, 50, 10], options=opts(elimination=limit))
+    events = play(game, 0, last)
+    values = [0, sum(game.rules.points_of(game.faces[c]) for c in game.hands[1]), 3, 1]
+    if rule == OFF:  # the round winner scores every hand (SPEC G9); nobody is out
+        assert game.scores == [sum(values), 80, 50, 10] and all(game.active)
+        assert not any(type(e).__name__ == "PlayerEliminated" for e in events)
+        return
+    assert game.scores == [0, 80 + values[1], 53, 11]  # each takes their own hand's points
+    assert events[-1] == PlayerEliminated(1, 80 + values[1]) and game.active == [True, False, True, True]
+    assert game.phase is Phase.ROUND_OVER and game.winner is None
+    game.apply(NextRound(0))
+    assert game.round == 2 and game.hands[1] == [] and all(len(game.hands[s]) == 7 for s in (0, 2, 3))
+    assert 1 not in game.turn_order()
+
+
+def test_h9_elimination_the_last_one_in_wins_and_the_last_out_ranks_higher() -> None:
+    options = opts(elimination=100, target_score=0)  # the target score does not apply
+    game = build("classic", ["R5", "B9 G9", "B1 B2"], "R3", scores=[90, 95, 99], options=options)
+    game.history = [RoundRecord(1, (90, 0, 99)), RoundRecord(0, (0, 95, 0))]
+    events = play(game, 0, "R5")
+    assert [e for e in events if type(e).__name__ == "PlayerEliminated"] == [
+        PlayerEliminated(1, 113),
+        PlayerEliminated(2, 102),
+    ]
+    assert game.phase is Phase.MATCH_OVER and game.winner == 0 and events[-1] == MatchEnded(0, (90, 113, 102))
+    assert game.placement() == [0, 2, 1]  # out in the same round: the lower total ranks higher
+    earlier = build("classic", ["R5", "B1", "B9 G9"], "R3", scores=[0, 50, 150], active=[True, True, False])
+    earlier.options = opts(elimination=100)
+    earlier.history = [RoundRecord(0, (0, 0, 150))]
+    assert placement(earlier.scores, 1, "winner", 100, [*earlier.history, RoundRecord(1, (200, 0, 0))]) == [1, 0, 2]
+
+
+def test_h9_elimination_a_snapshot_with_a_player_out_loads_and_plays_on() -> None:
+    game = build("classic", ["R5", "B9 G9 R+2", "B1 B2"], "R3", scores=[0, 80, 50], options=opts(elimination=100))
+    play(game, 0, "R5")
+    again = Game.from_dict(game.to_dict())
+    assert again == game and again.active == [True, False, True]
+    again.apply(NextRound(0))
+    assert again.round == 2 and sorted(s for s in range(3) if again.hands[s]) == [0, 2]
+
+
+def test_h9_elimination_needs_a_limit_and_the_option_checks_it() -> None:
+    assert Options().elimination == 0 and "elimination" not in Options().house_rules()
+    assert "elimination" in Options(elimination=200).house_rules()
+    with pytest.raises(OptionError):
+        Options(elimination=-1)
+
+
+def test_h8_a_play_of_several_cards_is_a_value_that_survives_json_copy_and_pickle() -> None:
+    """The action is serialisable: its fields are plain (a JSON list of cards comes back as the same action)."""
+    import copy
+    import json
+    import pickle
+
+    from bot.engine.actions import ACTION_TYPES
+
+    action = PlayMany(0, (4, 9, 17), True)
+    data = json.loads(json.dumps({"player": action.player, "cards": action.cards, "uno": action.uno}))
+    assert PlayMany(**data) == action and hash(PlayMany(**data)) == hash(action)
+    assert copy.deepcopy(action) == action and pickle.loads(pickle.dumps(action)) == action
+    assert PlayMany in ACTION_TYPES
+    game = build("classic", ["R5 B5 Y2", "B1 B2"], "R3", options=opts(multi_play=True))
+    listed = next(a for a in game.legal_actions(0) if isinstance(a, PlayMany))
+    again = PlayMany(**json.loads(json.dumps({"player": 0, "cards": listed.cards, "uno": listed.uno})))
+    assert game.is_legal(again)

@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bot.engine import errors as E
-from bot.engine.actions import Accept, CallUno, Catch, Challenge, DeclareColour, Draw, Keep, NextRound, Play
+from bot.engine.actions import Accept, CallUno, Catch, Challenge, DeclareColour, Draw, Keep, NextRound, Play, PlayMany
 from bot.engine.cards import Colour
 from bot.engine.events import RoundEnded
 from bot.engine.game import PLAYER_RANGE, Game, points_of
@@ -44,6 +44,10 @@ options_st = st.builds(
     force_play=st.booleans(),
     seven_zero=st.booleans(),
     jump_in=st.booleans(),
+    number_finish=st.booleans(),
+    stack_deflect=st.booleans(),
+    multi_play=st.booleans(),
+    elimination=st.sampled_from([0, 0, 100]),
 )
 
 
@@ -62,7 +66,18 @@ def games(draw):
 def random_action(game: Game, rnd: Random):
     """Any action at all, legal or not: random seat, random card of the deck, random colour/target/flags."""
     seat = rnd.randrange(-1, game.players + 1)
-    kind = rnd.randrange(9)
+    kind = rnd.randrange(10)
+    if kind == 9:  # several cards at once (SPEC H8): any cards of the deck, or of one number from a hand, any order
+        hand = game.hands[seat] if 0 <= seat < game.players else []
+        numbers = [c for c in hand if game.faces[c].number is not None]
+        if numbers and rnd.random() < 0.5:
+            number = game.faces[rnd.choice(numbers)].number
+            cards = [c for c in numbers if game.faces[c].number == number]
+            rnd.shuffle(cards)
+            cards = cards[: rnd.randrange(1, len(cards) + 1)]
+        else:
+            cards = [rnd.randrange(-1, len(game.deck) + 1) for _ in range(rnd.randrange(0, 4))]
+        return PlayMany(seat, tuple(cards), rnd.random() < 0.2)
     if kind == 0:
         return Play(
             seat,
@@ -102,7 +117,7 @@ def check_round_points(game: Game, events) -> None:
     for e in events:
         if isinstance(e, RoundEnded):
             values = [sum(points_of(game.mode, f) for f in hand) for hand in e.hands]
-            if game.options.scoring == "lowest":
+            if game.options.scoring == "lowest" or game.options.elimination:  # SPEC G9, H9: each keeps their own
                 assert e.points == tuple(values)
             else:
                 assert e.points[e.winner] == sum(values) and sum(e.points) == sum(values)

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.storage import LiveGame, SqliteStore
+from bot.storage import LiveGame, MatchSteps, SqliteStore
 from bot.storage.copy import TargetNotEmpty, copy_sqlite_to_postgres, main
 
 from .conftest import Backend, drop_pg_backend, pg_backend
@@ -41,7 +41,10 @@ async def filled_sqlite(path: Path) -> SqliteStore:
     await store.update_prefs(11, large_cards=True)
     for channel in (7001, 7002, 7003):
         snap = {"channel": channel, "hands": [["R5", "W+4"], ["G7"]], "name": "Žofia 🃏"}
-        await store.save_game(LiveGame(channel, 501, "flex", "playing", channel - 7000, snap, 1_700_000_123.5))
+        await store.save_game(
+            LiveGame(channel, 501, "flex", "playing", channel - 7000, snap, 1_700_000_123.5),
+            steps=MatchSteps(f"{channel}:1", ((0, {"start": {"seed": channel}}), (1, {"remove": 0}))),
+        )
     return store
 
 
@@ -62,6 +65,8 @@ async def test_a_copy_keeps_every_setting_game_result_and_rank(db_path: Path, pg
         for user in (11, 12):
             assert await dst.get_prefs(user) == await src.get_prefs(user)
         assert await dst.load_games() == await src.load_games()
+        for channel in (7001, 7002, 7003):  # the match records (issue 19 point 1)
+            assert await dst.match_record(f"{channel}:1") == await src.match_record(f"{channel}:1") != []
         for guild in (None, *GUILDS, 1001, 1002):
             for mode in (None, *MODES):
                 board = await src.leaderboard(guild_id=guild, mode=mode, limit=1000)

@@ -34,6 +34,7 @@ TABLES = {
     "shard_locks",
     "player_ratings",
     "rating_changes",
+    "match_records",
 }
 
 

@@ -40,6 +40,7 @@ TABLES = {
     "shard_locks",
     "player_ratings",
     "rating_changes",
+    "match_records",
     "user_prefs",
 }
 

@@ -69,6 +69,7 @@ async def test_a_schema4_database_is_upgraded_and_rated_by_a_rebuild(upgraded: S
         # matches recorded before keep their summary and have no rating yet
         assert await backend.fetch("SELECT count(*) FROM matches") == [(14,)]
         assert await store.player_ratings(11, guild_id=1, mode=None) == []
+        assert await store.match_record("m1") == []  # no record either (issue 19 point 1): the summary only
         check = await store.rebuild_ratings()
         assert check.stored == 0 and check.matches == 11 and check.differing == check.ratings > 0
 

@@ -1,0 +1,105 @@
+"""``/uno history`` and match recaps (issue 19 point 2): the embeds, in the reader's language.
+
+A history page lists a player's finished matches newest first (:meth:`bot.storage.Store.match_history`); a recap tells
+one match round by round from its record (:func:`bot.adapter.records.recap`). Dates are Discord timestamps
+(``<t:…:d>``), which every reader's client shows in their own format.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Sequence
+
+import discord
+
+from bot.adapter.records import Recap
+from bot.i18n import t, tn
+from bot.storage import HistoryRow
+
+from .text import card_name, shown_name
+
+RECAP_ROUNDS = 20
+"""The most rounds a recap lists (the last ones; a match to 500 has a handful)."""
+
+
+def signed(change: int) -> str:
+    """A rating change as ``+12`` / ``−5`` / ``±0``."""
+    return f"+{change}" if change > 0 else f"−{-change}" if change < 0 else "±0"
+
+
+def history_line(row: HistoryRow, lang: str) -> str:
+    """One match of a history page."""
+    opponents = ", ".join(shown_name(n) for n in row.opponents) or "—"
+    game = t(f"mode.{row.mode}", lang)
+    date = f"<t:{int(row.ended_at)}:d>"
+    if row.status == "completed":
+        line = t(
+            "history.row",
+            lang,
+            date=date,
+            game=game,
+            place=row.placement,
+            seats=row.seats,
+            points=row.points,
+            opponents=opponents,
+        )
+    else:
+        line = t("history.row_abandoned", lang, date=date, game=game, points=row.points, opponents=opponents)
+    if row.rating_change is not None:
+        line += t("history.rating", lang, change=signed(row.rating_change))
+    return line
+
+
+def history_option(row: HistoryRow, lang: str) -> discord.SelectOption:
+    """The recap select's option of one recorded match: its game, placement and opponents; its date below."""
+    game = t(f"mode.{row.mode}", lang)
+    opponents = ", ".join(row.opponents)
+    label = t("history.option", lang, game=game, place=row.placement, seats=row.seats, opponents=opponents)
+    day = datetime.datetime.fromtimestamp(row.ended_at, datetime.UTC).strftime("%Y-%m-%d")
+    return discord.SelectOption(label=label[:100], value=row.match_key, description=day)
+
+
+def history_embed(name: str, rows: Sequence[HistoryRow], lang: str, page: int, pages: int, scope: str) -> discord.Embed:
+    embed = discord.Embed(title=t("history.title", lang, name=shown_name(name)), colour=0x1E88E5)
+    embed.description = "\n".join(history_line(r, lang) for r in rows) if rows else t("stats.none", lang)
+    embed.set_footer(text=t("history.footer", lang, page=page + 1, pages=pages, scope=scope))
+    return embed
+
+
+def recap_embed(recap: Recap, lang: str, ended_at: float | None = None) -> discord.Embed:
+    """A match told round by round: who went out with which card for how many points, then its highlights."""
+
+    def name(seat: int | None) -> str:
+        if seat is None or not 0 <= seat < len(recap.names):
+            return "?"
+        return shown_name(recap.names[seat])
+
+    title = t("recap.title", lang, game=t(f"mode.{recap.mode}", lang))
+    embed = discord.Embed(title=title, colour=0xFFD600)
+    lines = [
+        t(
+            "recap.round",
+            lang,
+            n=r.number,
+            player=name(r.winner),
+            card=card_name(r.card, lang) if r.card is not None else "?",
+            points=r.points,
+        )
+        for r in recap.rounds[-RECAP_ROUNDS:]
+    ]
+    ending = (
+        t("recap.winner", lang, player=name(recap.winner)) if recap.winner is not None else t("recap.abandoned", lang)
+    )
+    date = f" · <t:{int(ended_at)}:d>" if ended_at is not None else ""
+    embed.description = ("\n".join(lines) + "\n\n" if lines else "") + ending + date
+    told = []
+    for h in recap.highlights:
+        if h.kind == "challenge":
+            told.append(tn("recap.challenge", h.count, lang, round=h.round, player=name(h.player), other=name(h.other)))
+        elif h.kind == "stack":
+            told.append(tn("recap.stack", h.count, lang, round=h.round, player=name(h.player)))
+        elif h.kind == "swap":
+            told.append(t("recap.swap", lang, round=h.round, player=name(h.player), other=name(h.other)))
+    if told:
+        embed.add_field(name=t("recap.highlights", lang), value="\n".join(told[:8])[:1024], inline=False)
+    return embed
