@@ -834,15 +834,7 @@ class Game:
         if self.catchable is not None:
             self._close_catch_window(p)
         events.append(CardPlayed(p, face, flex, a.colour, a.target))
-        if len(hand) == 1:
-            if a.uno:
-                self.uno[p] = True
-                events.append(UnoCalled(p))
-            else:
-                self.uno[p] = False
-                self.catchable = p
-        else:
-            self.uno[p] = False
+        self._after_play(p, len(hand), a.uno, events)
         if self.power is not None:
             self._power_after_play(p, face, flex, events)
         went_out = not hand
@@ -897,15 +889,7 @@ class Game:
             events.append(CardPlayed(p, face, False, None, None))
             if self.power is not None:
                 self._power_after_play(p, face, False, events)
-        if len(hand) == 1:
-            if a.uno:
-                self.uno[p] = True
-                events.append(UnoCalled(p))
-            else:
-                self.uno[p] = False
-                self.catchable = p
-        else:
-            self.uno[p] = False
+        self._after_play(p, len(hand), a.uno, events)
         if not hand:
             self._end_round(p, events)
         else:
@@ -1119,6 +1103,19 @@ class Game:
         return True
 
     # --- UNO call and catch (SPEC G8) ------------------------------------------------------------------------------
+
+    def _after_play(self, p: int, left: int, uno: bool, events: list[Event]) -> None:
+        """SPEC G8 after ``p``'s play left ``left`` cards: one card with UNO called is safe (:class:`UnoCalled`), one
+        without it may be caught until the next move; any other count clears the call."""
+        if left == 1:
+            if uno:
+                self.uno[p] = True
+                events.append(UnoCalled(p))
+            else:
+                self.uno[p] = False
+                self.catchable = p
+        else:
+            self.uno[p] = False
 
     def _close_catch_window(self, mover: int) -> None:
         """SPEC G8 ruling: the window closes at the first move of anyone other than the one-card player."""
