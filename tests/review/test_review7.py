@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
+from random import Random
+from typing import Any
 
 import discord
 import pytest
@@ -36,3 +39,58 @@ def test_play_several_labels_never_carry_custom_emoji_markup(lang: str) -> None:
     labels = [house.many_label(a, view, lang) for a in ids.many_options(view)]
     assert labels
     assert not any("<:" in label for label in labels), labels
+
+
+@pytest.fixture
+async def store(tmp_path: Path) -> Any:
+    from bot.storage import Store
+
+    s = await Store.open(tmp_path / "uno.sqlite3")
+    yield s
+    await s.close()
+
+
+async def _eliminated_ann(store: Any) -> tuple[Any, Any]:
+    """Ann (seat 0) goes out of the match past the limit at the end of round 1 (SPEC H9); Bob and Cid play on."""
+    from bot.adapter import ManualClock, SessionManager
+    from bot.adapter.manager import Limits
+    from bot.engine.actions import Play
+    from bot.engine.view import Phase
+
+    m = SessionManager(store, clock=ManualClock(), limits=Limits(ai_delay=0.0, ai_catch_delay=0.0), rng=Random(1))
+    session = await m.open_lobby(
+        channel_id=1, guild_id=2, host_id=101, host_name="Ann", mode="classic", options={"elimination": 100}
+    )
+    await m.join(1, 102, "Bob")
+    await m.join(1, 103, "Cid")
+    await m.start_game(1, 101)
+    options = Options(elimination=100)
+    session.game = build("classic", ["B9 G9 R+2", "R5", "B1 B2"], "R3", current=1, scores=[80, 0, 50], options=options)
+    card = session.game.hands[1][0]
+    await m.act(1, 102, lambda v: Play(1, card))
+    assert session.game.phase is Phase.ROUND_OVER and session.game.active == [False, True, True]
+    return m, session
+
+
+@pytest.mark.parametrize("how", ["leave", "kick"])
+async def test_h9_a_player_out_of_the_match_may_leave_or_be_kicked(store: Any, how: str) -> None:
+    """SPEC H9 elimination: Ann is out of the match but still sits at the table (she watches). /uno leave (or the
+    host's /uno kick of her seat) must either take her seat away cleanly or be refused with the session unchanged;
+    the engine's NotSeated must not escape with her seat half marked as left."""
+    from bot.adapter import errors as AE
+    from bot.engine import errors as EE
+
+    m, session = await _eliminated_ann(store)
+    try:
+        if how == "leave":
+            await m.leave(1, 101)
+        else:
+            await m.kick(1, 102 if session.host_id == 102 else session.host_id or 0, 0)
+    except EE.NotSeated:
+        pytest.fail("the engine's NotSeated escaped: an out player could not leave")
+    except AE.AdapterError:
+        assert not session.seats[0].left, "refused, yet her seat was marked as left"
+    else:
+        assert session.seats[0].left
+    assert session.game is not None and session.game.active == [False, True, True]
+    await m.close()
