@@ -79,7 +79,9 @@ def many_label(play: PlayMany, view: PlayerView, lang: str) -> str:
     emoji, so never a card emoji's markup (issue 18 point 1)."""
     faces = {c.id: c.face for c in view.hand}
     names = [short_card(faces[c]) for c in play.cards]
-    label = t("hand.option_many", lang, cards=" + ".join(names), card=card_name(faces[play.cards[-1]], lang, custom=False))
+    label = t(
+        "hand.option_many", lang, cards=" + ".join(names), card=card_name(faces[play.cards[-1]], lang, custom=False)
+    )
     return (t("hand.option_uno", lang, card=label) if play.uno else label)[:100]
 
 

@@ -94,3 +94,88 @@ async def test_h9_a_player_out_of_the_match_may_leave_or_be_kicked(store: Any, h
         assert session.seats[0].left
     assert session.game is not None and session.game.active == [False, True, True]
     await m.close()
+
+
+@pytest.mark.rate_limit_scale(0.02, reason="a whole match played through the hands")
+@pytest.mark.parametrize("v2", [False, True], ids=["embeds", "v2"])
+async def test_a_rated_elimination_match_with_multi_play_and_deflection_then_its_recap_history_replay_and_stats(
+    emulator: Any, bot_starter: Any, tmp_path: Path, v2: bool
+) -> None:
+    """Three humans play a whole match under elimination (SPEC H9) with multi_play (H8), stack_deflect (H7) and
+    stacking through Discord (embeds, or Components V2), choosing **Play several…** when offered; then the stored
+    record replays to the same result, the recap and /uno history open, and /uno stats shows a rating."""
+    from bot.adapter import records
+    from bot.adapter.session import Status
+    from tests.e2e.uno_driver import Table, make_bot, uno_world
+
+    world = uno_world(emulator)
+    alice, bob, carol = world["users"]
+    channel = world["channel"]
+    bot = await bot_starter(make_bot(emulator, tmp_path / "uno.sqlite3", world["guild"], components_v2=v2))
+    await emulator.slash(carol, channel, "uno settings", card_images=False)
+    await emulator.slash(
+        alice, channel, "uno new", game="classic", elimination=60, multi_play=True, stack_deflect=True,
+        stacking="any_draw",
+    )  # fmt: skip
+    table = Table(emulator, bot, channel, [alice, bob, carol])
+    for user in (bob, carol):
+        await emulator.click(user, table.public_message(), label="Join")
+    await emulator.click(alice, table.public_message(), label="Start")
+    await emulator.settle()
+    many_played = 0
+    for _ in range(5000):
+        session = table.session
+        if session.status != Status.PLAYING:
+            break
+        pending = session.game.pending
+        if pending is None:
+            await emulator.click(alice, table.public_message(), label="Next round")
+            continue
+        user = table.user_of(pending)
+        assert user is not None
+        hand = await table.open_hand(user)
+        several = [s for s in hand.selects() if s.custom_id and s.custom_id.startswith("uno:hs:many:")]
+        if several and table.rng.random() < 0.7:
+            await emulator.select(user, hand, several[0].custom_id, [table.rng.choice(several[0].options).value])
+            many_played += 1
+        else:
+            await table.take_turn(user, hand)
+        await emulator.settle()
+    session = table.session
+    assert session.status == Status.FINISHED and session.result is not None and session.result.completed
+    assert many_played > 0
+    refused = [e for e in emulator.error_responses if e.code == 50035]
+    assert not refused, refused
+
+    entries = await bot.store.match_record(session.match_key)
+    game = records.replay(entries)
+    assert game.winner == session.game.winner and game.scores == session.game.scores
+    assert game.placement() == list(session.result.placement)
+
+    summary = next(
+        m for m in reversed(emulator.public_messages(channel)) if any(b.label == "Recap" for b in m.buttons())
+    )
+    res = await emulator.click(bob, summary, label="Recap")
+    (told,) = res.ephemeral_messages
+    assert "Recap" in told.text and "won the match" in told.text
+    res = await emulator.slash(alice, channel, "uno history")
+    (page,) = res.public_messages
+    assert "rating" in page.text
+    res = await emulator.slash(bob, channel, "uno stats", player=alice)
+    (stats,) = res.public_messages
+    assert "Skill rating" in stats.text
+    emulator.assert_all_interactions_answered_once(max_latency=3.0)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_history_page_of_ten_full_tables_with_long_names_fits_an_embed(lang: str) -> None:
+    """Issue 19 point 2 at the worst case: a page of 10 matches of 10 seats whose players have 32-character display
+    names (Discord's longest; with Markdown characters that shown_name escapes) must fit an embed's description
+    (4,096 characters) and its whole size (6,000), or Discord refuses the page."""
+    from bot.storage import HistoryRow
+    from cogs.uno.recap import history_embed
+
+    names = tuple(f"{'_' * 31}{i}" for i in range(9))
+    row = HistoryRow(1, "1:2:3", "flip", 2, 1_799_999_999.0, "completed", 10, 10, 1234, 1234, names, -123, True)
+    embed = history_embed("x" * 32, [row] * 10, lang, 9, 10, "this server")
+    assert len(embed.description or "") <= 4096 and len(embed) <= 6000, len(embed.description or "")
