@@ -179,3 +179,59 @@ def test_a_history_page_of_ten_full_tables_with_long_names_fits_an_embed(lang: s
     row = HistoryRow(1, "1:2:3", "flip", 2, 1_799_999_999.0, "completed", 10, 10, 1234, 1234, names, -123, True)
     embed = history_embed("x" * 32, [row] * 10, lang, 9, 10, "this server")
     assert len(embed.description or "") <= 4096 and len(embed) <= 6000, len(embed.description or "")
+
+
+@pytest.mark.parametrize("mode", ["classic", "flip", "flex"])
+async def test_a_match_with_the_new_house_rules_restarted_twice_replays_from_its_record(store: Any, mode: str) -> None:
+    """Issue 19 point 1 with SPEC H7-H9: an AI-only match under elimination, multi_play and stack_deflect is stopped
+    twice mid-match (the bot restarts from its saved snapshot); its record goes on and replays to the same result."""
+    from bot.adapter import ManualClock, SessionManager
+    from bot.adapter.manager import Limits
+    from bot.adapter.records import replay
+    from bot.adapter.session import Status
+
+    opts = {"elimination": 80, "multi_play": True, "stack_deflect": True, "stacking": "any_draw"}
+    limits = Limits(ai_delay=1.0, ai_catch_delay=1.0)
+    clock = ManualClock()
+    m = SessionManager(store, clock=clock, limits=limits, rng=Random(7))
+    session = await m.open_lobby(channel_id=1, guild_id=2, host_id=5, host_name="A", mode=mode, options=opts,
+                                 seat_host=False)  # fmt: skip
+    for _ in range(4):
+        await m.add_ai(1, 5)
+    await m.start_game(1, 5)
+    key = session.match_key
+    restarts = 0
+    for stop in (15, 40, 10_000):
+        for _ in range(stop):
+            clock.advance(1.5)
+            await m.idle()
+            if session.status == Status.FINISHED:
+                break
+        if session.status == Status.FINISHED:
+            break
+        await m.close()
+        clock = ManualClock(clock.now())
+        m = SessionManager(store, clock=clock, limits=limits, rng=Random(8))
+        (session,) = await m.start()
+        assert session.match_key == key
+        restarts += 1
+    assert session.status == Status.FINISHED and session.game is not None
+    assert restarts == 2
+    game = replay(await store.match_record(key))
+    assert (game.winner, game.scores, game.placement()) == (session.game.winner, session.game.scores,
+                                                            session.game.placement())  # fmt: skip
+    await m.close()
+
+
+def test_h9_a_player_who_left_ranks_after_those_who_played_on_until_they_were_out() -> None:
+    """SPEC H9 placement (and so the ratings of issue 19 point 3): Cid leaves the match in round 1 with no points;
+    Bob plays on and goes out of the match past the limit; Ann wins. Leaving must not rank Cid above Bob, or quitting
+    before one's total passes the limit would always earn second place and a better rating."""
+    from bot.engine.actions import Play
+
+    options = Options(elimination=30)
+    game = build(Mode.CLASSIC, ["R5", "B9 G9 R+2", "B1 B2"], "R3", options=options)
+    game.remove_player(2)  # Cid leaves
+    game.apply(Play(0, game.hands[0][0]))  # Ann goes out; Bob's 9 + 9 + 20 take him past 30: out
+    assert game.winner == 0
+    assert game.placement() == [0, 1, 2]
