@@ -101,7 +101,7 @@ def recap_embed(recap: Recap, lang: str, ended_at: float | None = None) -> disco
             n=r.number,
             player=name(r.winner),
             card=card_name(r.card, lang) if r.card is not None else "?",
-            points=r.points,
+            points=r.scored,
         )
         for r in recap.rounds[-RECAP_ROUNDS:]
     ]

@@ -235,3 +235,101 @@ def test_h9_a_player_who_left_ranks_after_those_who_played_on_until_they_were_ou
     game.apply(Play(0, game.hands[0][0]))  # Ann goes out; Bob's 9 + 9 + 20 take him past 30: out
     assert game.winner == 0
     assert game.placement() == [0, 1, 2]
+
+
+@pytest.mark.parametrize("values", [("2",), ("-1",), ("0", "1"), (), ("１",), ("0x1",)])
+def test_h8_a_forged_play_several_value_is_refused(values: tuple[str, ...]) -> None:
+    """SPEC H8: a "Play several…" select sends exactly one index of the list the player saw; anything else is
+    forged and refused before any action is built."""
+    from bot.adapter.session_view import SessionView
+    from cogs.uno.clicks import HAND_ACTIONS, HandClick
+    from cogs.uno.inputs import BadInput
+    from tests.bot.sessions import flip_session
+
+    options = Options(multi_play=True, target_score=0)
+    game = build(Mode.CLASSIC, ["R5 B5 B5 Y2", "B3 B4", "B6 B7"], "R3", options=options)
+    session = flip_session(3)
+    session.mode, session.options, session.game = Mode.CLASSIC, options, game
+    with pytest.raises(BadInput):
+        HAND_ACTIONS["many"](HandClick(SessionView.of(session), game.view(0), "en", "", values))
+
+
+@pytest.mark.rate_limit_scale(0.02, reason="ten players join")
+@pytest.mark.parametrize("locale", ["pl", "de"])
+async def test_v2_worst_case_with_every_new_house_rule_in_polish_and_german(
+    emulator: Any, bot_starter: Any, tmp_path: Path, locale: str
+) -> None:
+    """Issue 18 point 2 at the worst case with the house rules of SPEC H6-H9 on (a "Play several…" menu beside "Play
+    a card…"), ten players, 30 cards, card emojis, a long log, in Polish or German: the table and the hand stay
+    within Discord's 40 components and 4,000 characters, and no message is refused."""
+    from bot.engine.cards import Kind
+    from bot.limits import V2_COMPONENTS_MAX, V2_TEXT_MAX
+    from cogs.uno.layout import counts
+    from tests.e2e.test_commands import give, playing
+    from tests.e2e.uno_driver import Table, make_bot, uno_world
+
+    world = uno_world(emulator)
+    bot = await bot_starter(
+        make_bot(emulator, tmp_path / "uno.sqlite3", world["guild"], components_v2=True, card_emojis=True)
+    )
+    await bot.emoji_sync
+    users = [emulator.add_user(f"gracz_z_długim_imieniem_{i}"[:32], locale=locale, guild=world["guild"])
+             for i in range(10)]  # fmt: skip
+    channel = world["channel"]
+    await emulator.slash(
+        users[0], channel, "uno new", game="classic", target=0, multi_play=True, stack_deflect=True,
+        number_finish=True, elimination=200, stacking="any_draw", jump_in=True,
+    )  # fmt: skip
+    table = Table(emulator, bot, channel, users)
+    for user in users[1:]:
+        await emulator.click(user, table.public_message(), f"uno:l:join:{channel.id}")
+    assert len(table.session.seats) == 10
+    await emulator.click(users[0], table.public_message(), f"uno:l:start:{channel.id}")
+    await emulator.settle()
+    game = await playing(table)
+    seat = game.pending
+    player = table.user_of(seat)
+    numbers = [c for c in game.draw_pile if game.faces[c].kind is Kind.NUMBER]
+    give(game, seat, [*game.hands[seat], *numbers[: 30 - len(game.hands[seat])]])
+    assert len(game.hands[seat]) == 30
+    table.session.log[:] = ["**gracz_z_długim_imieniem_1** zagrywa Czerwona Dobierz dwie i woła UNO! " * 3] * 8
+    table.republish()
+    res = await emulator.click(player, table.public_message(), f"uno:t:hand:{channel.id}")
+    (hand,) = res.ephemeral_messages
+    await emulator.settle()
+    for message in (hand, table.public_message()):
+        n, chars = counts(message.components)
+        assert n <= V2_COMPONENTS_MAX and chars <= V2_TEXT_MAX, (n, chars)
+    several = [s for s in hand.selects() if s.custom_id.startswith("uno:hs:many:")]
+    assert several and all(1 <= len(o.label) <= 100 and "<:" not in o.label for o in several[0].options)
+    refused = [e for e in emulator.error_responses if e.code == 50035]
+    assert not refused, refused
+
+
+@pytest.mark.parametrize(
+    "opts", [{"elimination": 100}, {"scoring": "lowest"}, {}], ids=["elimination", "lowest", "winner"]
+)
+def test_a_recap_gives_the_round_winner_the_points_they_scored(opts: dict[str, Any]) -> None:
+    """Issue 19 point 2 with SPEC G9 "lowest" and H9: the player who goes out adds nothing to their own total (each
+    other player adds their own hand), so "went out with … (+N)" must say what the winner scored — not the sum of
+    everyone's points, which under those rules counted against the others."""
+    from bot.adapter import records
+    from bot.engine.events import RoundEnded
+    from bot.engine.game import Game
+
+    options = Options.from_dict(opts)
+    game, _ = Game.new(Mode.CLASSIC, 3, seed=4, options=options)
+    entries: list[tuple[int, dict[str, Any]]] = [
+        (0, records.start_entry("classic", 3, 4, options, [(1, "A", None), (2, "B", None), (3, "C", None)]))
+    ]
+    ended = None
+    while ended is None:
+        seat = game.pending
+        assert seat is not None
+        action = game.legal_actions(seat)[0]
+        events = game.apply(action)
+        entries.append((game.step, {"a": records.encode(action)}))
+        ended = next((e for e in events if isinstance(e, RoundEnded)), None)
+    (first, *_) = records.recap(entries).rounds
+    assert first.winner == ended.winner and first.scored == ended.points[ended.winner]
+    assert first.points == sum(ended.points)  # the round's, as the match's stored rounds
