@@ -333,3 +333,41 @@ def test_a_recap_gives_the_round_winner_the_points_they_scored(opts: dict[str, A
     (first, *_) = records.recap(entries).rounds
     assert first.winner == ended.winner and first.scored == ended.points[ended.winner]
     assert first.points == sum(ended.points)  # the round's, as the match's stored rounds
+
+
+async def test_a_match_begun_before_records_and_finished_after_says_it_has_no_record(
+    emulator: Any, bot_starter: Any, tmp_path: Path
+) -> None:
+    """Issue 19 point 1: a match in play when the bot was upgraded has the record entries of its moves since, but no
+    start entry (seed, options, seats). Its summary's **Recap** must say it was played before records were kept,
+    not that this version of the bot cannot replay it."""
+    from bot.adapter.clock import ManualClock
+    from bot.adapter.session import Status
+    from tests.e2e.uno_driver import Table, make_bot, uno_world
+
+    world = uno_world(emulator)
+    alice, bob, _ = world["users"]
+    channel = world["channel"]
+    clock = ManualClock()
+    bot = await bot_starter(make_bot(emulator, tmp_path / "uno.sqlite3", world["guild"], clock=clock, max_timeouts=999))
+    await emulator.slash(alice, channel, "uno new", game="classic", target=0)
+    table = Table(emulator, bot, channel, [alice])
+    await emulator.click(alice, table.public_message(), label="Add AI")
+    await emulator.click(alice, table.public_message(), label="Start")
+    await emulator.settle()
+    session = table.session
+    await bot.store._db.write("DELETE FROM match_records WHERE seq = 0")  # as if begun before the upgrade
+    for _ in range(300):
+        if session.status == Status.FINISHED:
+            break
+        clock.advance(session.turn_timer + 1)
+        await emulator.settle()
+    assert session.status == Status.FINISHED
+    entries = await bot.store.match_record(session.match_key)
+    assert entries and entries[0][0] != 0
+    summary = next(
+        m for m in reversed(emulator.public_messages(channel)) if any(b.label == "Recap" for b in m.buttons())
+    )
+    res = await emulator.click(bob, summary, label="Recap")
+    (told,) = res.ephemeral_messages
+    assert told.text == "This match has no record: it was played before records were kept."
