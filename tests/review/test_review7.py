@@ -151,6 +151,8 @@ async def test_a_rated_elimination_match_with_multi_play_and_deflection_then_its
     game = records.replay(entries)
     assert game.winner == session.game.winner and game.scores == session.game.scores
     assert game.placement() == list(session.result.placement)
+    check = await bot.store.rebuild_ratings(replace=False)  # python -m bot.storage.ratings
+    assert check.ok and check.matches == 1, check
 
     summary = next(
         m for m in reversed(emulator.public_messages(channel)) if any(b.label == "Recap" for b in m.buttons())
