@@ -734,10 +734,11 @@ class SessionManager:
             return await self._finish_change(session, [], K.LOBBY, actor)
         if session.status != Status.PLAYING:
             raise E.GameFinished("the match is over")
-        self._require_game(session)
+        game = self._require_game(session)
+        # a seat out of the match under house rule elimination (SPEC H9) has nothing left in the game to take away
+        events = session.remove(seat) if game.active[seat] else []
         session.seats[seat].left = True
         session.seats[seat].out = out
-        events = session.remove(seat)
         self._pass_host(session, seat)
         return await self._finish_change(session, events, kind, actor)
 

@@ -125,12 +125,15 @@ STACK_HIGHLIGHT: Final = 6
 @dataclass(frozen=True, slots=True)
 class RoundRecap:
     """A round played to its end: ``winner`` (a seat) went out with ``card`` (``None`` if the record does not show
-    it) and scored ``points`` (SPEC G9)."""
+    it); ``points`` the round's points, every seat's together (as the match's stored rounds), ``scored`` what the
+    winner scored of them (SPEC G9: all of them, or none with ``scoring = "lowest"`` and under house rule
+    elimination, SPEC H9, where each other player adds their own hand)."""
 
     number: int
     winner: int
     card: Face | None
     points: int
+    scored: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -183,7 +186,7 @@ def recap(entries: Iterable[tuple[int, Mapping[str, Any]]]) -> Recap:
         elif isinstance(e, HandsSwapped):
             swaps[e.player] = e.target
         elif isinstance(e, RoundEnded):
-            rounds.append(RoundRecap(number, e.winner, last_card.get(e.winner), sum(e.points)))
+            rounds.append(RoundRecap(number, e.winner, last_card.get(e.winner), sum(e.points), e.points[e.winner]))
             if e.winner in swaps:
                 highlights.append(Highlight("swap", number, e.winner, swaps[e.winner], 0))
             last_card, swaps = {}, {}

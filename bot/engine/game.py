@@ -1288,9 +1288,9 @@ class Game:
     def placement(self) -> list[int]:
         """Seats from first to last place now (SPEC G9): the match winner first, then by score — highest first, or
         lowest first with ``scoring = "lowest"``; ties by seat; under house rule ``elimination`` (SPEC H9) the last
-        out ranks higher. The one ranking every layer shows."""
+        out ranks higher and a player who left ranks after them. The one ranking every layer shows."""
         opts = self.options
-        return placement(self.scores, self.winner, opts.scoring, opts.elimination, self.history)
+        return placement(self.scores, self.winner, opts.scoring, opts.elimination, self.history, self.active)
 
     def _check_next_round(self, a: NextRound) -> None:
         if self.phase is not _ROUND_OVER:

@@ -58,15 +58,20 @@ def placement(
     scoring: str,
     elimination: int = 0,
     history: Sequence[RoundRecord] = (),
+    active: Sequence[bool] = (),
 ) -> list[int]:
     """Seats from first to last place: the match winner first, then by score — highest first with
     ``scoring = "winner"``, lowest first with ``"lowest"`` (SPEC G9) — ties by seat. ``winner`` None (an abandoned
     match): by score only. House rule ``elimination`` (SPEC H9, ``elimination`` the limit, ``history`` the rounds):
     the winner, then the players still in by lowest total, then the eliminated, the last out first (those out in the
-    same round by lowest total)."""
+    same round by lowest total), then, in a match won, those who left it (``active`` False and never out) by lowest
+    total."""
     if elimination:
         last = len(history) + 1  # still in: after every round
         out = [last if r is None else r for r in elimination_rounds(history, len(scores), elimination)]
+        for s, playing in enumerate(active if winner is not None else ()):  # an abandoned match: by when out
+            if not playing and out[s] == last:  # left before going out: after everyone who played on (SPEC H9)
+                out[s] = 0
         return sorted(range(len(scores)), key=lambda s: (s != winner, -out[s], scores[s], s))
     lowest = scoring == "lowest"
     return sorted(range(len(scores)), key=lambda s: (s != winner, scores[s] if lowest else -scores[s], s))

@@ -565,7 +565,7 @@ class UnoCog(
         """The recap of the match ``match_key``, only for the one who asked, in their language."""
         lang = await self.lang(interaction)
         entries = await self.bot.store.match_record(match_key) if match_key and match_key != "-" else []
-        if not entries:
+        if not entries or entries[0][0] != 0:  # none, or only the moves since an upgrade: no start entry
             await send_ephemeral(interaction, t("recap.none", lang))
             return
         try:

@@ -75,10 +75,13 @@ def deflects(view: PlayerView) -> bool:
 
 def many_label(play: PlayMany, view: PlayerView, lang: str) -> str:
     """A line of the hand's "Play several" list (house rule ``multi_play``, SPEC H8): the cards in the order they go
-    down and the one left on top ("Red 5 + Blue 5 + Green 5 · Green 5 on top", "… · UNO!")."""
+    down and the one left on top ("Red 5 + Blue 5 + Green 5 · Green 5 on top", "… · UNO!"); a label shows no custom
+    emoji, so never a card emoji's markup (issue 18 point 1)."""
     faces = {c.id: c.face for c in view.hand}
     names = [short_card(faces[c]) for c in play.cards]
-    label = t("hand.option_many", lang, cards=" + ".join(names), card=card_name(faces[play.cards[-1]], lang))
+    label = t(
+        "hand.option_many", lang, cards=" + ".join(names), card=card_name(faces[play.cards[-1]], lang, custom=False)
+    )
     return (t("hand.option_uno", lang, card=label) if play.uno else label)[:100]
 
 

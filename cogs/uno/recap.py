@@ -27,9 +27,27 @@ def signed(change: int) -> str:
     return f"+{change}" if change > 0 else f"−{-change}" if change < 0 else "±0"
 
 
+OPPONENTS_MAX = 250
+"""The most characters of a history line's opponents (then ``+N`` for the others): ten lines of ten-seat matches
+whose names are long and full of escaped Markdown still fit an embed's description (4,096)."""
+
+
+def opponents_text(names: Sequence[str]) -> str:
+    """The opponents' names, escaped (:func:`shown_name`), as many whole names as fit :data:`OPPONENTS_MAX`, then
+    ``+N`` for the others; ``—`` for none."""
+    shown = [shown_name(n) for n in names]
+    text = ""
+    for i, name in enumerate(shown):
+        longer = f"{text}, {name}" if text else name
+        if len(longer) > OPPONENTS_MAX:
+            return f"{text}, +{len(shown) - i}" if text else f"+{len(shown)}"
+        text = longer
+    return text or "—"
+
+
 def history_line(row: HistoryRow, lang: str) -> str:
     """One match of a history page."""
-    opponents = ", ".join(shown_name(n) for n in row.opponents) or "—"
+    opponents = opponents_text(row.opponents)
     game = t(f"mode.{row.mode}", lang)
     date = f"<t:{int(row.ended_at)}:d>"
     if row.status == "completed":
@@ -83,7 +101,7 @@ def recap_embed(recap: Recap, lang: str, ended_at: float | None = None) -> disco
             n=r.number,
             player=name(r.winner),
             card=card_name(r.card, lang) if r.card is not None else "?",
-            points=r.points,
+            points=r.scored,
         )
         for r in recap.rounds[-RECAP_ROUNDS:]
     ]
