@@ -28,7 +28,7 @@ from bot.engine.actions import Accept, Action, DeclareColour, Draw, Keep, Play, 
 from bot.engine.cards import Colour, Face, Mode, Side
 from bot.engine.decks import deck_for, tables_for
 from bot.engine.game import Game
-from bot.engine.legal import COLOUR_INDEX
+from bot.engine.legal import COLOUR_INDEX, NUMBER_KEY
 from bot.engine.options import Options
 from bot.engine.rng import Rng
 from bot.engine.view import Phase, PlayerView
@@ -181,12 +181,12 @@ def quick(game: Game, seat: int) -> Action | None:
         else:
             score = 2.0 * counts[t.colour[c]]
             key = t.key[c]
-            score += 0.1 * (key - 100) if key >= 100 else (8.0 if danger else 1.0)
+            score += 0.1 * (key - NUMBER_KEY) if key >= NUMBER_KEY else (8.0 if danger else 1.0)
         if a.flex and not danger:
             score -= 6.0
         if a.target is not None:
             score -= len(game.hands[a.target])
-        if stuck and t.key[hand[0] if hand[1] == c else hand[1]] < 100:
+        if stuck and t.key[hand[0] if hand[1] == c else hand[1]] < NUMBER_KEY:
             score -= 60.0
         if score > best_score:
             best, best_score = a, score

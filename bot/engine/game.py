@@ -83,6 +83,7 @@ from .legal import (
     DRAWS,
     KEEPS,
     NEXT_ROUNDS,
+    NUMBER_KEY,
     UNO_CALLS,
     LegalActions,
     SideTables,
@@ -116,7 +117,7 @@ _DRAWN_ONLY: Final = (_PLAY_DRAWN,)
 _WILD_ALL_FLIP: Final = Kind.WILD_ALL_FLIP
 #: The match keys (:class:`~bot.engine.legal.SideTables`) of the 7 and the 0: under house rule ``seven_zero`` they act
 #: one card at a time, never played several at once (SPEC H4, H8).
-_SEVEN_ZERO_KEYS: Final = frozenset({100 + SWAP_NUMBER, 100 + PASS_NUMBER})
+_SEVEN_ZERO_KEYS: Final = frozenset({NUMBER_KEY + SWAP_NUMBER, NUMBER_KEY + PASS_NUMBER})
 
 
 def points_of(mode: Mode, face: Face) -> int:
@@ -480,7 +481,7 @@ class Game:
         t = self.tables
         if self._number_finish and len(self.hands[player]) == 1:
             keys = t.key
-            cards = [c for c in cards if keys[c] >= 100]  # numbers only (match keys 100 + n)
+            cards = [c for c in cards if keys[c] >= NUMBER_KEY]  # numbers only
         wild, colour, key, flex_side, flex_colour, swaps = t.wild, t.colour, t.key, t.flex_side, t.flex_colour, t.swaps
         opts = self.options
         block = self._block
@@ -647,7 +648,7 @@ class Game:
         groups: dict[int, list[int]] = {}
         for c in hand:
             k = keys[c]
-            if k >= 100 and not (seven and k in _SEVEN_ZERO_KEYS):  # seven-zero: 7s and 0s go one at a time
+            if k >= NUMBER_KEY and not (seven and k in _SEVEN_ZERO_KEYS):  # seven-zero: 7s and 0s go one at a time
                 groups.setdefault(k, []).append(c)
         playable = {card for card, flex, _, _ in plays if not flex}
         out: list[Action] = []
@@ -780,7 +781,7 @@ class Game:
             raise E.FlexSideUnavailable(f"{format_face(face)} has no flex side")
         if a.flex and not self.power[p]:  # type: ignore[index]
             raise E.FlexSideUnavailable("your Power Card is red")
-        if self._number_finish and len(hand) == 1 and self.tables.key[a.card] < 100:
+        if self._number_finish and len(hand) == 1 and self.tables.key[a.card] < NUMBER_KEY:
             raise E.LastCardNotNumber(f"{format_face(face)} is your last card: you may only go out on a number")
         if not self._playable(p, a.card, a.flex):
             if jump and self._was_identical(a.card):
@@ -863,7 +864,7 @@ class Game:
                 raise E.CardNotInHand(f"card {c!r} is not in seat {p}'s hand")
         keys = self.tables.key
         k = keys[cards[0]]
-        if k < 100 or any(keys[c] != k for c in cards) or (self._seven_zero and k in _SEVEN_ZERO_KEYS):
+        if k < NUMBER_KEY or any(keys[c] != k for c in cards) or (self._seven_zero and k in _SEVEN_ZERO_KEYS):
             raise E.NotSameNumber("only numbers of the same number go together (with seven-zero, not 7s or 0s)")
         if not self._playable(p, cards[0], False):
             first = self.faces[cards[0]]

@@ -17,11 +17,13 @@ from .cards import CHALLENGEABLE_KINDS, TARGETED_KINDS, Colour, Face, Kind, swap
 #: Colour ↔ small integer, for the tables.
 COLOUR_INDEX: Final[dict[Colour, int]] = {c: i for i, c in enumerate(Colour)}
 _SYMBOL_CODE: dict[Kind, int] = {k: i for i, k in enumerate(Kind)}
+#: A number card's match ``key`` is ``NUMBER_KEY + n`` (:class:`SideTables`): ``key >= NUMBER_KEY`` says "a number".
+NUMBER_KEY: Final = 100
 
 
 class SideTables:
-    """Per card id, on one side: ``colour`` index (-1 for wilds), match ``key`` (numbers ``100 + n``, actions their
-    symbol code, wilds -1), ``wild``, ``flex_side`` (has a flex side), ``flex_colour`` index (-1 if none),
+    """Per card id, on one side: ``colour`` index (-1 for wilds), match ``key`` (numbers ``NUMBER_KEY + n``, actions
+    their symbol code, wilds -1), ``wild``, ``flex_side`` (has a flex side), ``flex_colour`` index (-1 if none),
     ``targeted`` (flex side needs a target), ``restricted`` (a challengeable wild draw, SPEC G7), ``swaps`` (a 7 that
     names a player to swap hands with under house rule ``seven_zero``, SPEC H); and the side's
     ``colours``, which a wild may declare."""
@@ -32,7 +34,7 @@ class SideTables:
         self.colours = colours
         self.colour = tuple(COLOUR_INDEX[f.colour] if f.colour is not None else -1 for f in faces)
         self.key = tuple(
-            -1 if f.is_wild else 100 + (f.number or 0) if f.kind is Kind.NUMBER else _SYMBOL_CODE[f.symbol]
+            -1 if f.is_wild else NUMBER_KEY + (f.number or 0) if f.kind is Kind.NUMBER else _SYMBOL_CODE[f.symbol]
             for f in faces
         )
         self.wild = tuple(f.is_wild for f in faces)

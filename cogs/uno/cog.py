@@ -399,8 +399,7 @@ class UnoCog(
         game = t(f"mode.{mode}", lang) if mode else t("lb.all_games", lang)
         if order == "rating" and mode is not None:
             total = await store.rating_leaderboard_count(guild_id=guild, mode=mode)
-            pages = max(1, -(-total // LEADERBOARD_PAGE))
-            page = min(max(page, 0), pages - 1)
+            page, pages = screens.page_of(total, LEADERBOARD_PAGE, page)
             rated = await store.rating_leaderboard(
                 guild_id=guild, mode=mode, limit=LEADERBOARD_PAGE, offset=page * LEADERBOARD_PAGE
             )
@@ -423,8 +422,7 @@ class UnoCog(
         else:
             order = "wins"
             total = await store.leaderboard_count(guild_id=guild, mode=mode)
-            pages = max(1, -(-total // LEADERBOARD_PAGE))
-            page = min(max(page, 0), pages - 1)
+            page, pages = screens.page_of(total, LEADERBOARD_PAGE, page)
             rows = await store.leaderboard(
                 guild_id=guild, mode=mode, limit=LEADERBOARD_PAGE, offset=page * LEADERBOARD_PAGE
             )
@@ -547,8 +545,7 @@ class UnoCog(
         lang = await self.lang(interaction)
         store = self.bot.store
         total = await store.match_history_count(user, guild_id=guild)
-        pages = max(1, -(-total // HISTORY_PAGE))
-        page = min(max(page, 0), pages - 1)
+        page, pages = screens.page_of(total, HISTORY_PAGE, page)
         rows = await store.match_history(user, guild_id=guild, limit=HISTORY_PAGE, offset=page * HISTORY_PAGE)
         scope = t("lb.scope_server", lang) if guild else t("lb.scope_global", lang)
         embed = history_embed(name, rows, lang, page, pages, scope)

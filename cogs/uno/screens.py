@@ -33,6 +33,15 @@ from .text import card_name, cards_line, colour_name, last_lines, short_card, sh
 from .views import DecisionButton, HandButton, HandSelect, LobbyButton, RecapButton, TableButton, release
 
 PAGE_SIZE = 25
+
+
+def page_of(total: int, size: int, page: int) -> tuple[int, int]:
+    """``(page, pages)`` for a list of ``total`` entries shown ``size`` a page: ``page`` (from 0) brought within the
+    pages there are (a stale or forged page number shows the nearest page); ``pages`` at least 1."""
+    pages = max(1, -(-total // size))
+    return min(max(page, 0), pages - 1), pages
+
+
 #: Phases in which a seated player owes a decision (with a turn timer when human).
 DECISIONS = (Phase.PLAY, Phase.PLAY_DRAWN, Phase.CHALLENGE, Phase.DECLARE_COLOUR, Phase.STACK)
 #: The Flex cards whose flex side is another action (SPEC X5): its effect is named in the menu (``flex.<kind>``).
@@ -723,8 +732,7 @@ def hand_components(
     jumps = house.jump_cards(view)
     if view.pending != view.me:
         options = []  # out of turn, the only plays are jump-ins: their own buttons (SPEC H jump_in)
-    pages = max(1, -(-len(options) // PAGE_SIZE))
-    page = min(max(page, 0), pages - 1)
+    page, pages = page_of(len(options), PAGE_SIZE, page)
     if options:
         chunk = list(enumerate(options))[page * PAGE_SIZE : (page + 1) * PAGE_SIZE]
         select_options = [

@@ -43,6 +43,7 @@ from bot.adapter.session import Session, Status
 from bot.adapter.timers import Limits
 from bot.card_emojis import CARD_EMOJIS
 from bot.i18n import t
+from bot.render.emoji import EMOJI_PREFIX
 from bot.storage import open_store
 from cogs.uno import ids, screens
 from cogs.uno.publisher import Publisher
@@ -140,11 +141,12 @@ def message_sig(content: str | None, embeds: list[dict[str, Any]], components: l
 
 
 def app_card_emojis(emu: DiscordEmulator) -> dict[str, discord.PartialEmoji]:
-    """The card emojis the application owns in the emulator, by face code (names are ``uno_<code>_<hash>``)."""
+    """The card emojis the application owns in the emulator, by face code (names are ``<EMOJI_PREFIX><code>_<hash>``,
+    :func:`bot.render.emoji.face_emoji`)."""
     return {
-        e.name[len("uno_") :].rsplit("_", 1)[0]: discord.PartialEmoji(name=e.name, id=e.id)
+        e.name[len(EMOJI_PREFIX) :].rsplit("_", 1)[0]: discord.PartialEmoji(name=e.name, id=e.id)
         for e in emu.app_emojis.values()
-        if e.name.startswith("uno_")
+        if e.name.startswith(EMOJI_PREFIX)
     }
 
 

@@ -1,7 +1,8 @@
-"""DESIGN "Saved formats and upgrades" for migration 0005 (issue 19 point 3, ratings), on both stores: a database
-written by the release of schema version 4 (``tests/fixtures/storage/schema4.sqlite3``, made by
+"""DESIGN "Saved formats and upgrades" for migrations 0005 and 0006 (issue 19 points 3 and 1), on both stores: a
+database written by the release of schema version 4 (``tests/fixtures/storage/schema4.sqlite3``, made by
 ``make_schema4.py`` at 18c0e0f) is upgraded, keeps its settings, live game, matches and leaderboards, starts without
-ratings (its matches keep their summary), has its older matches rated by a rebuild, and goes on rating new matches."""
+ratings (its matches keep their summary), has its older matches rated by a rebuild, goes on rating new matches, and
+records the moves of its live game."""
 
 from __future__ import annotations
 
@@ -11,11 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from bot.storage import Store
+from bot.storage import MatchSteps, Store
 from bot.storage._migrations import POSTGRES, available
 
 from .conftest import Backend
-from .helpers import match
+from .helpers import game, match
 
 FIXTURE = Path(__file__).parent.parent / "fixtures" / "storage" / "schema4.sqlite3"
 TABLES = (
@@ -86,6 +87,11 @@ async def test_a_schema4_database_is_upgraded_and_rated_by_a_rebuild(upgraded: S
         (ben,) = await store.player_ratings(12, guild_id=1, mode="classic")
         assert ben.matches == 8 and ben.last_change > 0
         assert (await store.rebuild_ratings()).ok
+        # the live game of the old release goes on, its moves now recorded (migration 0006, issue 19 point 1)
+        entry = {"a": {"t": "Draw", "player": 0}}
+        await store.save_game(game(900, version=9), steps=MatchSteps("k900", ((7, entry),)))
+        assert await store.match_record("k900") == [(7, entry)]
+        assert [(g.channel_id, g.version) for g in await store.load_games()] == [(900, 9)]
     finally:
         await store.close()
 
