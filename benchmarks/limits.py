@@ -264,7 +264,7 @@ def expected_embed(snapshot: dict[str, Any], round_pause: float) -> tuple[Any, t
     view = SessionView.of(Session.from_dict(snapshot))
     if view.public is None:
         return None, None
-    lang = str(view.ui.get("lang", "en"))
+    lang = view.ui.lang
     embed = screens.table_screen(view, lang, list(view.log[-LOG_SHOWN:]), round_pause=round_pause).embed
     return (embed.to_dict() if embed is not None else None), (view.public.round, view.public.pending)
 

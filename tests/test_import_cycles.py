@@ -11,8 +11,6 @@ from tests import importgraph as ig
 
 #: The circles issue 17 point 4 lists (measured on main 62b229a); remove each one here when it is broken.
 KNOWN: tuple[frozenset[str], ...] = (
-    # adapter: session <-> session_view (the view is built from a session; the session holds its published view)
-    frozenset({"bot.adapter.session", "bot.adapter.session_view"}),
     # bot/client.py imports UnoTree and COMMANDS from cogs/uno/replies.py (a lower layer importing up into cogs);
     # replies imports the client back for its type
     frozenset({"bot.client", "cogs.uno.replies"}),

@@ -11,6 +11,7 @@ from .fanout import CloseReason, Update, UpdateKind
 from .manager import SessionManager
 from .session import MatchOutcome, Seat, Session, Status
 from .session_view import SeatView, SessionView
+from .ui import TableUi
 
 __all__ = [
     "AdapterError",
@@ -25,6 +26,7 @@ __all__ = [
     "SessionView",
     "Status",
     "SystemClock",
+    "TableUi",
     "Update",
     "UpdateKind",
 ]

@@ -44,6 +44,7 @@ from .session import LOG_LINES, Out, Seat, Session, Status
 from .session_view import SessionView
 from .thinker import Thinker
 from .timers import Limits, Timers, default_action
+from .ui import TableUi
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -86,6 +87,9 @@ class SessionManager:
         self.clock: Clock = clock or SystemClock()
         self.limits = limits or Limits()
         self.sessions: dict[int, Session] = {}
+        #: What the Discord layer reads of each session in :attr:`sessions`: the frozen view built right after its
+        #: last commit (none before its first); :meth:`snapshot` answers from it.
+        self.published: dict[int, SessionView] = {}
         self.leases = Leases(store, self.clock, shards=shards, ttl=lease_ttl, owner=owner, slot=slot)
         #: Channels of this process's guilds whose live game another process holds the lease of (taken over later).
         self.elsewhere: set[int] = set()
@@ -209,7 +213,7 @@ class SessionManager:
         # The bot was away: nobody could play, so the idle clock and the pending decision's timer start afresh.
         session.last_activity = max(session.last_activity, self.clock.now())
         self._timers.set_deadline(session)
-        session.published = SessionView.of(session)
+        self._published(session)
         self._timers.arm(session)
         return session
 
@@ -380,7 +384,7 @@ class SessionManager:
         mode: Mode | str,
         options: Options | dict[str, Any] | None = None,
         turn_timer: float = 60.0,
-        ui: dict[str, Any] | None = None,
+        ui: TableUi | None = None,
         seat_host: bool = True,
         seats: Sequence[Seat] | None = None,
     ) -> Session:
@@ -408,7 +412,7 @@ class SessionManager:
             created_at=now,
             seed=self._rng.getrandbits(62),
             last_activity=now,
-            ui=dict(ui or {}),
+            ui=ui or TableUi(),
         )
         if not self.leases.holds(channel_id):
             try:
@@ -476,7 +480,6 @@ class SessionManager:
             (s for s in humans if s.user_id == old.host_id),
             next((s for s in humans if s.user_id == user_id), humans[0] if humans else None),
         )
-        lang = old.ui.get("lang")
         return await self.open_lobby(
             channel_id=channel_id,
             guild_id=old.guild_id,
@@ -485,7 +488,7 @@ class SessionManager:
             mode=old.mode,
             options=old.options,
             turn_timer=old.turn_timer,
-            ui={"lang": lang} if lang is not None else {},
+            ui=TableUi(lang=old.ui.lang),
             seats=seats,
         )
 
@@ -644,7 +647,7 @@ class SessionManager:
         """The channel's session as last committed (frozen; None when there is none). This is all the Discord layer
         reads of a session: a move being saved is not in it until its commit."""
         session = self.sessions.get(channel_id)
-        return session.published if session is not None else None
+        return self.published.get(channel_id) if session is not None else None
 
     def view(self, channel_id: int, user_id: int | None) -> PlayerView:
         """``user_id``'s view of the committed game (the public table view for ``None`` or a spectator). Raises
@@ -655,12 +658,17 @@ class SessionManager:
             raise E.NoGame("no game in this channel")
         return snapshot.require_view(user_id)
 
-    async def update_ui(self, channel_id: int, *, commit: bool = True, **values: Any) -> None:
-        """Store Discord-layer data (message ids) with the session: committed at once, or (``commit=False``, for
-        data that may be lost in a crash, such as the turn ping's id) with the next change."""
+    async def update_ui(self, channel_id: int, change: Callable[[TableUi], TableUi], *, commit: bool = True) -> None:
+        """Store Discord-layer data (message ids) with the session: its ``ui`` becomes ``change(ui)`` (say
+        ``lambda ui: dataclasses.replace(ui, message=id)``), called under the session's lock so that two changes
+        never lose one another; committed at once, or (``commit=False``, for data that may be lost in a crash, such
+        as the turn ping's id) with the next change. Raises :class:`~bot.adapter.errors.NoGame` (and the other
+        errors of :meth:`get`) when the channel has no session here, and the commit's errors
+        (:class:`~bot.adapter.errors.StorageDown`, :class:`~bot.adapter.errors.NotOwned`: the new ``ui`` is then
+        kept in memory and saved with the next commit)."""
         session = self.get(channel_id)
         async with session.lock:
-            session.ui.update(values)
+            session.ui = change(session.ui)
             if commit:
                 await self._commit(session)
 
@@ -704,7 +712,7 @@ class SessionManager:
                 )
                 session.journal = []
                 session.committed = row.snapshot
-                session.published = SessionView.of(session)
+                self._published(session)
             else:
                 await self._commit(session)
         except BaseException:
@@ -779,9 +787,10 @@ class SessionManager:
         await self.leases.release(session.channel_id)
         session.version += 1
         session.status = Status.FINISHED
-        session.published = SessionView.of(session)
+        self._published(session)
         update = self._publish(session, K.CLOSED, (), None, reason=reason)
         self.sessions.pop(session.channel_id, None)
+        self.published.pop(session.channel_id, None)
         self.thinker.forget(session.channel_id)
         return update
 
@@ -796,7 +805,11 @@ class SessionManager:
         )
         session.journal = []
         session.committed = row.snapshot
-        session.published = SessionView.of(session)
+        self._published(session)
+
+    def _published(self, session: Session) -> None:
+        """Build the frozen view of ``session`` just committed (what :meth:`snapshot` answers from now on)."""
+        self.published[session.channel_id] = SessionView.of(session)
 
     @staticmethod
     def _expected(session: Session) -> int | None:
@@ -879,6 +892,7 @@ class SessionManager:
         self._timers.disarm(session.channel_id)
         self.thinker.forget(session.channel_id)
         self.sessions.pop(session.channel_id, None)
+        self.published.pop(session.channel_id, None)
 
     # ------------------------------------------------------------------------------------------------------------
     # Internals: checks
@@ -1031,8 +1045,8 @@ class SessionManager:
         *,
         reason: CloseReason | None = None,
     ) -> Update:
-        """Queue the update of the change just committed (``session.published`` is its view)."""
-        view = session.published
+        """Queue the update of the change just committed (:attr:`published` holds its view)."""
+        view = self.published.get(session.channel_id)
         assert view is not None and view.version == session.version
         return self._fanout.publish(Update(view, kind, tuple(events), actor, reason))
 

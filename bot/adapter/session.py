@@ -10,7 +10,7 @@ import asyncio
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from bot import limits
 from bot.ai import DEFAULT_LEVEL, Level
@@ -23,12 +23,10 @@ from bot.engine.options import Options
 from bot.engine.scoring import placement
 
 from . import records
-
-if TYPE_CHECKING:
-    from .session_view import SessionView
+from .ui import TableUi
 
 #: Session snapshot format written by :meth:`Session.to_dict`; older ones are upgraded by :func:`upgrade`.
-SESSION_VERSION = 5
+SESSION_VERSION = 6
 #: How many lines of the last-moves log a session keeps (:attr:`Session.log`).
 LOG_LINES = 8
 
@@ -67,6 +65,32 @@ def _v4_to_v5(d: dict[str, Any]) -> dict[str, Any]:
     return dict(d, v=5, seats=seats)
 
 
+def _v5_to_v6(d: dict[str, Any]) -> dict[str, Any]:
+    """v6: ``ui`` is a typed record (:class:`~bot.adapter.ui.TableUi`, issue 17 point 3) with every field present:
+    the keys the Discord layer wrote into the free dict of v5 and before (``lang``, default ``"en"`` as its readers
+    took it; the message ids ``message``, ``ping``, ``round_summary``, ``link_channel``, ``link_message``;
+    ``summary``; ``link_host``, default ``""``), each of its type. Other keys, which no release wrote, are not
+    kept."""
+    old = d.get("ui") or {}
+
+    def id_of(key: str) -> int | None:
+        value = old.get(key)
+        return None if value is None else int(value)
+
+    summary = old.get("summary")
+    ui = {
+        "lang": str(old.get("lang") or "en"),
+        "message": id_of("message"),
+        "ping": id_of("ping"),
+        "summary": None if summary is None else str(summary),
+        "round_summary": id_of("round_summary"),
+        "link_channel": id_of("link_channel"),
+        "link_message": id_of("link_message"),
+        "link_host": str(old.get("link_host") or ""),
+    }
+    return dict(d, v=6, ui=ui)
+
+
 #: ``STEPS[n]`` upgrades a version-``n`` session snapshot to version ``n + 1`` (pure; like SQL migrations). The
 #: engine game inside is upgraded by :func:`bot.engine.snapshot.upgrade` when it is loaded.
 STEPS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {
@@ -74,6 +98,7 @@ STEPS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {
     2: _v2_to_v3,
     3: _v3_to_v4,
     4: _v4_to_v5,
+    5: _v5_to_v6,
 }
 
 
@@ -178,8 +203,10 @@ class Session:
 
     ``version`` counts every change (the bot puts it in its buttons to refuse clicks on out-of-date messages).
     Times are Unix seconds. ``deadline`` is when the pending decision times out (None: no timer running). ``ui`` is
-    free for the Discord layer (message ids); the adapter only stores it. ``result`` summarises a finished match.
-    ``log``: the last moves as the Discord layer wrote them (at most :data:`LOG_LINES`, oldest first).
+    the Discord layer's data (:class:`~bot.adapter.ui.TableUi`: the table's language, message ids), replaced whole by
+    :meth:`~bot.adapter.manager.SessionManager.update_ui`; the adapter stores it and reads only its language.
+    ``result`` summarises a finished match. ``log``: the last moves as the Discord layer wrote them (at most
+    :data:`LOG_LINES`, oldest first).
     """
 
     channel_id: int
@@ -197,14 +224,12 @@ class Session:
     started_at: float | None = None
     last_activity: float = 0.0
     deadline: float | None = None
-    ui: dict[str, Any] = field(default_factory=dict)
+    ui: TableUi = field(default_factory=TableUi)
     result: MatchOutcome | None = None
     log: list[str] = field(default_factory=list)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock, compare=False, repr=False)
     #: The snapshot last committed to the store: what a failed change is rolled back to.
     committed: dict[str, Any] | None = field(default=None, compare=False, repr=False)
-    #: What the Discord layer reads: the frozen view built right after the last commit (set by the manager).
-    published: SessionView | None = field(default=None, compare=False, repr=False)
     #: The match record's entries of the changes made since the last commit, ``(seq, entry)`` (issue 19 point 1,
     #: bot/adapter/records.py): written with the next commit, dropped when it fails.
     journal: list[tuple[int, dict[str, Any]]] = field(default_factory=list, compare=False, repr=False)
@@ -285,7 +310,7 @@ class Session:
             "started": self.started_at,
             "activity": self.last_activity,
             "deadline": self.deadline,
-            "ui": dict(self.ui),
+            "ui": self.ui.to_dict(),
             "result": self.result.to_dict() if self.result is not None else None,
             "log": list(self.log),
         }
@@ -325,7 +350,7 @@ class Session:
                 started_at=None if d["started"] is None else float(d["started"]),
                 last_activity=float(d["activity"]),
                 deadline=None if d["deadline"] is None else float(d["deadline"]),
-                ui=dict(d["ui"]),
+                ui=TableUi.from_dict(d["ui"]),
                 result=MatchOutcome.from_dict(d["result"]) if d["result"] is not None else None,
                 log=[str(line) for line in d["log"]],
             )

@@ -1,17 +1,15 @@
 """What the Discord layer reads of a session: a frozen view built right after each commit, under the session's lock
 (DESIGN "Adapter": nothing is shown before it is saved).
 
-A :class:`SessionView` holds the session's settings and seats, its ``ui`` data, the match result, and the engine's
-public view and every seat's own view of the game *as committed*. It never changes, and nothing in it refers to the
-live session or game, so rendering it later (while the next move is being saved) cannot show an uncommitted move.
+A :class:`SessionView` holds the session's settings and seats, its Discord-layer data (``ui``, a frozen
+:class:`~bot.adapter.ui.TableUi`), the match result, and the engine's public view and every seat's own view of the
+game *as committed*. It never changes, and nothing in it refers to the live session or game, so rendering it later
+(while the next move is being saved) cannot show an uncommitted move.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
-from types import MappingProxyType
-from typing import Any
 
 from bot.engine.cards import Mode
 from bot.engine.options import Options
@@ -20,6 +18,7 @@ from bot.limits import turn_clock
 
 from . import errors as E
 from .session import MatchOutcome, Session, Status
+from .ui import TableUi
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,7 +64,7 @@ class SessionView:
     seats: tuple[SeatView, ...]
     turn_timer: float
     deadline: float | None
-    ui: Mapping[str, Any]
+    ui: TableUi
     result: MatchOutcome | None
     min_players: int
     max_players: int
@@ -110,7 +109,7 @@ class SessionView:
             seats=tuple(seats),
             turn_timer=session.turn_timer,
             deadline=session.deadline,
-            ui=MappingProxyType(dict(session.ui)),
+            ui=session.ui,
             result=session.result,
             min_players=session.min_players,
             max_players=session.max_players,

@@ -8,7 +8,7 @@ A move whose result the message shows anyway is acknowledged first, then saved.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 import discord
@@ -303,7 +303,7 @@ class Clicks:
         """Answer with the lobby just opened in ``channel`` and remember its message: every later update edits this
         one message."""
         session = self.snapshot(channel)
-        screen = screens.lobby_screen(session, str(session.ui.get("lang", "en")))
+        screen = screens.lobby_screen(session, session.ui.lang)
         if interaction.response.is_done():  # deferred (a thread that could not be opened): the lobby fills the answer
             message_id: int | None = (await interaction.edit_original_response(**screen.edit_kwargs())).id
         else:
@@ -311,7 +311,8 @@ class Clicks:
             message_id = callback.message_id
         if message_id is None:
             message_id = (await interaction.original_response()).id
-        await self.manager.update_ui(session.channel_id, message=message_id)
+        shown = message_id
+        await self.manager.update_ui(session.channel_id, lambda ui: replace(ui, message=shown))
 
     # ------------------------------------------------------------------------------------------------------------
     # Table buttons

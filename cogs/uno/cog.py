@@ -18,7 +18,7 @@ from discord import app_commands
 from discord.app_commands import Choice, locale_str
 from discord.ext import commands
 
-from bot.adapter import AdapterError, SessionManager, SessionView
+from bot.adapter import AdapterError, SessionManager, SessionView, TableUi
 from bot.adapter.errors import NoGame, NotHost
 from bot.adapter.records import RecordError, recap
 from bot.engine.cards import Mode
@@ -214,7 +214,7 @@ class UnoCog(
                 mode=mode,
                 options=options,
                 turn_timer=turn_timer,
-                ui={"lang": public_lang},
+                ui=TableUi(lang=public_lang),
             )
 
         note = None

@@ -32,13 +32,13 @@ import asyncio
 import contextlib
 import logging
 from collections import Counter, deque
-from collections.abc import Callable, Coroutine, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Coroutine, Sequence
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.adapter import AdapterError, SessionView, Status, Update, UpdateKind
+from bot.adapter import AdapterError, SessionView, Status, TableUi, Update, UpdateKind
 from bot.adapter.manager import Limits
 from bot.engine.events import Event, HandReceived, RoundEnded
 from bot.engine.view import Phase
@@ -115,7 +115,7 @@ def log_lines(
     ``max_timeouts``: the consecutive timeouts after which the turn timer removes a player
     (:attr:`bot.adapter.manager.Limits.max_timeouts`): a seat removed with that many says so rather than "left the
     game" (also when its removal ends the match)."""
-    lang = str(session.ui.get("lang", "en"))
+    lang = session.ui.lang
 
     def name(seat: int) -> str:
         return screens.player_name(session, seat, lang)
@@ -147,7 +147,7 @@ def timeout_note(session: SessionView, events: Sequence[Event], seat: int) -> Ca
 
 
 def summary_key(kind: str, number: int) -> str:
-    """How the session's ``ui["summary"]`` names the last summary posted: ``round:3``, ``match:0``."""
+    """How the session's ``ui.summary`` names the last summary posted: ``round:3``, ``match:0``."""
     return f"{kind}:{number}"
 
 
@@ -263,7 +263,7 @@ class Publisher:
             if kind is UpdateKind.FINISHED:
                 summaries.append(("match", session, None))
             self._push(Paint(session, summaries=summaries, over=kind is UpdateKind.FINISHED, first=first))
-            await self.show_ping(session, str(session.ui.get("lang", "en")))
+            await self.show_ping(session, session.ui.lang)
 
     def _spawn(self, work: Coroutine[Any, Any, Any], name: str) -> asyncio.Task[Any]:
         """Run ``work`` as one of the bot's delivery tasks (waited for when it stops)."""
@@ -311,7 +311,7 @@ class Publisher:
     async def _do(self, job: Paint | Close) -> None:
         """Show one job: the closed screen, a repaint, or the newest state with what the merged changes owe."""
         session = job.session
-        lang = str(session.ui.get("lang", "en"))
+        lang = session.ui.lang
         channel = self.bot.get_partial_messageable(session.channel_id, guild_id=session.guild_id)
         if isinstance(job, Close):
             await self.edit_public(session, screens.closed_screen(session, lang, job.reason))
@@ -342,7 +342,7 @@ class Publisher:
         if message.guild is None or message.author.id == getattr(self.bot.user, "id", None):
             return
         session = self.bot.manager.snapshot(message.channel.id)
-        table = session.ui.get("message") if session is not None and session.public is not None else None
+        table = session.ui.message if session is not None and session.public is not None else None
         if table is not None and message.id > int(table):
             self.below[message.channel.id] = self.below.get(message.channel.id, 0) + 1
 
@@ -427,20 +427,21 @@ class Publisher:
         key = summary_key(kind, number)
         channel = self.bot.get_partial_messageable(session.channel_id, guild_id=session.guild_id)
         with screen:
-            if self._ui(session).get("summary") == key:
+            if self._ui(session).summary == key:
                 return  # posted already (a repaint merged with the change that posts it)
             message = await channel.send(**screen.send_kwargs())
         self.requests["post"] += 1
         self.below[session.channel_id] = self.below.get(session.channel_id, 0) + 1
         if kind != "round":
-            await self._note(session, commit=True, summary=key)
+            await self._note(session, lambda ui: replace(ui, summary=key))
             return
-        previous = self._ui(session).get("round_summary")
-        await self._note(session, commit=True, summary=key, round_summary=message.id)
-        if previous is not None and int(previous) != message.id:  # one round summary per match: the newest
+        previous = self._ui(session).round_summary
+        posted = message.id
+        await self._note(session, lambda ui: replace(ui, summary=key, round_summary=posted))
+        if previous is not None and previous != message.id:  # one round summary per match: the newest
             # in a task of its own, as the pings' deletes: waiting for the channel's delete bucket never holds the
             # channel's worker (the next table edit)
-            self._spawn(self.delete(channel, int(previous)), f"uno-adapter-unsummary-{session.channel_id}")
+            self._spawn(self.delete(channel, previous), f"uno-adapter-unsummary-{session.channel_id}")
 
     async def edit_public(self, session: SessionView, screen: Screen, *, repost: bool = False) -> None:
         """Edit the session's public message into ``screen``; post it anew (and remember it) when it vanished or
@@ -466,12 +467,11 @@ class Publisher:
         self.requests["post"] += 1
         self.below[session.channel_id] = 0
         if message_id is not None:  # in a task of its own: the new table's id is saved without waiting for it
-            self._spawn(
-                self.strip(channel, message_id, str(session.ui.get("lang", "en"))), f"uno-adapter-strip-{channel.id}"
-            )
+            self._spawn(self.strip(channel, message_id, session.ui.lang), f"uno-adapter-strip-{channel.id}")
         latest = self.bot.manager.snapshot(session.channel_id)
         if session.status is not Status.FINISHED and latest is not None and latest.same_session(session):
-            await self.bot.manager.update_ui(session.channel_id, message=message.id)
+            posted = message.id
+            await self.bot.manager.update_ui(session.channel_id, lambda ui: replace(ui, message=posted))
 
     async def _edit(self, channel: discord.PartialMessageable, message_id: int, screen: Screen) -> None:
         """Edit message ``message_id`` of ``channel`` into ``screen``; in a game thread that was archived under the
@@ -486,7 +486,7 @@ class Publisher:
             screen.rewind()
             await message.edit(**screen.edit_kwargs())
 
-    def _ui(self, session: SessionView) -> Mapping[str, Any]:
+    def _ui(self, session: SessionView) -> TableUi:
         """The session's Discord-layer data as last committed (message ids saved since ``session`` was committed
         are in the newer snapshot)."""
         latest = self.bot.manager.snapshot(session.channel_id)
@@ -495,8 +495,7 @@ class Publisher:
     def _message_id(self, session: SessionView) -> int | None:
         """The public message of the session: as last committed (a table posted anew since ``session`` was
         committed is in the newer snapshot)."""
-        message = self._ui(session).get("message")
-        return int(message) if message is not None else None
+        return self._ui(session).message
 
     async def strip(self, channel: discord.PartialMessageable, message_id: int, lang: str) -> None:
         """Take an old public message away once the table was posted anew below: deleted (issue 18 point 5: a
@@ -542,8 +541,8 @@ class Publisher:
     async def _keep_ping(self, session: SessionView, message_id: int | None) -> None:
         """Commit the id of the ping standing in the channel (None: none) with the session, right after the ping
         was sent or deleted: a restart deletes that one (issue 20, point 3)."""
-        if self._ui(session).get("ping") != message_id:
-            await self._note(session, commit=True, ping=message_id)
+        if self._ui(session).ping != message_id:
+            await self._note(session, lambda ui: replace(ui, ping=message_id))
 
     def refresh_hands(self, session: SessionView, update: Update) -> asyncio.Task[Any] | None:
         """Refresh every open hand whose player sees something new after ``update`` (:meth:`Hands.refresh` skips
@@ -593,21 +592,21 @@ class Publisher:
         that a stop may have kept from being posted; the turn ping for the decision pending now."""
         async with self._pacer:
             pass
-        lang = str(session.ui.get("lang", "en"))
-        if resumed and session.ui.get("ping") is not None:
-            self.pings.adopt(session.channel_id, int(session.ui["ping"]))
+        lang = session.ui.lang
+        if resumed and session.ui.ping is not None:
+            self.pings.adopt(session.channel_id, session.ui.ping)
         if session.status == Status.LOBBY:
-            if session.ui.get("message") is None:
+            if session.ui.message is None:
                 found = await self.find_lobby(session)
                 if found is not None:
-                    await self._note(session, commit=True, message=found)
+                    await self._note(session, lambda ui: replace(ui, message=found))
             await self.edit_public(session, screens.lobby_screen(session, lang))
             return
         public = session.public
         if public is None:
             return
         await self.show_table(session, lang)
-        summary = self._ui(session).get("summary")
+        summary = self._ui(session).summary
         rounds = session.rounds_played
         if public.phase is Phase.MATCH_OVER or session.status is Status.FINISHED:
             if summary != summary_key("match", 0) and session.result is not None:
@@ -671,13 +670,14 @@ class Publisher:
             task.cancel()
         self._retries.clear()
 
-    async def _note(self, session: SessionView, *, commit: bool, **values: object) -> None:
-        """Keep Discord-layer data with the session (nothing when it is gone)."""
+    async def _note(self, session: SessionView, change: Callable[[TableUi], TableUi]) -> None:
+        """Keep Discord-layer data with the session: its ``ui`` becomes ``change(ui)``, committed at once (nothing
+        when the session is gone, or is another one by now)."""
         latest = self.bot.manager.snapshot(session.channel_id)
         if latest is None or not latest.same_session(session):
             return
         with contextlib.suppress(AdapterError):
-            await self.bot.manager.update_ui(session.channel_id, commit=commit, **values)
+            await self.bot.manager.update_ui(session.channel_id, change)
 
     def house_notes(self, session: SessionView, update: Update) -> dict[int, Callable[[str], str | None]]:
         """House rules (SPEC H): the note telling each player who received a hand by a 7 or a 0 whose hand they now

@@ -245,10 +245,10 @@ def ai_level_suffix(seat: SessionSeat, lang: str) -> str:
 def message_url(session: SessionView) -> str | None:
     """The jump URL of the session's public message (lobby or table) as committed
     (``https://discord.com/channels/{guild}/{channel}/{message}``), or None before it is posted."""
-    message = session.ui.get("message")
+    message = session.ui.message
     if message is None:
         return None
-    return f"https://discord.com/channels/{session.guild_id}/{session.channel_id}/{int(message)}"
+    return f"https://discord.com/channels/{session.guild_id}/{session.channel_id}/{message}"
 
 
 def busy_text(session: SessionView, lang: str) -> str:

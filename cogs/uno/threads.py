@@ -44,6 +44,7 @@ from __future__ import annotations
 import contextlib
 import logging
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -134,7 +135,7 @@ def over_text(session: SessionView, lang: str) -> str:
     """The channel's line about the game of ``session`` once it is over: ``Alice's UNO FLIP game in <#…> is over.``,
     with the winner of a completed match (SPEC G9) ``… is over: Bob won the match.``"""
     values = {
-        "host": str(session.ui.get("link_host", "")),
+        "host": session.ui.link_host,
         "game": screens.game_name(session.mode, lang),
         "thread": f"<#{session.channel_id}>",
     }
@@ -150,13 +151,13 @@ async def mark_over(bot: discord.Client, session: SessionView) -> None:
     language): a plain message edit that mentions nobody, as the interaction that posted it expired long ago.
     Nothing for a game not opened in a thread; a failure (the line or its channel deleted, no permission) changes
     nothing and is only logged."""
-    channel_id, message_id = session.ui.get("link_channel"), session.ui.get("link_message")
+    channel_id, message_id = session.ui.link_channel, session.ui.link_message
     if channel_id is None or message_id is None:
         return
-    text = over_text(session, str(session.ui.get("lang", "en")))
-    channel = bot.get_partial_messageable(int(channel_id), guild_id=session.guild_id)
+    text = over_text(session, session.ui.lang)
+    channel = bot.get_partial_messageable(channel_id, guild_id=session.guild_id)
     try:
-        await channel.get_partial_message(int(message_id)).edit(
+        await channel.get_partial_message(message_id).edit(
             content=text, allowed_mentions=discord.AllowedMentions.none()
         )
     except discord.HTTPException as exc:
@@ -218,7 +219,9 @@ class GameThreads:
         text = t("thread.opened", public_lang, host=shown, game=game, thread=thread.mention)
         line = await interaction.edit_original_response(content=text, allowed_mentions=discord.AllowedMentions.none())
         with contextlib.suppress(AdapterError):  # the game may be gone already: nothing to mark later then
-            await self.bot.manager.update_ui(thread.id, link_channel=channel.id, link_message=line.id, link_host=shown)
+            await self.bot.manager.update_ui(
+                thread.id, lambda ui: replace(ui, link_channel=channel.id, link_message=line.id, link_host=shown)
+            )
         return None
 
     async def post_lobby(self, thread: discord.Thread, lang: str) -> None:
@@ -235,7 +238,7 @@ class GameThreads:
                 self.publisher.repaint_later(thread.id)
                 return
         with contextlib.suppress(AdapterError):
-            await self.bot.manager.update_ui(thread.id, message=message.id)
+            await self.bot.manager.update_ui(thread.id, lambda ui: replace(ui, message=message.id))
 
     @staticmethod
     async def drop(thread: discord.Thread) -> None:

@@ -36,8 +36,8 @@ async def test_the_snapshot_is_the_committed_session_and_never_changes(store: St
     assert first.view_for(999) is first.public  # a spectator sees the table
     with pytest.raises(dataclasses.FrozenInstanceError):
         first.version = 0  # type: ignore[misc]
-    with pytest.raises(TypeError):
-        first.ui["message"] = 1  # type: ignore[index]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        first.ui.message = 1  # type: ignore[misc]
     game = session.game
     assert game is not None and game.pending is not None
     mover = user_of(session, game.pending)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from random import Random
 from types import SimpleNamespace
@@ -167,7 +168,7 @@ class World:
 
     async def start(self) -> None:
         await self.m.open_lobby(channel_id=CHANNEL, guild_id=GUILD, host_id=ALICE, host_name="Alice", mode="classic")
-        await self.m.update_ui(CHANNEL, message=TABLE)
+        await self.m.update_ui(CHANNEL, lambda ui: replace(ui, message=TABLE))
         await self.m.join(CHANNEL, BOB, "Bob")
         await self.m.join(CHANNEL, CAROL, "Carol")
         await self.m.start_game(CHANNEL, ALICE)
@@ -442,7 +443,7 @@ async def test_the_standing_pings_id_is_committed_right_after_the_move_that_post
         standing = world.publisher.pings.standing(CHANNEL)
         assert standing is not None
         committed = world.m.snapshot(CHANNEL)
-        assert committed is not None and committed.ui.get("ping") == standing.message_id
+        assert committed is not None and committed.ui.ping == standing.message_id
         assert standing.message_id not in d.deleted
     posted = [e[2] for e in d.of("post")]
     assert d.deleted == posted[:-1], "every ping but the standing one deleted, each once"
@@ -493,5 +494,5 @@ async def test_pings_turned_off_delete_the_standing_one_and_commit_that_none_sta
     await world.m.idle()
     assert world.publisher.pings.standing(CHANNEL) is None
     committed = world.m.snapshot(CHANNEL)
-    assert committed is not None and committed.ui.get("ping") is None
+    assert committed is not None and committed.ui.ping is None
     assert len(world.discord.deleted) == len(world.discord.of("post"))

@@ -168,7 +168,7 @@ def committed_sigs(session: Session, round_pause: float, emojis: dict[str, disco
 def committed_sig(session: Session, round_pause: float) -> Sig | None:
     """The public message the bot's own screens draw for a committed session (with the card emojis of
     :data:`CARD_EMOJIS`)."""
-    lang = session.ui.get("lang", "en")
+    lang = session.ui.lang
     view = SessionView.of(session)  # what the bot's screens draw from
     if session.status == Status.LOBBY:
         screen = screens.lobby_screen(view, lang)
@@ -503,7 +503,7 @@ def settle_problems(emu: DiscordEmulator, db: Path, round_pause: float) -> list[
         if playing and game is not None and game.pending is not None and session.seats[game.pending].ai:
             problems.append(f"#{channel}: an AI seat is still to move")
             continue
-        message_id = session.ui.get("message")
+        message_id = session.ui.message
         if message_id is None:
             problems.append(f"#{channel}: the committed session names no public message")
             continue
@@ -512,7 +512,7 @@ def settle_problems(emu: DiscordEmulator, db: Path, round_pause: float) -> list[
         except KeyError:
             problems.append(f"#{channel}: message {message_id} is unknown to Discord")
             continue
-        lang = session.ui.get("lang", "en")
+        lang = session.ui.lang
         if message.deleted:
             problems.append(f"#{channel}: message {message_id} was deleted")
         elif revision_sig(message, lang) not in committed_sigs(session, round_pause, app_card_emojis(emu)):
@@ -536,8 +536,8 @@ def shown_but_not_committed(emu: DiscordEmulator, commits: Commits, channels: li
     for channel in channels:
         sigs = commits.public_sigs(channel.id)
         fps = commits.hand_fps(channel.id)
-        session_ids = {int(s.ui["message"]) for s in commits.sessions(channel.id) if s.ui.get("message")}
-        lang = next((s.ui.get("lang", "en") for s in commits.sessions(channel.id)), "en")
+        session_ids = {s.ui.message for s in commits.sessions(channel.id) if s.ui.message}
+        lang = next((s.ui.lang for s in commits.sessions(channel.id)), "en")
         for message in emu.messages(channel, include_deleted=True):
             for n, rev in enumerate(message.history):
                 if not rev.components:

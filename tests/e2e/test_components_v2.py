@@ -296,7 +296,7 @@ async def test_a_v2_lobby_whose_id_was_not_saved_is_found_again_after_a_restart(
     channel = world["channel"]
     bot = await bot_starter(make_bot(emulator, db, world["guild"], components_v2=True))
 
-    async def killed_before_saving(channel_id: int, **values: Any) -> None:
+    async def killed_before_saving(channel_id: int, *args: Any, **values: Any) -> None:
         return None
 
     bot.manager.update_ui = killed_before_saving
@@ -307,6 +307,6 @@ async def test_a_v2_lobby_whose_id_was_not_saved_is_found_again_after_a_restart(
     again = await bot_starter(make_bot(emulator, db, world["guild"], components_v2=True))
     await emulator.settle()
     table = Table(emulator, again, channel, [alice, bob])
-    assert int(table.session.ui["message"]) == lobby.id  # found again, not posted twice
+    assert table.session.ui.message == lobby.id  # found again, not posted twice
     assert len([m for m in emulator.public_messages(channel) if m.author.bot and not m.deleted]) == 1
     no_refusals(emulator)

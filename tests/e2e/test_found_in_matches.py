@@ -201,7 +201,7 @@ async def test_a_kicked_or_timed_out_players_hand_says_why_without_controls_and_
     hand = emulator.message(hands[session.seats[out].user_id].id)
     assert hand.text == "You were removed from this game after 3 timeouts in a row."
     assert not hand.buttons() and not hand.selects()
-    table_text = emulator.message(int(session.ui["message"])).text  # the match is over: one player is left
+    table_text = emulator.message(session.ui.message).text  # the match is over: one player is left
     assert "was removed from the game after 3 timeouts in a row" in table_text
     assert "left the game" not in table_text
     emulator.assert_all_interactions_answered_once(max_latency=3.0)
@@ -352,7 +352,7 @@ async def test_a_table_on_a_server_left_at_discords_default_locale_speaks_its_ho
     table = Table(emulator, bot, channel, [gianni])
     lobby = table.public_message()
     assert ": nuova partita" in lobby.text
-    assert lobby.find_button(label="Entra") and table.session.ui["lang"] == "it"
+    assert lobby.find_button(label="Entra") and table.session.ui.lang == "it"
     await emulator.slash(gianni, channel, "uno end")
 
     res = await emulator.slash(admin, channel, "uno settings")
@@ -361,7 +361,7 @@ async def test_a_table_on_a_server_left_at_discords_default_locale_speaks_its_ho
     assert "set `language` in `/uno settings`" in text
     await emulator.slash(admin, channel, "uno settings", language="en")
     await emulator.slash(gianni, channel, "uno new", game="classic")
-    assert table.public_message().find_button(label="Join") and table.session.ui["lang"] == "en"
+    assert table.public_message().find_button(label="Join") and table.session.ui.lang == "en"
     res = await emulator.slash(admin, channel, "uno settings")
     assert "Discord's default" not in res.ephemeral_messages[0].text  # a language is set: nothing to explain
     await emulator.slash(gianni, channel, "uno end")

@@ -356,7 +356,7 @@ async def test_a_servers_saved_house_rules_are_the_defaults_of_uno_new(
     await emulator.slash(alice, channel, "uno new", game="classic")
     session = bot.manager.sessions[channel.id]
     assert session.options.stacking == "any_draw" and session.options.seven_zero
-    assert "Seven-zero" in emulator.message(int(session.ui["message"])).text
+    assert "Seven-zero" in emulator.message(session.ui.message).text
     await emulator.slash(alice, channel, "uno end")
     await emulator.slash(alice, channel, "uno new", game="flip", jump_in=True)
     session = bot.manager.sessions[channel.id]

@@ -42,7 +42,7 @@ def go_dark(bot: Any) -> None:
 def expected_table(table: Table) -> dict[str, Any]:
     """The table embed the committed session should show (its image aside)."""
     session = table.view  # the session as committed
-    lang = str(session.ui.get("lang", "en"))
+    lang = session.ui.lang
     embed = screens.table_screen(session, lang, list(session.log[-LOG_SHOWN:])).embed
     assert embed is not None
     return embed.to_dict()
@@ -103,7 +103,7 @@ async def test_a_lobby_killed_before_its_message_id_was_saved_is_found_again(
     bot = await bot_starter(make_bot(emulator, db, world["guild"]))
     Table(emulator, bot, channel, [alice, bob])  # settling waits for the bot's deliveries too
 
-    async def killed_before_saving(channel_id: int, **values: Any) -> None:
+    async def killed_before_saving(channel_id: int, *args: Any, **values: Any) -> None:
         return None
 
     bot.manager.update_ui = killed_before_saving  # type: ignore[method-assign]
@@ -118,7 +118,7 @@ async def test_a_lobby_killed_before_its_message_id_was_saved_is_found_again(
     bot2 = await bot_starter(make_bot(emulator, db, world["guild"]))
     await emulator.settle()
     table = Table(emulator, bot2, channel, [alice, bob])
-    assert int(table.session.ui["message"]) == lobby.id  # found again, not posted twice
+    assert table.session.ui.message == lobby.id  # found again, not posted twice
     assert "Bob" in lobby.text
     await emulator.click(alice, lobby, label="Start")
     await emulator.settle()

@@ -105,8 +105,8 @@ class Match:
     async def open(self) -> None:
         alice, bob = self.users
         await self.emulator.slash(alice, self.channel, "uno new", game="classic", target=0, settle=False)
-        lobby = await self.wait_for(lambda s: s.status == Status.LOBBY and "message" in s.ui, "the lobby")
-        message = self.emulator.message(int(lobby.ui["message"]))
+        lobby = await self.wait_for(lambda s: s.status == Status.LOBBY and s.ui.message is not None, "the lobby")
+        message = self.emulator.message(int(lobby.ui.message))
         await self.emulator.click(bob, message, label="Join", settle=False)
         await self.wait_for(lambda s: len(s.seats) == 2, "bob seated")
         await self.emulator.click(alice, message, label="Start", settle=False)
@@ -146,7 +146,7 @@ class Match:
                 await asyncio.sleep(0.02)
                 continue
             user = next(u for u in self.users if u.id == session.seats[seat].user_id)
-            table = self.emulator.message(int(session.ui["message"]))
+            table = self.emulator.message(int(session.ui.message))
             await self.emulator.wait_until(  # the table is edited right after the commit
                 lambda t=table: any(b.label == "Show my hand" for b in t.buttons()), what="the table", timeout=30
             )

@@ -455,7 +455,7 @@ async def test_a_restart_mid_game_resumes_in_the_thread_and_play_goes_on_until_u
     table2 = Table(emulator, bot2, thread, table.users)
     session = table2.view
     assert session.channel_id == thread.id and table2.public_message().id == message.id and not thread.archived
-    lang = str(session.ui.get("lang", "en"))
+    lang = session.ui.lang
     expected = screens.table_screen(session, lang, list(session.log[-LOG_SHOWN:])).embed
     assert expected is not None
     assert {k: v for k, v in message.embeds[0].items() if k != "image"} == expected.to_dict()  # repainted
@@ -645,7 +645,7 @@ async def test_the_channel_line_says_the_game_is_over_after_uno_end_also_after_a
     await emulator.settle()
     table2 = Table(emulator, bot2, thread, table.users)
     ui = table2.view.ui
-    assert (ui.get("link_channel"), ui.get("link_message")) == (general.id, res.original.id)  # committed
+    assert (ui.link_channel, ui.link_message) == (general.id, res.original.id)  # committed
     assert "join it there" in channel_line(emulator, res).content
     ended = await emulator.slash(alice, thread, "uno end")
     await emulator.settle()

@@ -85,11 +85,11 @@ class Table:
         """The test changed the live game directly (to lay out a position): let the bot show it as committed."""
         from bot.adapter import SessionView
 
-        self.session.published = SessionView.of(self.session)
+        self.bot.manager.published[self.channel.id] = SessionView.of(self.session)
 
     def public_message(self) -> Message:
         """The lobby/table message of the session."""
-        mid = self.session.ui["message"]
+        mid = self.session.ui.message
         return self.emulator.message(int(mid))
 
     def user_of(self, seat: int) -> User | None:
