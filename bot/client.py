@@ -9,11 +9,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
 from random import Random
 from typing import Any
 
 import discord
+from discord import app_commands
 from discord.ext import commands
 
 from bot.adapter import SessionManager
@@ -28,7 +30,6 @@ from bot.i18n.translator import UnoTranslator
 from bot.pacing import GlobalLimit, install_global_limit
 from bot.shardlog import ShardedBot
 from bot.storage import GuildSettings, Shards, StorageUnavailable, Store, UserPrefs, open_store, watch_outages
-from cogs.uno.replies import COMMANDS, UnoTree
 
 log = logging.getLogger(__name__)
 
@@ -63,6 +64,25 @@ def leave_to_owner(parsers: dict[str, Callable[[Any], None]], standing_down: Cal
     parsers["INTERACTION_CREATE"] = parse_interaction_create
 
 
+@dataclass(slots=True)
+class CommandMentions:
+    """How texts name the bot's slash commands (issue 17 point 3: owned by the client, which syncs them; the Discord
+    layer reads them as ``bot.mentions``). ``ids``: each synced top-level command's id by name (``{"uno": 123}``),
+    empty until :meth:`learn` saw the sync."""
+
+    ids: dict[str, int] = field(default_factory=dict)
+
+    def learn(self, synced: Iterable[app_commands.AppCommand]) -> None:
+        """Keep the ids of the commands Discord answered a sync with."""
+        self.ids.update((command.name, command.id) for command in synced)
+
+    def of(self, path: str) -> str:
+        """The command ``path`` (``"uno new"``) as a text names it: a clickable ``</uno new:123>`` once synced
+        (Discord shows it in each reader's own language), plain ``/uno new`` before."""
+        command_id = self.ids.get(path.split(" ", 1)[0])
+        return f"</{path}:{command_id}>" if command_id is not None else f"/{path}"
+
+
 class UnoBot(ShardedBot):
     """The UNO bot. ``bot.store`` (SQLite or PostgreSQL) and ``bot.manager`` (live sessions) exist after setup_hook.
 
@@ -89,7 +109,6 @@ class UnoBot(ShardedBot):
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=intents,
-            tree_cls=UnoTree,
             help_command=None,
             # defence in depth (issue 20, point 8): a message pings nobody unless it names its users (the turn ping)
             allowed_mentions=discord.AllowedMentions.none(),
@@ -104,6 +123,8 @@ class UnoBot(ShardedBot):
         self._rng = rng
         self._settings_cache: dict[int, GuildSettings] = {}
         self._prefs_cache: dict[int, UserPrefs] = {}
+        #: How texts name the slash commands (set by the sync in :meth:`setup_hook`).
+        self.mentions = CommandMentions()
         #: The start-up sync of the card emojis (issue 18 point 1), while it runs.
         self.emoji_sync: asyncio.Task[SyncReport] | None = None
 
@@ -136,9 +157,7 @@ class UnoBot(ShardedBot):
             synced = await self.tree.sync(guild=guild)
         else:
             synced = await self.tree.sync()
-        for command in synced:
-            if command.name == "uno":
-                COMMANDS["new"] = f"</uno new:{command.id}>"
+        self.mentions.learn(synced)
         if self.settings.card_emojis:  # in the background: cards show their Unicode marks until it is done
             self.emoji_sync = asyncio.create_task(sync_card_emojis(self), name="uno-card-emojis")
         tune_gc()

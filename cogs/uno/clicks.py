@@ -474,7 +474,7 @@ class Clicks:
                 session = latest
             mine = session.view_for(user) if session.playing else None
             stale = getattr(error, "code", "") == "stale"
-            note = stale_note(mine or view, verb, lang) if stale else error_text(error, lang)
+            note = stale_note(mine or view, verb, lang) if stale else error_text(error, lang, self.bot.mentions)
             if mine is not None and mine.me is not None:
                 await self.hands.show(interaction, session, mine, lang, note=note)
             else:
@@ -539,7 +539,9 @@ class Clicks:
             if latest is None or mine is None or mine.me is None:
                 await self.error(interaction, exc, lang)
                 return
-            await self.hands.show(interaction, latest, mine, lang, note=too_late if late else error_text(exc, lang))
+            await self.hands.show(
+                interaction, latest, mine, lang, note=too_late if late else error_text(exc, lang, self.bot.mentions)
+            )
             return
         mine = update.view.view_for(user)
         if not update.view.playing or mine is None or mine.me is None:

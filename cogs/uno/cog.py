@@ -44,7 +44,7 @@ from .layout import walk_components
 from .options import HOUSE_NAMES, for_game, given, rule_parameters, settings_parameters
 from .publisher import Publisher
 from .recap import history_embed, history_option, recap_embed
-from .replies import answered, channel_of, guild_of, send_ephemeral
+from .replies import answered, channel_of, command_error, guild_of, send_ephemeral
 from .rules import rules_embed
 from .text import folded, shown_name
 from .threads import GameThreads, follow, private_answer
@@ -112,21 +112,26 @@ class UnoCog(
         self.clicks = Clicks(bot, self.images, self.hands)
         self.publisher = Publisher(bot, self.images, self.hands)
         self.threads = GameThreads(bot, self.publisher)
+        self._tree_error = bot.tree.on_error  # the tree's own error handler: given back when the cog is unloaded
         bot.manager.subscribe(VERDICTS.on_update)  # first: the hands the publisher draws show a challenge's verdict
         bot.manager.subscribe(self.publisher.on_update)
         bot.manager.set_log_writer(self.publisher.log_lines)
         super().__init__()
 
     async def cog_load(self) -> None:
-        """Bring every resumed session's public messages up to their committed state (:meth:`Publisher.repaint`);
-        listen for the end of database outages (:meth:`Publisher.database_back`)."""
+        """Answer the failed slash commands (:func:`~cogs.uno.replies.command_error` as the command tree's error
+        handler); bring every resumed session's public messages up to their committed state
+        (:meth:`Publisher.repaint`); listen for the end of database outages (:meth:`Publisher.database_back`)."""
+        self.bot.tree.error(command_error)
         self.bot.manager.republish()
         outages = getattr(self.bot.store, "outages", None)
         if outages is not None:
             outages.listeners.append(self.publisher.database_back)
 
     async def cog_unload(self) -> None:
-        """Let the images being drawn finish, then stop the image worker (:meth:`Images.close`)."""
+        """Give the command tree its error handler back; let the images being drawn finish, then stop the image
+        worker (:meth:`Images.close`)."""
+        self.bot.tree.on_error = self._tree_error  # type: ignore[method-assign]
         outages = getattr(self.bot.store, "outages", None)
         if outages is not None and self.publisher.database_back in outages.listeners:
             outages.listeners.remove(self.publisher.database_back)

@@ -184,7 +184,7 @@ class RulesPanel:
         return session
 
     async def _refuse(self, interaction: Interaction, error: Exception, lang: str) -> None:
-        text = t("panel.host_only", lang) if isinstance(error, NotHost) else error_text(error, lang)
+        text = t("panel.host_only", lang) if isinstance(error, NotHost) else error_text(error, lang, self.bot.mentions)
         await send_ephemeral(interaction, text)
 
     async def open(self, interaction: Interaction, channel: int, lang: str) -> None:

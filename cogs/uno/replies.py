@@ -2,7 +2,8 @@
 
 Every refused request gets a short ephemeral line in the user's language (``error.<code>`` of the catalogue);
 unexpected errors are logged with their traceback and answered with a generic line, so nothing shows "This interaction
-failed" and nothing crashes the bot. :class:`UnoTree` does this for slash commands, :func:`answered` for components.
+failed" and nothing crashes the bot. :func:`command_error` does this for slash commands (the cog makes it the command
+tree's error handler), :func:`answered` for components.
 
 A database outage (:func:`storage_outage`) is not unexpected: every command and click it reaches is answered with the
 one ``error.storage_unavailable`` line ("nothing was lost, try again shortly") and logs nothing here; the store logs
@@ -26,13 +27,9 @@ from bot.i18n import t
 from bot.storage import StorageUnavailable
 
 if TYPE_CHECKING:
-    from bot.client import UnoBot
+    from bot.client import CommandMentions, UnoBot
 
 log = logging.getLogger(__name__)
-
-#: How texts name the command that opens a game: a clickable ``</uno new:id>`` once the commands are synced (Discord
-#: shows it in each reader's own language), plain ``/uno new`` before.
-COMMANDS = {"new": "/uno new"}
 
 
 def storage_outage(error: BaseException) -> bool:
@@ -43,14 +40,15 @@ def storage_outage(error: BaseException) -> bool:
     return isinstance(error, StorageUnavailable | StorageDown)
 
 
-def error_text(error: Exception, lang: str) -> str:
+def error_text(error: Exception, lang: str, mentions: CommandMentions) -> str:
     """The catalogue text of an engine or adapter error (``error.<code>``), the one "database unavailable" line for
-    a :func:`storage_outage`, else a generic one."""
+    a :func:`storage_outage`, else a generic one. ``mentions`` name the command that opens a game where a text
+    points to it (the bot's :attr:`~bot.client.UnoBot.mentions`)."""
     code = StorageDown.code if storage_outage(error) else getattr(error, "code", None)
     key = f"error.{code}"
     try:
         details = getattr(error, "details", {}) or {}
-        return t(key, lang, command=COMMANDS["new"], **details)
+        return t(key, lang, command=mentions.of("uno new"), **details)
     except KeyError:
         return t("error.not_possible", lang)
 
@@ -124,7 +122,8 @@ def answered(handler: Handler[S, P]) -> Handler[S, P]:
             await handler(self, interaction, *args, **kwargs)
         except Exception as exc:
             if storage_outage(exc):  # logged once per outage by the store, not once per click
-                await send_ephemeral(interaction, error_text(exc, await self.lang(interaction)))
+                text = error_text(exc, await self.lang(interaction), interaction.client.mentions)
+                await send_ephemeral(interaction, text)
                 return
             log.exception("handling %s failed", getattr(handler, "__name__", "a component"))
             await send_ephemeral(interaction, t("error.unexpected", await self.lang(interaction)))
@@ -132,31 +131,27 @@ def answered(handler: Handler[S, P]) -> Handler[S, P]:
     return wrapper  # type: ignore[return-value]  # functools.wraps keeps the signature
 
 
-class UnoTree(app_commands.CommandTree["UnoBot"]):
-    """Answers every failed command ephemerally in the user's language and logs unexpected errors with their
+async def command_error(interaction: discord.Interaction[UnoBot], error: app_commands.AppCommandError) -> None:
+    """The command tree's error handler (:meth:`~discord.app_commands.CommandTree.on_error`, set by the cog while it
+    is loaded): answers every failed command ephemerally in the user's language and logs unexpected errors with their
     traceback; nothing crashes the bot."""
-
-    async def on_error(self, interaction: discord.Interaction[UnoBot], error: app_commands.AppCommandError) -> None:
-        original = error.original if isinstance(error, app_commands.CommandInvokeError) else error
-        lang = await interaction.client.language(interaction)
-        if isinstance(original, RuleError | AdapterError) or storage_outage(original):
-            text = error_text(original, lang)
-        elif isinstance(original, app_commands.MissingPermissions | app_commands.CheckFailure):
-            text = t("error.no_permission", lang)
-        else:
-            log.error(
-                "command %s failed", interaction.command and interaction.command.qualified_name, exc_info=original
-            )
-            text = t("error.unexpected", lang)
-        await send_ephemeral(interaction, text)
+    original = error.original if isinstance(error, app_commands.CommandInvokeError) else error
+    lang = await interaction.client.language(interaction)
+    if isinstance(original, RuleError | AdapterError) or storage_outage(original):
+        text = error_text(original, lang, interaction.client.mentions)
+    elif isinstance(original, app_commands.MissingPermissions | app_commands.CheckFailure):
+        text = t("error.no_permission", lang)
+    else:
+        log.error("command %s failed", interaction.command and interaction.command.qualified_name, exc_info=original)
+        text = t("error.unexpected", lang)
+    await send_ephemeral(interaction, text)
 
 
 __all__ = [
-    "COMMANDS",
-    "UnoTree",
     "answered",
     "bad_request",
     "channel_of",
+    "command_error",
     "error_text",
     "foreign_ephemeral",
     "guild_of",

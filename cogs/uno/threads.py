@@ -54,7 +54,7 @@ from bot.engine.errors import RuleError
 from bot.i18n import t, tn
 
 from . import screens
-from .replies import COMMANDS, error_text, send_ephemeral
+from .replies import error_text, send_ephemeral
 from .text import shown_name
 
 if TYPE_CHECKING:
@@ -208,7 +208,7 @@ class GameThreads:
             await open_lobby(thread.id)
         except (AdapterError, RuleError) as exc:
             await self.drop(thread)
-            await private_answer(interaction, error_text(exc, lang))
+            await private_answer(interaction, error_text(exc, lang, self.bot.mentions))
             return None
         except BaseException:
             await self.drop(thread)
@@ -261,8 +261,8 @@ async def no_game_text(bot: UnoBot, interaction: Interaction, error: Exception, 
     if getattr(error, "code", None) == "no_game" and not isinstance(interaction.channel, discord.Thread):
         settings = await bot.guild_settings(interaction.guild_id)
         if settings.game_threads:
-            return t("thread.no_game", lang, command=COMMANDS["new"])
-    return error_text(error, lang)
+            return t("thread.no_game", lang, command=bot.mentions.of("uno new"))
+    return error_text(error, lang, bot.mentions)
 
 
 __all__ = [

@@ -484,10 +484,13 @@ async def test_commands_in_the_channel_say_the_games_are_played_in_threads(
     general = world["guild"].channel("general")
     table = await start_in_thread(emulator, world, bot)
     alice, _bob = table.users
+    uno = next(c for scope in (world["guild"], None) for c in emulator.commands(scope) if c["name"] == "uno")
     for command in ("uno hand", "uno end", "uno join"):
         res = await emulator.slash(alice, general, command)
         (answer,) = res.ephemeral_messages
         assert "no game in this channel" in answer.text and "threads of their own" in answer.text, answer.text
+        # the command to open one is named as the synced command (clickable, in each reader's language)
+        assert f"</uno new:{uno['id']}>" in answer.text, answer.text
     res = await emulator.slash(alice, table.channel, "uno hand")  # in the thread: the hand
     assert res.ephemeral_messages and res.ephemeral_messages[0].visible_to == alice.id
     assert table.session.status == Status.PLAYING
