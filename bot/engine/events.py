@@ -78,13 +78,17 @@ class OpeningCard(Event):
 
 @dataclass(frozen=True, slots=True)
 class CardPlayed(Event):
-    """``player`` played ``face`` (on its flex side if ``flex``), with a declared ``colour`` and ``target`` if any."""
+    """``player`` played ``face`` (on its flex side if ``flex``), with a declared ``colour`` and ``target`` if any.
+    ``judged``: for a wild draw that may be challenged (SPEC G7, X7), the colour in play it was played on — its
+    player was allowed to play it only holding no card of that colour, which a challenge checks
+    (:class:`ChallengeResolved`); None for any other card."""
 
     player: int
     face: Face
     flex: bool = False
     colour: Colour | None = None
     target: int | None = None
+    judged: Colour | None = None
 
     def __init__(
         self,
@@ -93,12 +97,14 @@ class CardPlayed(Event):
         flex: bool = False,
         colour: Colour | None = None,
         target: int | None = None,
+        judged: Colour | None = None,
     ) -> None:
         object.__setattr__(self, "player", player)
         object.__setattr__(self, "face", face)
         object.__setattr__(self, "flex", flex)
         object.__setattr__(self, "colour", colour)
         object.__setattr__(self, "target", target)
+        object.__setattr__(self, "judged", judged)
 
 
 @dataclass(frozen=True, slots=True)
@@ -204,7 +210,9 @@ class PowerCardsChanged(Event):
 
 @dataclass(frozen=True, slots=True)
 class ChallengeResolved(Event):
-    """``challenger`` challenged ``player``'s wild draw: ``guilty`` or not; ``penalised`` drew ``count`` (SPEC G7)."""
+    """``challenger`` challenged ``player``'s wild draw: ``guilty`` or not; ``penalised`` drew ``count`` (SPEC G7).
+    The colour the card was judged on is the ``judged`` of its :class:`CardPlayed`; the challenged hand goes to the
+    challenger alone (:class:`HandRevealed`, and ``PlayerView.revealed``)."""
 
     challenger: int
     player: int

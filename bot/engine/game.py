@@ -826,7 +826,8 @@ class Game:
         if self.phase is _STACK:
             self.challenge = None  # a card stacked on a wild draw: that card can no longer be challenged
         restricted = self.tables.restricted[card] and self._restricted(card, flex)
-        guilty = restricted and self._holds_colour(p, self.colour_in_play(), card)
+        judged = self.colour_in_play() if restricted else None  # the colour a challenge checks (SPEC G7)
+        guilty = restricted and self._holds_colour(p, judged, card)
         hand.remove(card)
         self.discard.append(card)
         self.declared = a.colour if self.tables.wild[card] else None
@@ -834,7 +835,7 @@ class Game:
         self.revealed = None
         if self.catchable is not None:
             self._close_catch_window(p)
-        events.append(CardPlayed(p, face, flex, a.colour, a.target))
+        events.append(CardPlayed(p, face, flex, a.colour, a.target, judged))
         self._after_play(p, len(hand), a.uno, events)
         if self.power is not None:
             self._power_after_play(p, face, flex, events)

@@ -6,6 +6,7 @@ from bot.engine import errors as E
 from bot.engine.actions import Accept, Challenge, DeclareColour, Draw
 from bot.engine.cards import Colour, Mode
 from bot.engine.events import (
+    CardPlayed,
     ChallengeResolved,
     ColourDeclared,
     DirectionChanged,
@@ -131,6 +132,19 @@ def test_c5_innocent_the_challenger_draws_six_and_loses_the_turn():
     verdict = next(e for e in events if isinstance(e, ChallengeResolved))
     assert verdict == ChallengeResolved(1, 0, False, 1, 6)
     assert len(game.hands[1]) == 7 and game.current == 2
+
+
+def test_c5_the_play_says_which_colour_the_challenge_judges_it_on_and_no_other_card_does():
+    """Issue 17 point 3: the verdict's facts are in the engine's events (the colour in play the wild draw was played
+    on, in its ``CardPlayed``; the verdict in ``ChallengeResolved``), not rebuilt by the Discord layer."""
+    game = build("classic", ["W+4 G3 W R4 Y1", "B4 R6", "G7"], "R5", draw="Y2 Y3 Y4 Y5 Y6 Y7")
+    (played,) = [e for e in play(game, 0, "W+4", "yellow") if isinstance(e, CardPlayed)]
+    assert played == CardPlayed(0, played.face, False, Colour.YELLOW, None, judged=Colour.RED)
+    verdict = next(e for e in game.apply(Challenge(1)) if isinstance(e, ChallengeResolved))
+    assert verdict == ChallengeResolved(1, 0, True, 0, 4)  # guilty: Ann held R4, of the colour judged
+    plain = build("classic", ["W R4 Y1", "B4", "G7"], "R5")
+    assert [e.judged for e in play(plain, 0, "W", "blue") if isinstance(e, CardPlayed)] == [None]
+    assert [e.judged for e in play(plain, 1, "B4") if isinstance(e, CardPlayed)] == [None]
 
 
 # --- C6 Points -------------------------------------------------------------------------------------------------------

@@ -5,7 +5,7 @@ import pytest
 from bot.engine import errors as E
 from bot.engine.actions import Accept, Challenge, Draw, NextRound, Play
 from bot.engine.cards import Colour, Mode
-from bot.engine.events import ChallengeResolved, OpeningCard, PowerCardsChanged, RoundEnded, TurnSkipped
+from bot.engine.events import CardPlayed, ChallengeResolved, OpeningCard, PowerCardsChanged, RoundEnded, TurnSkipped
 from bot.engine.game import Game
 from bot.engine.options import Options
 from bot.engine.view import Phase
@@ -204,7 +204,8 @@ def test_x7_flex_side_the_target_may_challenge_and_nobody_loses_a_turn():
     guilty.apply(Challenge(2))
     assert len(guilty.hands[0]) == 5 and guilty.current == 1
     accepted = build("flex", ["XW+4 Y1", "B4", "G7", "Y7"], "R5", draw="Y2 Y3 Y4 Y5")
-    play(accepted, 0, "XW+4", "green", flex=True, target=1)
+    played = play(accepted, 0, "XW+4", "green", flex=True, target=1)
+    assert [e.judged for e in played if isinstance(e, CardPlayed)] == [Colour.RED]  # the colour a challenge checks
     accepted.apply(Accept(1))
     assert len(accepted.hands[1]) == 5 and accepted.current == 1
 
@@ -212,7 +213,8 @@ def test_x7_flex_side_the_target_may_challenge_and_nobody_loses_a_turn():
 def test_x7_option_flex_target_can_challenge_off_the_target_simply_draws_four():
     opts = Options(flex_target_can_challenge=False)
     game = build("flex", ["XW+4 R1", "B4", "G7"], "R5", draw="Y2 Y3 Y4 Y5", options=opts)
-    play(game, 0, "XW+4", "green", flex=True, target=2)
+    played = play(game, 0, "XW+4", "green", flex=True, target=2)
+    assert [e.judged for e in played if isinstance(e, CardPlayed)] == [None]  # nothing is judged
     assert game.phase is Phase.PLAY and len(game.hands[2]) == 5 and game.current == 1
 
 
