@@ -885,6 +885,7 @@ class SessionManager:
             "ui",
             "result",
             "log",
+            "challenges",
         ):
             setattr(session, name, getattr(restored, name))
 

@@ -24,9 +24,10 @@ from bot.engine.scoring import placement
 
 from . import records
 from .ui import TableUi
+from .verdicts import Challenges
 
 #: Session snapshot format written by :meth:`Session.to_dict`; older ones are upgraded by :func:`upgrade`.
-SESSION_VERSION = 6
+SESSION_VERSION = 7
 #: How many lines of the last-moves log a session keeps (:attr:`Session.log`).
 LOG_LINES = 8
 
@@ -91,6 +92,14 @@ def _v5_to_v6(d: dict[str, Any]) -> dict[str, Any]:
     return dict(d, v=6, ui=ui)
 
 
+def _v6_to_v7(d: dict[str, Any]) -> dict[str, Any]:
+    """v7: the session keeps its match's challenge facts from the engine's events (``challenges``:
+    :class:`~bot.adapter.verdicts.Challenges`, issue 17 point 3), the verdict of the last challenge for the
+    challenger's hand. An older session knows none: a challenge resolved before the upgrade shows the challenged hand
+    without its verdict (as it did after a restart), and one pending then shows its verdict without the colour."""
+    return dict(d, v=7, challenges={"judged": None, "verdict": None})
+
+
 #: ``STEPS[n]`` upgrades a version-``n`` session snapshot to version ``n + 1`` (pure; like SQL migrations). The
 #: engine game inside is upgraded by :func:`bot.engine.snapshot.upgrade` when it is loaded.
 STEPS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {
@@ -99,6 +108,7 @@ STEPS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {
     3: _v3_to_v4,
     4: _v4_to_v5,
     5: _v5_to_v6,
+    6: _v6_to_v7,
 }
 
 
@@ -205,8 +215,9 @@ class Session:
     Times are Unix seconds. ``deadline`` is when the pending decision times out (None: no timer running). ``ui`` is
     the Discord layer's data (:class:`~bot.adapter.ui.TableUi`: the table's language, message ids), replaced whole by
     :meth:`~bot.adapter.manager.SessionManager.update_ui`; the adapter stores it and reads only its language.
-    ``result`` summarises a finished match. ``log``: the last moves as the Discord layer wrote them (at most
-    :data:`LOG_LINES`, oldest first).
+    ``result`` summarises a finished match. ``challenges``: the verdict of the last challenge of a wild draw, and
+    the colour the pending one is judged on, from the engine's events (kept by :meth:`apply`). ``log``: the last
+    moves as the Discord layer wrote them (at most :data:`LOG_LINES`, oldest first).
     """
 
     channel_id: int
@@ -227,6 +238,7 @@ class Session:
     ui: TableUi = field(default_factory=TableUi)
     result: MatchOutcome | None = None
     log: list[str] = field(default_factory=list)
+    challenges: Challenges = field(default_factory=Challenges)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock, compare=False, repr=False)
     #: The snapshot last committed to the store: what a failed change is rolled back to.
     committed: dict[str, Any] | None = field(default=None, compare=False, repr=False)
@@ -237,12 +249,13 @@ class Session:
     # --- changes of the game (each noted for the match record) ------------------------------------------------------
 
     def apply(self, action: Action) -> list[Event]:
-        """Apply ``action`` to the game (:meth:`Game.apply`, whose typed errors leave everything unchanged) and note
-        it for the match record."""
+        """Apply ``action`` to the game (:meth:`Game.apply`, whose typed errors leave everything unchanged), note
+        it for the match record and keep the challenge facts its events tell (:attr:`challenges`)."""
         game = self.game
         assert game is not None
         events = game.apply(action)
         self.journal.append((game.step, {"a": records.encode(action)}))
+        self.challenges = self.challenges.after(events)
         return events
 
     def remove(self, seat: int) -> list[Event]:
@@ -313,6 +326,7 @@ class Session:
             "ui": self.ui.to_dict(),
             "result": self.result.to_dict() if self.result is not None else None,
             "log": list(self.log),
+            "challenges": self.challenges.to_dict(),
         }
 
     @classmethod
@@ -353,6 +367,7 @@ class Session:
                 ui=TableUi.from_dict(d["ui"]),
                 result=MatchOutcome.from_dict(d["result"]) if d["result"] is not None else None,
                 log=[str(line) for line in d["log"]],
+                challenges=Challenges.from_dict(d["challenges"]),
             )
         except SnapshotError:
             raise

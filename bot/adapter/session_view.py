@@ -19,6 +19,7 @@ from bot.limits import turn_clock
 from . import errors as E
 from .session import MatchOutcome, Session, Status
 from .ui import TableUi
+from .verdicts import Verdict
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,6 +76,8 @@ class SessionView:
     log: tuple[str, ...] = ()
     #: The name of the match's result and record (:attr:`Session.match_key`), once it started.
     match_key: str = ""
+    #: The last challenge of a wild draw resolved in the match (SPEC G7), from the engine's events; None before one.
+    verdict: Verdict | None = None
 
     @classmethod
     def of(cls, session: Session) -> SessionView:
@@ -118,6 +121,7 @@ class SessionView:
             rounds_played=len(game.history) if game is not None else 0,
             log=tuple(session.log),
             match_key=session.match_key if session.started_at is not None else "",
+            verdict=session.challenges.verdict,
         )
 
     def same_session(self, other: SessionView) -> bool:
@@ -152,6 +156,16 @@ class SessionView:
             return None
         seat = self.seat_of(user_id) if user_id is not None else None
         return self.seat_views[seat] if seat is not None else self.public
+
+    def verdict_for(self, view: PlayerView) -> Verdict | None:
+        """The verdict of the challenge whose challenged hand ``view`` (a seat's own view: the challenger's, SPEC G7)
+        reveals, else None (no hand revealed, or the last verdict is of another challenge)."""
+        verdict = self.verdict
+        if view.revealed is None or view.me is None or verdict is None:
+            return None
+        if verdict.challenger != view.me or verdict.player != view.revealed[0]:
+            return None
+        return verdict
 
     def require_view(self, user_id: int | None) -> PlayerView:
         """:meth:`view_for` of a match being played. Raises :class:`~bot.adapter.errors.NotStarted` in the lobby and

@@ -24,7 +24,6 @@ from bot.engine.view import PlayerView
 from bot.i18n import t
 
 from . import house, ids, inputs, screens
-from .challenges import VERDICTS
 from .hands import Hands
 from .images import Images
 from .panel import RulesPanel
@@ -399,7 +398,6 @@ class Clicks:
         except (AdapterError, RuleError) as exc:
             await self.error(interaction, exc, lang)
             return
-        VERDICTS.record(update)  # the challenger's hand below shows the verdict (also before the publisher runs)
         if verb == "challenge":
             view = update.view.view_for(user)  # the challenger sees the challenged hand (SPEC G7)
             if view is not None and view.me is not None:
@@ -466,7 +464,6 @@ class Clicks:
             if await self.images.shown(session.guild_id):
                 await self.ack(interaction)  # the new hand is drawn after the move is saved: acknowledge first
             update = await self.manager.act(channel, user, outcome, expect=lambda v: ids.hand_fingerprint(v) == fp)
-            VERDICTS.record(update)  # a challenge from the hand: its verdict is shown with the challenged hand
         except (AdapterError, RuleError, ValueError, IndexError) as exc:
             error = exc if isinstance(exc, AdapterError | RuleError) else bad_request()
             latest = self.manager.snapshot(channel)

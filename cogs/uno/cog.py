@@ -35,7 +35,6 @@ from bot.limits import (
 from bot.storage import InvalidInputError, PlayerRating
 
 from . import house, inputs, screens
-from .challenges import VERDICTS
 from .clicks import Clicks, display_name, is_admin
 from .hands import HAND_REFRESH_WINDOW, Hands
 from .images import DRAWING_CONCURRENCY, DRAWING_DRAIN, Images
@@ -113,7 +112,6 @@ class UnoCog(
         self.publisher = Publisher(bot, self.images, self.hands)
         self.threads = GameThreads(bot, self.publisher)
         self._tree_error = bot.tree.on_error  # the tree's own error handler: given back when the cog is unloaded
-        bot.manager.subscribe(VERDICTS.on_update)  # first: the hands the publisher draws show a challenge's verdict
         bot.manager.subscribe(self.publisher.on_update)
         bot.manager.set_log_writer(self.publisher.log_lines)
         super().__init__()

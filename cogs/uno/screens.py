@@ -27,7 +27,6 @@ from bot.i18n import t, tn
 from bot.render import SeatView, TableScene, colour_emoji, colour_rgb
 
 from . import house, ids, layout
-from .challenges import verdict_for
 from .options import option_lines as rule_option_lines
 from .text import card_name, cards_line, colour_name, last_lines, short_card, shown_name, within
 from .views import DecisionButton, HandButton, HandSelect, LobbyButton, RecapButton, TableButton, release
@@ -620,7 +619,8 @@ def hand_screen(
 
 def revealed_text(session: SessionView, view: PlayerView, lang: str) -> str:
     """For the challenger only (SPEC G7): the challenged hand, the verdict and the colour that was in play when the
-    wild draw was played (:mod:`cogs.uno.challenges`)."""
+    wild draw was played (the committed :attr:`SessionView.verdict <bot.adapter.session_view.SessionView.verdict>`,
+    from the engine's events)."""
     assert view.revealed is not None
     owner, faces = view.revealed
     name = player_name(session, owner, lang)
@@ -628,7 +628,7 @@ def revealed_text(session: SessionView, view: PlayerView, lang: str) -> str:
     lines = [
         within(700, lambda custom: t("hand.revealed", lang, player=name, cards=cards_line(shown, lang, custom=custom)))
     ]
-    verdict = verdict_for(session.channel_id, session.seed, view)
+    verdict = session.verdict_for(view)
     if verdict is not None:
         if verdict.colour is not None:
             lines.append(t("hand.challenge_colour", lang, colour=colour_name(verdict.colour, lang)))

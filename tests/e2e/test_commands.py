@@ -212,6 +212,17 @@ async def test_the_challenger_sees_the_verdict_and_the_colour_in_play_and_the_lo
     verdict = next(line for line in lines if "challenged" in line)
     assert verdict.endswith(f"{name} draws 4"), lines  # the challenge and the penalty it cost, in that order
     assert not any("drew 4 cards" in line for line in lines), lines  # told once (issue 18 point 5)
+
+    # Issue 17 point 3: the verdict is saved with the session (from the engine's events), so a restart keeps it
+    from tests.discord_emulator import stop_bot
+
+    await stop_bot(bot)
+    await bot_starter(make_bot(emulator, tmp_path / "uno.sqlite3", world["guild"]))
+    await emulator.settle()
+    res = await emulator.slash(victim, table.channel, "uno hand")
+    (again,) = res.ephemeral_messages
+    assert "hand was" in again.text and "Challenge won" in again.text, again.text
+    assert colour.value.title() in again.text.split("Colour in play when the card was played: ")[1].split("\n")[0]
     emulator.assert_all_interactions_answered_once(max_latency=3.0)
 
 
