@@ -50,10 +50,12 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 
-#: ``writer(session, kind, events, actor)``: the lines a committed change adds to the session's last-moves log
-#: (:attr:`Session.log`), written by the Discord layer in the session's language. It is called under the session's
-#: lock right before the commit, so the log is saved with the move it tells of (and survives a restart).
-LogWriter = Callable[["SessionView", K, Sequence[Event], "int | None"], Sequence[str]]
+#: ``writer(update)``: the lines a change adds to the session's last-moves log (:attr:`Session.log`), written by the
+#: Discord layer in the table's language (the one text the adapter saves, and only stores). ``update`` is the change
+#: as it is about to be committed: the :class:`Update` its subscribers receive after the commit, the same view, kind,
+#: events and actor. It is called under the session's lock right before the commit, so the lines are saved with the
+#: move they tell of (and survive a restart), and a failed commit drops them with the move.
+LogWriter = Callable[[Update], Sequence[str]]
 
 
 class SessionManager:
@@ -336,8 +338,9 @@ class SessionManager:
             for q in queues:
                 await q.join()
 
-    def set_log_writer(self, writer: LogWriter) -> None:
-        """Have ``writer`` add each committed change's lines to the session's last-moves log (see :data:`LogWriter`)."""
+    def set_log_writer(self, writer: LogWriter | None) -> None:
+        """Have ``writer`` add each committed change's lines to the session's last-moves log (see :data:`LogWriter`);
+        None: no lines any more (the log keeps what it has)."""
         self._log_writer = writer
 
     def republish(self) -> int:
@@ -726,7 +729,7 @@ class SessionManager:
     def _write_log(self, session: Session, kind: K, events: Sequence[Event], actor: int | None) -> None:
         if self._log_writer is None or session.game is None:
             return
-        lines = list(self._log_writer(SessionView.of(session), kind, events, actor))
+        lines = list(self._log_writer(Update(SessionView.of(session), kind, tuple(events), actor)))
         if kind is K.STARTED:
             session.log = lines[-LOG_LINES:]
         elif lines:

@@ -130,6 +130,7 @@ class UnoCog(
         """Give the command tree its error handler back; let the images being drawn finish, then stop the image
         worker (:meth:`Images.close`)."""
         self.bot.tree.on_error = self._tree_error  # type: ignore[method-assign]
+        self.bot.manager.set_log_writer(None)  # this cog's publisher writes no more lines
         outages = getattr(self.bot.store, "outages", None)
         if outages is not None and self.publisher.database_back in outages.listeners:
             outages.listeners.remove(self.publisher.database_back)

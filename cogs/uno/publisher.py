@@ -102,19 +102,13 @@ def channel_deleted(error: BaseException) -> bool:
     return isinstance(error, discord.NotFound) and error.code == UNKNOWN_CHANNEL
 
 
-def log_lines(
-    session: SessionView,
-    kind: UpdateKind,
-    events: Sequence[Event],
-    actor: int | None,
-    *,
-    max_timeouts: int = Limits.max_timeouts,
-) -> list[str]:
+def log_lines(update: Update, *, max_timeouts: int = Limits.max_timeouts) -> list[str]:
     """The last-moves log lines of a change (:data:`bot.adapter.manager.LogWriter`), in the table's language; a
     timeout's line says what the timer did and, when the seat's clock shrinks, its next clock (issue 10.4).
     ``max_timeouts``: the consecutive timeouts after which the turn timer removes a player
     (:attr:`bot.adapter.manager.Limits.max_timeouts`): a seat removed with that many says so rather than "left the
     game" (also when its removal ends the match)."""
+    session, kind, events, actor = update.view, update.kind, update.events, update.actor
     lang = session.ui.lang
 
     def name(seat: int) -> str:
@@ -223,11 +217,9 @@ class Publisher:
     # ------------------------------------------------------------------------------------------------------------
     # The adapter's hooks
 
-    def log_lines(
-        self, session: SessionView, kind: UpdateKind, events: Sequence[Event], actor: int | None
-    ) -> list[str]:
+    def log_lines(self, update: Update) -> list[str]:
         """The last-moves log lines of a change (:func:`log_lines`, with the manager's ``max_timeouts``)."""
-        return log_lines(session, kind, events, actor, max_timeouts=self.bot.manager.limits.max_timeouts)
+        return log_lines(update, max_timeouts=self.bot.manager.limits.max_timeouts)
 
     async def on_update(self, update: Update) -> None:
         """Take ``update`` in (it sends nothing itself, issue 20 point 1): refresh the open hands (the player to

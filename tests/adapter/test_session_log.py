@@ -7,17 +7,15 @@ from __future__ import annotations
 
 import copy
 import json
-from collections.abc import Sequence
 from pathlib import Path
 from random import Random
 from typing import Any
 
 import pytest
 
-from bot.adapter import ManualClock, SessionManager
+from bot.adapter import ManualClock, SessionManager, Update
 from bot.adapter.manager import Limits
 from bot.adapter.session import LOG_LINES, SESSION_VERSION, STEPS, Session, upgrade
-from bot.engine.events import Event
 from bot.storage import LiveGame, Store
 
 SNAPSHOTS = Path(__file__).parent.parent / "fixtures" / "snapshots"
@@ -32,9 +30,9 @@ async def store(tmp_path: Path) -> Any:
     await s.close()
 
 
-def writer(session: Session, kind: str, events: Sequence[Event], actor: int | None) -> list[str]:
+def writer(update: Update) -> list[str]:
     """A log writer as the Discord layer's: one line per event, naming the change."""
-    return [f"{kind}:{actor}:{type(e).__name__}" for e in events]
+    return [f"{update.kind}:{update.actor}:{type(e).__name__}" for e in update.events]
 
 
 def manager_for(store: Store, *, log: bool = True) -> SessionManager:
@@ -85,7 +83,7 @@ async def test_a_database_of_v2_rows_resumes_and_its_log_is_written_saved_and_ke
     user = session.seats[game.pending].user_id
     assert user is not None
     update = await m.act(channel, user, lambda v: v.legal[v.legal.moves - 1])
-    assert session.log == writer(session, "action", update.events, update.actor)[-LOG_LINES:] and session.log
+    assert session.log == writer(update)[-LOG_LINES:] and session.log
     (saved,) = [g for g in await store.load_games() if g.channel_id == channel]
     assert saved.snapshot["v"] == SESSION_VERSION and saved.snapshot["log"] == session.log  # saved with the move itself
     logged = list(session.log)
@@ -102,7 +100,7 @@ async def test_the_log_keeps_the_last_lines_and_a_new_match_starts_it_afresh(sto
     await m.join(1, 102, "Ben")
     update = await m.start_game(1, 101)
     session = m.sessions[1]
-    assert session.log == writer(session, "started", update.events, None)[-LOG_LINES:]
+    assert session.log == writer(update)[-LOG_LINES:]
     for _ in range(6):
         game = session.game
         assert game is not None
@@ -145,4 +143,36 @@ async def test_without_a_log_writer_nothing_is_logged(store: Store) -> None:
     await m.join(1, 102, "Ben")
     await m.start_game(1, 101)
     assert m.sessions[1].log == [] and m.sessions[1].to_dict()["log"] == []
+    await m.close()
+
+
+async def test_the_writer_is_given_the_update_its_subscribers_receive_once_it_is_committed(store: Store) -> None:
+    """Issue 17 point 3: the writer's one argument is the change as it is about to be committed — the same view,
+    kind, events and actor as the :class:`Update` delivered after the commit."""
+    written: list[Update] = []
+    delivered: list[Update] = []
+    m = manager_for(store, log=False)
+    m.set_log_writer(lambda update: written.append(update) or writer(update))
+
+    async def deliver(update: Update) -> None:
+        delivered.append(update)
+
+    m.subscribe(deliver)
+    await m.open_lobby(channel_id=1, guild_id=2, host_id=101, host_name="Ann", mode="classic")
+    await m.join(1, 102, "Ben")
+    await m.start_game(1, 101)
+    await m.idle()
+    started = next(u for u in delivered if u.kind == "started")
+    (told,) = [u for u in written if u.kind == "started"]
+    assert told.view.version == started.view.version and told.view.log == ()  # before its own lines were added
+    assert (told.events, told.actor) == (started.events, started.actor) and started.view.log == tuple(writer(told))
+    m.set_log_writer(None)
+    session = m.sessions[1]
+    game = session.game
+    assert game is not None and game.pending is not None
+    user = session.seats[game.pending].user_id
+    assert user is not None
+    before = list(session.log)
+    await m.act(1, user, lambda v: v.legal[0])
+    assert session.log == before and len(written) == 1  # no writer: nothing more is written
     await m.close()

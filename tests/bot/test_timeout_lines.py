@@ -4,14 +4,13 @@ controllable clock writes the log with the publisher's own writer; positions are
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from pathlib import Path
 from random import Random
 from typing import Any
 
 import pytest
 
-from bot.adapter import ManualClock, SessionManager, SessionView, Update, UpdateKind
+from bot.adapter import ManualClock, SessionManager, Update, UpdateKind
 from bot.adapter.manager import Limits
 from bot.adapter.session import Session
 from bot.engine.actions import Draw, Play
@@ -48,9 +47,9 @@ class Table:
         self.timeouts: list[tuple[Update, list[str]]] = []
         self._lines: list[list[str]] = []
 
-        def writer(view: SessionView, kind: UpdateKind, events: Sequence[Event], actor: int | None) -> list[str]:
-            lines = log_lines(view, kind, events, actor)
-            if kind is UpdateKind.TIMEOUT:
+        def writer(update: Update) -> list[str]:
+            lines = log_lines(update)
+            if update.kind is UpdateKind.TIMEOUT:
                 self._lines.append(lines)
             return lines
 
