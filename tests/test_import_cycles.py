@@ -13,22 +13,6 @@ from tests import importgraph as ig
 KNOWN: tuple[frozenset[str], ...] = (
     # engine: effects <-> game <-> snapshot (effects use Game's private names)
     frozenset({"bot.engine.effects", "bot.engine.game", "bot.engine.snapshot"}),
-    # the Discord layer: eight modules of cogs/uno import each other (mostly for types); cogs.uno.panel (the lobby's
-    # rule panel, issue 18 point 3) joins it only as the others do: clicks imports it, it imports views and screens,
-    # and views reaches it back through the cog's type
-    frozenset(
-        {
-            "cogs.uno.clicks",
-            "cogs.uno.cog",
-            "cogs.uno.hands",
-            "cogs.uno.images",
-            "cogs.uno.panel",
-            "cogs.uno.publisher",
-            "cogs.uno.screens",
-            "cogs.uno.threads",
-            "cogs.uno.views",
-        }
-    ),
 )
 
 

@@ -47,7 +47,7 @@ from .replies import answered, channel_of, command_error, guild_of, send_ephemer
 from .rules import rules_embed
 from .text import folded, shown_name
 from .threads import GameThreads, follow, private_answer
-from .views import DYNAMIC_ITEMS, HistoryButton, HistoryRecapSelect, LeaderboardButton
+from .views import DYNAMIC_ITEMS, Handlers, HistoryButton, HistoryRecapSelect, LeaderboardButton
 
 if TYPE_CHECKING:
     from bot.client import UnoBot
@@ -110,7 +110,7 @@ class UnoCog(
         self.hands = Hands(self.images, round_pause=bot.manager.limits.round_pause)
         self.clicks = Clicks(bot, self.images, self.hands)
         self.publisher = Publisher(bot, self.images, self.hands)
-        self.threads = GameThreads(bot, self.publisher)
+        self.threads = GameThreads(bot, self.publisher.repaint_later)
         self._tree_error = bot.tree.on_error  # the tree's own error handler: given back when the cog is unloaded
         bot.manager.subscribe(self.publisher.on_update)
         bot.manager.set_log_writer(self.publisher.log_lines)
@@ -743,6 +743,13 @@ class UnoCog(
         if not interaction.response.is_done():
             with contextlib.suppress(discord.HTTPException):
                 await interaction.response.send_message(t(key, await self.lang(interaction)), ephemeral=True)
+
+
+if TYPE_CHECKING:
+
+    def _handles_the_components(cog: UnoCog) -> Handlers:
+        """mypy checks here that the cog is what the persistent components call (:class:`cogs.uno.views.Handlers`)."""
+        return cog
 
 
 __all__ = ["DRAWING_CONCURRENCY", "DRAWING_DRAIN", "HAND_REFRESH_WINDOW", "HOUSE_NAMES", "UnoCog"]

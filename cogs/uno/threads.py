@@ -63,8 +63,6 @@ if TYPE_CHECKING:
     from bot.adapter import SessionView
     from bot.client import UnoBot
 
-    from .publisher import Publisher
-
 log = logging.getLogger(__name__)
 Interaction = discord.Interaction["UnoBot"]
 #: ``open_lobby(channel_id)``: open the checked lobby in that channel (raises the adapter's and the engine's errors).
@@ -173,11 +171,13 @@ async def private_answer(interaction: Interaction, text: str) -> None:
 
 
 class GameThreads:
-    """Opens a game in a thread of its own (the module's steps 2–5); ``await threads.open(...)``."""
+    """Opens a game in a thread of its own (the module's steps 2–5); ``await threads.open(...)``.
+    ``repaint_later(channel_id)``: bring a channel's public message up to date shortly (the publisher's
+    :meth:`~cogs.uno.publisher.Publisher.repaint_later`), for a lobby whose post failed."""
 
-    def __init__(self, bot: UnoBot, publisher: Publisher) -> None:
+    def __init__(self, bot: UnoBot, repaint_later: Callable[[int], None]) -> None:
         self.bot = bot
-        self.publisher = publisher
+        self.repaint_later = repaint_later
 
     async def open(
         self, interaction: Interaction, open_lobby: OpenLobby, *, game: str, host: str, public_lang: str, lang: str
@@ -235,7 +235,7 @@ class GameThreads:
                 message = await thread.send(**screen.send_kwargs(), allowed_mentions=discord.AllowedMentions.none())
             except discord.HTTPException as exc:
                 log.warning("could not post the lobby in thread %s: %s", thread.id, exc)
-                self.publisher.repaint_later(thread.id)
+                self.repaint_later(thread.id)
                 return
         with contextlib.suppress(AdapterError):
             await self.bot.manager.update_ui(thread.id, lambda ui: replace(ui, message=message.id))

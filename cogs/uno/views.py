@@ -1,13 +1,17 @@
 """Persistent components: ``discord.ui.DynamicItem`` subclasses whose custom_id carries everything needed, so they
 keep working after a restart. Each parses and validates its id (see :mod:`cogs.uno.ids`) and hands the click to the
-cog's handlers (found through ``interaction.client.get_cog("Uno")``); nothing else happens here."""
+cog's handlers (found through ``interaction.client.get_cog("Uno")``); nothing else happens here.
+
+What the components need of the cog is written here as protocols (:class:`Handlers`), which
+:class:`~cogs.uno.cog.UnoCog` meets (mypy checks it there): this module imports nothing of the cog, so the modules
+that build components (the screens) do not depend on the cog that holds everything (issue 17 point 4)."""
 
 from __future__ import annotations
 
 import contextlib
 import re
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any, Self, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Protocol, Self, TypeVar, cast
 
 import discord
 
@@ -16,7 +20,48 @@ from . import ids
 if TYPE_CHECKING:
     from bot.client import UnoBot
 
-    from .cog import UnoCog
+Interaction = discord.Interaction["UnoBot"]
+
+
+class PanelHandlers(Protocol):
+    """The lobby's rule panel (:class:`~cogs.uno.panel.RulesPanel`): its menus."""
+
+    async def on_select(
+        self, interaction: Interaction, verb: str, channel: int, arg: str, values: list[str]
+    ) -> None: ...
+
+
+class ClickHandlers(Protocol):
+    """The handlers of the game's clicks (:class:`~cogs.uno.clicks.Clicks`)."""
+
+    @property
+    def panel(self) -> PanelHandlers: ...
+
+    async def on_lobby(self, interaction: Interaction, verb: str, channel: int) -> None: ...
+
+    async def on_table(self, interaction: Interaction, verb: str, channel: int) -> None: ...
+
+    async def on_decision(self, interaction: Interaction, verb: str, channel: int, fp: str, arg: str) -> None: ...
+
+    async def on_hand(
+        self, interaction: Interaction, verb: str, channel: int, fp: str, arg: str, values: list[str]
+    ) -> None: ...
+
+
+class Handlers(Protocol):
+    """What the persistent components call (:class:`~cogs.uno.cog.UnoCog`): the clicks of a game, and the pages of
+    the leaderboard, of a player's history and of a match's recap."""
+
+    @property
+    def clicks(self) -> ClickHandlers: ...
+
+    async def on_leaderboard_page(
+        self, interaction: Interaction, guild: int | None, mode: str | None, page: int, order: str = "wins"
+    ) -> None: ...
+
+    async def on_history_page(self, interaction: Interaction, user: int, guild: int | None, page: int) -> None: ...
+
+    async def on_recap(self, interaction: Interaction, match_key: str) -> None: ...
 
 
 def release(view: discord.ui.View | None) -> None:
@@ -36,11 +81,12 @@ def _handling(item: discord.ui.Item[Any]) -> Iterator[None]:
         release(item.view)
 
 
-def _cog(interaction: discord.Interaction[Any]) -> UnoCog:
+def _cog(interaction: discord.Interaction[Any]) -> Handlers:
+    """The loaded UNO cog's handlers. Raises ``RuntimeError`` when the cog is not loaded."""
     cog = interaction.client.get_cog("Uno")
     if cog is None:
         raise RuntimeError("the UNO cog is not loaded")
-    return cast("UnoCog", cog)
+    return cast("Handlers", cog)
 
 
 ItemT = TypeVar("ItemT", bound=discord.ui.Item[Any])
@@ -60,7 +106,7 @@ class UnoItem(discord.ui.DynamicItem[ItemT], template=r"uno:(?!)"):
     ) -> Self:
         return cls.from_match(match)
 
-    async def handle(self, cog: UnoCog, interaction: discord.Interaction[UnoBot]) -> None:
+    async def handle(self, cog: Handlers, interaction: discord.Interaction[UnoBot]) -> None:
         raise NotImplementedError
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
@@ -92,7 +138,7 @@ class LobbyButton(UnoItem[discord.ui.Button[Any]], template=ids.LOBBY_RE):
     def from_match(cls, match: re.Match[str]) -> Self:
         return cls(match["verb"], int(match["channel"]))
 
-    async def handle(self, cog: UnoCog, interaction: discord.Interaction[UnoBot]) -> None:
+    async def handle(self, cog: Handlers, interaction: discord.Interaction[UnoBot]) -> None:
         await cog.clicks.on_lobby(interaction, self.verb, self.channel)
 
 
@@ -120,7 +166,7 @@ class TableButton(UnoItem[discord.ui.Button[Any]], template=ids.TABLE_RE):
     def from_match(cls, match: re.Match[str]) -> Self:
         return cls(match["verb"], int(match["channel"]))
 
-    async def handle(self, cog: UnoCog, interaction: discord.Interaction[UnoBot]) -> None:
+    async def handle(self, cog: Handlers, interaction: discord.Interaction[UnoBot]) -> None:
         await cog.clicks.on_table(interaction, self.verb, self.channel)
 
 
@@ -148,7 +194,7 @@ class DecisionButton(UnoItem[discord.ui.Button[Any]], template=ids.DECISION_RE):
     def from_match(cls, match: re.Match[str]) -> Self:
         return cls(match["verb"], int(match["channel"]), match["fp"], match["arg"])
 
-    async def handle(self, cog: UnoCog, interaction: discord.Interaction[UnoBot]) -> None:
+    async def handle(self, cog: Handlers, interaction: discord.Interaction[UnoBot]) -> None:
         await cog.clicks.on_decision(interaction, self.verb, self.channel, self.fp, self.arg)
 
 
@@ -182,7 +228,7 @@ class HandButton(UnoItem[discord.ui.Button[Any]], template=ids.HAND_RE):
     def from_match(cls, match: re.Match[str]) -> Self:
         return cls(match["verb"], int(match["channel"]), match["fp"], match["arg"])
 
-    async def handle(self, cog: UnoCog, interaction: discord.Interaction[UnoBot]) -> None:
+    async def handle(self, cog: Handlers, interaction: discord.Interaction[UnoBot]) -> None:
         await cog.clicks.on_hand(interaction, self.verb, self.channel, self.fp, self.arg, [])
 
 
@@ -212,7 +258,7 @@ class HandSelect(UnoItem[discord.ui.Select[Any]], template=ids.HAND_SELECT_RE):
     def from_match(cls, match: re.Match[str]) -> Self:
         return cls(match["verb"], int(match["channel"]), match["fp"], match["arg"])
 
-    async def handle(self, cog: UnoCog, interaction: discord.Interaction[UnoBot]) -> None:
+    async def handle(self, cog: Handlers, interaction: discord.Interaction[UnoBot]) -> None:
         data: Any = interaction.data or {}
         values = [str(v) for v in data.get("values", [])]
         await cog.clicks.on_hand(interaction, self.verb, self.channel, self.fp, self.arg, values)
@@ -249,7 +295,7 @@ class RuleSelect(UnoItem[discord.ui.Select[Any]], template=ids.RULES_RE):
     def from_match(cls, match: re.Match[str]) -> Self:
         return cls(match["verb"], int(match["channel"]), match["arg"])
 
-    async def handle(self, cog: UnoCog, interaction: discord.Interaction[UnoBot]) -> None:
+    async def handle(self, cog: Handlers, interaction: discord.Interaction[UnoBot]) -> None:
         data: Any = interaction.data or {}
         values = [str(v) for v in data.get("values", [])]
         await cog.clicks.panel.on_select(interaction, self.verb, self.channel, self.arg, values)
@@ -284,7 +330,7 @@ class LeaderboardButton(UnoItem[discord.ui.Button[Any]], template=ids.LEADERBOAR
         order = "rating" if match["order"] else "wins"
         return cls(guild, mode, int(match["page"]), match["dir"], order=order)
 
-    async def handle(self, cog: UnoCog, interaction: discord.Interaction[UnoBot]) -> None:
+    async def handle(self, cog: Handlers, interaction: discord.Interaction[UnoBot]) -> None:
         await cog.on_leaderboard_page(interaction, self.guild, self.mode, self.page, self.order)
 
 
@@ -308,7 +354,7 @@ class HistoryButton(UnoItem[discord.ui.Button[Any]], template=ids.HISTORY_RE):
     def from_match(cls, match: re.Match[str]) -> Self:
         return cls(int(match["user"]), int(match["guild"]) or None, int(match["page"]), match["dir"])
 
-    async def handle(self, cog: UnoCog, interaction: discord.Interaction[UnoBot]) -> None:
+    async def handle(self, cog: Handlers, interaction: discord.Interaction[UnoBot]) -> None:
         await cog.on_history_page(interaction, self.user, self.guild, self.page)
 
 
@@ -331,7 +377,7 @@ class HistoryRecapSelect(UnoItem[discord.ui.Select[Any]], template=ids.HISTORY_R
     def from_match(cls, match: re.Match[str]) -> Self:
         return cls(int(match["user"]), int(match["page"]))
 
-    async def handle(self, cog: UnoCog, interaction: discord.Interaction[UnoBot]) -> None:
+    async def handle(self, cog: Handlers, interaction: discord.Interaction[UnoBot]) -> None:
         data: Any = interaction.data or {}
         values = [str(v) for v in data.get("values", [])]
         await cog.on_recap(interaction, values[0] if values else "")
@@ -350,7 +396,7 @@ class RecapButton(UnoItem[discord.ui.Button[Any]], template=ids.RECAP_RE):
     def from_match(cls, match: re.Match[str]) -> Self:
         return cls(match["key"])
 
-    async def handle(self, cog: UnoCog, interaction: discord.Interaction[UnoBot]) -> None:
+    async def handle(self, cog: Handlers, interaction: discord.Interaction[UnoBot]) -> None:
         await cog.on_recap(interaction, self.match_key)
 
 
