@@ -335,7 +335,7 @@ class Publisher:
             return
         session = self.bot.manager.snapshot(message.channel.id)
         table = session.ui.message if session is not None and session.public is not None else None
-        if table is not None and message.id > int(table):
+        if table is not None and message.id > table:
             self.below[message.channel.id] = self.below.get(message.channel.id, 0) + 1
 
     async def channel_gone(self, channel_id: int) -> None:
