@@ -61,9 +61,9 @@ class Verdict:
 
 @dataclass(frozen=True, slots=True)
 class Challenges:
-    """A session's challenge facts: ``judged``, the colour in play the last challengeable wild draw was played on
-    (kept until it is challenged or accepted, which may come after a restart); ``verdict``, the last challenge resolved
-    (None before the first)."""
+    """A session's challenge facts: ``judged``, the colour in play the challengeable wild draw just played was played
+    on (kept until it is challenged or accepted, which may come after a restart, or another card is played);
+    ``verdict``, the last challenge resolved (None before the first)."""
 
     judged: Colour | None = None
     verdict: Verdict | None = None
@@ -72,7 +72,7 @@ class Challenges:
         """These facts once ``events`` (of one applied action, in order) happened."""
         judged, verdict = self.judged, self.verdict
         for event in events:
-            if type(event) is CardPlayed and event.judged is not None:
+            if type(event) is CardPlayed:  # a card played after a wild draw leaves nothing of it to challenge
                 judged = event.judged
             elif type(event) is ChallengeResolved:
                 verdict = Verdict(event.challenger, event.player, event.guilty, event.penalised, event.count, judged)

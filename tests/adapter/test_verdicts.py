@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from bot.adapter import ManualClock, SessionManager
+from bot.adapter import ManualClock, SessionManager, TableUi
 from bot.adapter.manager import Limits
 from bot.adapter.session import SESSION_VERSION, STEPS, Session, Status
 from bot.adapter.thinker import Thinker
@@ -21,6 +21,7 @@ from bot.adapter.verdicts import Challenges, Verdict
 from bot.engine.actions import Accept, Challenge, Play
 from bot.engine.builder import build
 from bot.engine.cards import Colour
+from bot.engine.errors import SnapshotError
 from bot.engine.events import CardPlayed, ChallengeResolved, TurnSkipped
 from bot.engine.view import Phase
 from bot.storage import LiveGame, Store, open_store
@@ -63,6 +64,7 @@ def test_the_facts_follow_the_events_the_colour_judged_then_the_verdict() -> Non
     again = resolved.after([CardPlayed(2, face, judged=Colour.BLUE)])  # the next wild draw: the verdict stays
     assert again == Challenges(Colour.BLUE, resolved.verdict)
     assert Challenges.from_dict(json.loads(json.dumps(again.to_dict()))) == again
+    assert again.after([CardPlayed(3, face)]) == Challenges(None, resolved.verdict)  # stacked on: nothing to judge
     assert Challenges().after([ChallengeResolved(1, 0, False, 1, 6)]).verdict == Verdict(1, 0, False, 1, 6, None)
 
 
@@ -158,3 +160,19 @@ async def test_an_accepted_wild_draw_has_no_verdict_and_nothing_left_to_judge(st
     view = m.snapshot(1)
     assert view is not None and view.verdict is None and m.sessions[1].challenges == Challenges()
     await m.close()
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"ui": {"lang": "en"}},  # fields missing
+        {"ui": dict(TableUi().to_dict(), message="not an id")},
+        {"challenges": {"judged": "mauve", "verdict": None}},
+        {"challenges": {"judged": None, "verdict": {"challenger": 1}}},
+    ],
+)
+def test_a_malformed_ui_or_challenge_record_is_refused_as_a_bad_snapshot(change: dict[str, Any]) -> None:
+    current = Session.from_dict(copy.deepcopy(ROWS["classic_challenged"]["snapshot"])).to_dict()
+    Session.from_dict(copy.deepcopy(current))  # as written: fine
+    with pytest.raises(SnapshotError):
+        Session.from_dict(dict(current, **change))
