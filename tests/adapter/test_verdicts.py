@@ -176,3 +176,22 @@ def test_a_malformed_ui_or_challenge_record_is_refused_as_a_bad_snapshot(change:
     Session.from_dict(copy.deepcopy(current))  # as written: fine
     with pytest.raises(SnapshotError):
         Session.from_dict(dict(current, **change))
+
+
+async def test_a_restart_between_the_wild_draw_and_its_challenge_keeps_the_colour_it_is_judged_on(
+    store: Store,
+) -> None:
+    m = manager_for(store)
+    await m.open_lobby(channel_id=1, guild_id=2, host_id=101, host_name="Ann", mode="classic")
+    await m.join(1, 102, "Ben")
+    await m.start_game(1, 101)
+    m.sessions[1].game = build("classic", ["W+4 R3 Y1", "B4 G9"], "R5", draw="Y2 Y3 Y4 Y5 Y6 Y7")
+    await m.act(1, 101, lambda v: next(a for a in v.legal if isinstance(a, Play) and a.colour is Colour.GREEN))
+    await m.close()
+
+    again = manager_for(store)
+    (session,) = await again.start()
+    assert session.challenges == Challenges(judged=Colour.RED)  # saved with the play
+    update = await again.act(1, 102, lambda v: Challenge(1))  # Ann held R3: guilty, she draws 4
+    assert update.view.verdict == Verdict(1, 0, True, 0, 4, Colour.RED)
+    await again.close()
