@@ -29,6 +29,7 @@ from bot.engine.events import Event
 from bot.engine.game import Game
 from bot.engine.options import OptionError, Options, preset
 from bot.engine.rules import RULESETS
+from bot.engine.teams import TEAM_PLAYERS, plays_teams
 from bot.engine.view import Phase, PlayerView
 from bot.limits import LEASE_SECONDS_DEFAULT, TURN_TIMER_MAX, TURN_TIMER_MIN
 from bot.storage import LiveGame, MatchResult, MatchSteps, Shards, StorageUnavailable, Store, WriteRefused
@@ -584,6 +585,8 @@ class SessionManager:
                     min=session.min_players,
                     max=session.max_players,
                 )
+            if plays_teams(session.mode, session.options) and len(session.seats) not in TEAM_PLAYERS:
+                raise E.TeamPlayers("a partner game needs 4, 6 or 8 players")  # SPEC T1
             game, events = Game.new(session.mode, len(session.seats), seed=session.seed, options=session.options)
             session.game = game
             seats = [(s.user_id, s.name, None if s.level is None else s.level.value) for s in session.seats]

@@ -17,10 +17,15 @@ from .options import RULE_OPTIONS, Options
 TEAM_PLAYERS: tuple[int, ...] = (4, 6, 8)
 
 
-def team_count(mode: Mode, options: Options, players: int) -> int:
-    """The number of teams of a game (SPEC T1): ``players // 2`` with option ``teams`` in a game it applies to (classic
-    UNO, UNO FLIP), else 0. Raises ``ValueError`` for a team game of a player count outside :data:`TEAM_PLAYERS`."""
-    if not options.teams or not RULE_OPTIONS["teams"].applies_to(mode):
+def plays_teams(mode: Mode | str, options: Options) -> bool:
+    """Is a game of ``mode`` with ``options`` a partner game (SPEC T1: option ``teams`` in classic UNO or UNO FLIP)?"""
+    return options.teams and RULE_OPTIONS["teams"].applies_to(mode)
+
+
+def team_count(mode: Mode | str, options: Options, players: int) -> int:
+    """The number of teams of a game (SPEC T1): ``players // 2`` in a partner game (:func:`plays_teams`), else 0.
+    Raises ``ValueError`` for a partner game of a player count outside :data:`TEAM_PLAYERS`."""
+    if not plays_teams(mode, options):
         return 0
     if players not in TEAM_PLAYERS:
         raise ValueError(f"a team game is for {', '.join(str(n) for n in TEAM_PLAYERS)} players")
@@ -47,4 +52,4 @@ def team_totals(scores: Sequence[int], teams: int) -> list[int]:
     return [scores[t] + scores[t + teams] for t in range(teams)]
 
 
-__all__ = ["TEAM_PLAYERS", "members", "partner_of", "team_count", "team_of", "team_totals"]
+__all__ = ["TEAM_PLAYERS", "members", "partner_of", "plays_teams", "team_count", "team_of", "team_totals"]
