@@ -26,7 +26,7 @@ from bot.engine.view import HandCard, Phase, PlayerView
 from bot.i18n import t, tn
 from bot.render import SeatView, TableScene, colour_emoji, colour_rgb
 
-from . import house, ids, layout
+from . import house, ids, layout, teams
 from .challenges import verdict_for
 from .options import option_lines as rule_option_lines
 from .text import card_name, cards_line, colour_name, last_lines, short_card, shown_name, within
@@ -209,6 +209,11 @@ def lobby_screen(session: SessionView, lang: str) -> Screen:
     embed.add_field(
         name=t("lobby.players", lang, n=len(session.seats), max=session.max_players), value=players or "—", inline=False
     )
+    partnered = teams.lobby_teams(
+        session.mode, session.options, len(session.seats), lambda s: player_name(session, s, lang), lang
+    )
+    if partnered is not None:  # SPEC T1: who partners whom
+        embed.add_field(name=t("lobby.teams", lang), value=partnered, inline=False)
     embed.add_field(name=t("lobby.options", lang), value=options_text(session, lang), inline=False)
     rules = house.option_lines(session.options, lang)
     if rules:  # SPEC H: the house rules in force
@@ -438,12 +443,16 @@ def players_text(session: SessionView, view: PlayerView, lang: str) -> str:
             continue
         marker = "▶️" if seat == view.pending else "▫️"
         parts = [f"{marker} {'🤖 ' if s.ai else ''}**{name}**", tn("table.cards", view.hand_counts[seat], lang)]
+        if view.teams:  # SPEC T1
+            parts.insert(1, teams.team_name(seat % view.teams, lang))
         if view.hand_counts[seat] == 1 and view.uno_called[seat]:
             parts.append("**UNO!**")
         if view.power is not None:
             parts.append("🟢" if view.power[seat] else "🔴")
         parts.append(tn("table.points", view.scores[seat], lang))
         lines.append(" · ".join(parts))
+    if view.teams:  # SPEC T3: the scores that decide the match
+        lines.append(teams.totals_line(view.scores, view.teams, lang))
     return "\n".join(lines)[:1024]
 
 
@@ -455,7 +464,9 @@ def table_scene(session: SessionView, view: PlayerView, lang: str = "en") -> Tab
     backs = view.other_faces
     seats = tuple(
         SeatView(
-            name=seat_name(session, i, lang),
+            name=f"{teams.seat_tag(i, view.teams)} {seat_name(session, i, lang)}"
+            if view.teams
+            else seat_name(session, i, lang),
             cards=view.hand_counts[i],
             backs=backs[i] if backs is not None and backs[i] is not None and view.active[i] else None,
             power=view.power[i] if view.power is not None else None,
@@ -931,7 +942,12 @@ def round_summary(session: SessionView, ended: RoundEnded, lang: str) -> Screen:
             )
         return "\n".join(out)
 
-    embed.description = within(4096, lines)
+    partnered = teams.teams_at(session.mode, session.options, len(session.seats))
+    if partnered:  # SPEC T2: the team wins the round
+        head = teams.round_line(w, partnered, lambda s: player_name(session, s, lang), lang)
+        embed.description = head + "\n" + within(4096 - len(head) - 1, lines)
+    else:
+        embed.description = within(4096, lines)
     return Screen(embed=embed)
 
 
@@ -940,7 +956,11 @@ def match_summary(session: SessionView, lang: str) -> Screen:
     embed = discord.Embed(colour=0xFFD600)
     scores = result.scores if result is not None else (0,) * len(session.seats)
     winner = result.winner if result is not None else None
-    if result is not None and result.completed and winner is not None:
+    partnered = teams.teams_at(session.mode, session.options, len(session.seats))
+    if result is not None and result.completed and winner is not None and partnered:  # SPEC T3: both partners win
+        embed.title = teams.match_title(winner, partnered, lambda s: player_name(session, s, lang), lang)
+        embed.description = t("match.recorded", lang)
+    elif result is not None and result.completed and winner is not None:
         embed.title = t("match.title", lang, player=player_name(session, winner, lang))
         embed.description = t("match.recorded", lang)
     else:
@@ -951,6 +971,7 @@ def match_summary(session: SessionView, lang: str) -> Screen:
         name=t("match.scores", lang),
         value="\n".join(
             f"{i + 1}. {'🤖 ' if session.seats[s].ai else ''}{player_name(session, s, lang)} — {scores[s]}"
+            + (f" ({teams.team_name(s % partnered, lang)})" if partnered else "")
             for i, s in enumerate(order)
         )[:1024],
     )
