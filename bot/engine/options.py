@@ -174,10 +174,6 @@ class Options:
     flex_reset_power: bool = rule(True, games=(Mode.FLEX,), section="X3", text="reset_power")
     #: ``flex_target_can_challenge``: the target of a flex-side Flex Wild Draw Four may challenge (SPEC X7).
     flex_target_can_challenge: bool = rule(True, games=(Mode.FLEX,), section="X7", text="target_challenge")
-    #: ``teams``: partners (2v2) — teams of two sitting opposite, playing for their team (SPEC T); classic and FLIP,
-    #: 4, 6 or 8 players (:mod:`bot.engine.teams`). Not with house rule ``elimination`` (SPEC T6). Not in
-    #: ``/uno settings``: a table chooses it (Discord's 25 options).
-    teams: bool = rule(False, games=(Mode.CLASSIC, Mode.FLIP), section="T1", settings=False)
     #: ``stacking``: ``"off"``, ``"same_kind"`` or ``"any_draw"`` — a player who must draw from a draw card may pass the
     #: total on with another (SPEC H; which cards stack on which: :data:`bot.engine.rules.STACKS_ON`).
     stacking: str = rule("off", choices=("off", "same_kind", "any_draw"), house=True, section="H1")
@@ -205,6 +201,10 @@ class Options:
     elimination: int = rule(
         0, bounds=(0, TARGET_SCORE_MAX), house=True, section="H9", settings=False, steps=(0, 100, 200, 300, 500)
     )
+    #: ``teams``: partners (2v2) — teams of two sitting opposite, playing for their team (SPEC T); classic and FLIP,
+    #: 4, 6 or 8 players (:mod:`bot.engine.teams`). Not with house rule ``elimination`` (SPEC T6). Not in
+    #: ``/uno settings``: a table chooses it (Discord's 25 options).
+    teams: bool = rule(False, games=(Mode.CLASSIC, Mode.FLIP), section="T1", settings=False)
 
     def __post_init__(self) -> None:
         for row in RULE_OPTIONS.values():
