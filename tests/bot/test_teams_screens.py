@@ -91,3 +91,15 @@ def test_without_teams_the_screens_name_no_team() -> None:
     assert session.game is not None
     assert t("team.name", "en", n=1) not in screens.players_text(sv, session.game.view(None), "en")
     assert not any(seat.name.startswith("[") for seat in screens.table_scene(sv, session.game.view(None)).seats)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("mode", [Mode.CLASSIC, Mode.FLIP, Mode.FLEX])
+def test_t1_uno_rules_explains_the_partner_game_at_a_partner_table_only(lang: str, mode: Mode) -> None:
+    from cogs.uno.rules import rules_embed
+
+    explained = t("rules.teams", lang)
+    on = [f.value for f in rules_embed(mode, lang, 500, TEAMS).fields]
+    off = [f.value for f in rules_embed(mode, lang, 500, Options()).fields]
+    assert (explained in on) == (mode is not Mode.FLEX) and explained not in off
+    assert len(explained) <= 1024
