@@ -444,7 +444,7 @@ def players_text(session: SessionView, view: PlayerView, lang: str) -> str:
         marker = "▶️" if seat == view.pending else "▫️"
         parts = [f"{marker} {'🤖 ' if s.ai else ''}**{name}**", tn("table.cards", view.hand_counts[seat], lang)]
         if view.teams:  # SPEC T1
-            parts.insert(1, teams.team_name(seat % view.teams, lang))
+            parts.insert(1, teams.seat_team(seat, view.teams, lang))
         if view.hand_counts[seat] == 1 and view.uno_called[seat]:
             parts.append("**UNO!**")
         if view.power is not None:
@@ -971,7 +971,7 @@ def match_summary(session: SessionView, lang: str) -> Screen:
         name=t("match.scores", lang),
         value="\n".join(
             f"{i + 1}. {'🤖 ' if session.seats[s].ai else ''}{player_name(session, s, lang)} — {scores[s]}"
-            + (f" ({teams.team_name(s % partnered, lang)})" if partnered else "")
+            + (f" ({teams.seat_team(s, partnered, lang)})" if partnered else "")
             for i, s in enumerate(order)
         )[:1024],
     )

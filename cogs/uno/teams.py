@@ -29,6 +29,11 @@ def team_name(team: int, lang: str) -> str:
     return t("team.name", lang, n=team + 1)
 
 
+def seat_team(seat: int, teams: int, lang: str) -> str:
+    """ "Team 2": the name of ``seat``'s team (SPEC T1)."""
+    return team_name(team_of(seat, teams), lang)
+
+
 def partners(team: int, teams: int, name: Names, lang: str) -> str:
     """ "Ann and Cid": the two players of ``team``."""
     a, b = members(team, teams)
@@ -71,4 +76,14 @@ def match_title(winner: int, teams: int, name: Names, lang: str) -> str:
     return t("match.title_team", lang, n=team + 1, players=partners(team, teams, name, lang))
 
 
-__all__ = ["lobby_teams", "match_title", "partners", "round_line", "seat_tag", "team_name", "teams_at", "totals_line"]
+__all__ = [
+    "lobby_teams",
+    "match_title",
+    "partners",
+    "round_line",
+    "seat_tag",
+    "seat_team",
+    "team_name",
+    "teams_at",
+    "totals_line",
+]

@@ -209,3 +209,21 @@ def test_t2_t3_seeded_team_matches_score_and_end_by_team(mode: str, players: int
     assert totals[winning] >= 200 and all(t < 200 for i, t in enumerate(totals) if i != winning)
     assert set(game.placement()[:2]) == set(members(winning, teams))
     game.check_consistency()
+
+
+@pytest.mark.parametrize("mode", GAMES)
+def test_t3_t5_seeded_lowest_scoring_team_matches_with_house_rules_and_a_player_leaving(mode: str) -> None:
+    options = Options(teams=True, scoring="lowest", target_score=150, stacking="any_draw", jump_in=True)
+    for seed in range(3):
+        game, _ = Game.new(mode, 6, seed=seed, options=options)
+        agent = Random(seed)
+        for step in range(20000):
+            if game.phase is Phase.MATCH_OVER:
+                break
+            if step == 40:
+                game.remove_player(4)  # team 2 plays on with seat 1 alone
+            random_step(game, agent)
+        assert game.phase is Phase.MATCH_OVER and game.winner is not None and game.active[game.winner]
+        totals = team_totals(game.scores, 3)
+        assert max(totals) >= 150 and totals[team_of(game.winner, 3)] == min(totals)
+        game.check_consistency()
