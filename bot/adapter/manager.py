@@ -525,6 +525,25 @@ class SessionManager:
 
         return await self._lobby_change(channel_id, change, user_id)
 
+    async def change_partners(self, channel_id: int, user_id: int, *, is_admin: bool = False) -> Session:
+        """The host (or a server manager) of a partner table changes who partners whom (SPEC T1: seat ``s`` partners
+        seat ``s + n/2``): every seat but the first moves one place on, the last to the second. Pressed again and
+        again it goes through every pairing of four players (and as many as there are seats but one of six or
+        eight). Raises :class:`~bot.adapter.errors.BadRequest` at a table without teams and
+        :class:`~bot.adapter.errors.TeamPlayers` without 4, 6 or 8 players; nothing changes."""
+
+        def change(s: Session) -> K:
+            self._require_lobby(s)
+            self._require_host(s, user_id, is_admin)
+            if not plays_teams(s.mode, s.options):
+                raise E.BadRequest("this table is not a partner game")
+            if len(s.seats) not in TEAM_PLAYERS:
+                raise E.TeamPlayers("a partner game needs 4, 6 or 8 players")
+            s.seats[1:] = [*s.seats[2:], s.seats[1]]
+            return K.LOBBY
+
+        return await self._lobby_change(channel_id, change, user_id)
+
     async def set_options(
         self, channel_id: int, user_id: int, changes: Mapping[str, Any], *, preset_name: str | None = None
     ) -> Session:

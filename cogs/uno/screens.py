@@ -229,6 +229,11 @@ def lobby_screen(session: SessionView, lang: str) -> Screen:
         *(  # issue 21: one Add AI button per level
             LobbyButton(verb, ch, t(label, lang), disabled=full, row=1) for verb, label in AI_BUTTONS.values()
         ),
+        *(  # SPEC T1: the host changes who partners whom
+            [LobbyButton("partners", ch, t("btn.partners", lang), row=1)]
+            if teams.teams_at(session.mode, session.options, len(session.seats))
+            else []
+        ),
     )
     return Screen(embed=embed, view=view)
 

@@ -89,3 +89,40 @@ async def test_t4_both_partners_win_the_match_and_are_rated_as_a_team(store: Sto
     for seat, uid in enumerate(users):
         stats = await store.player_stats(uid, guild_id=GUILD, mode=mode)
         assert stats is not None and stats.wins == (1 if seat in (winner, partner) else 0)
+
+
+async def test_t1_the_host_changes_partners_through_every_pairing_of_four(store: Store) -> None:
+    m = manager_for(store)
+    session = await lobby(m, "classic", options={"teams": True})
+    for uid, name in [(BOB, "Bob"), (CAROL, "Carol"), (DAVE, "Dave")]:
+        await m.join(CHANNEL, uid, name)
+
+    def pairs() -> set[frozenset[str]]:
+        names = [s.name for s in session.seats]
+        return {frozenset((names[0], names[2])), frozenset((names[1], names[3]))}
+
+    seen = [pairs()]
+    with pytest.raises(AE.NotHost):
+        await m.change_partners(CHANNEL, BOB)
+    for _ in range(3):
+        await m.change_partners(CHANNEL, ALICE)
+        seen.append(pairs())
+    assert session.seats[0].name == "Alice"  # the host's seat stays
+    assert len({frozenset(p) for p in seen[:3]}) == 3 and seen[3] == seen[0]  # three pairings, then round again
+    await m.start_game(CHANNEL, ALICE)
+    assert session.game is not None and session.game.teams == 2
+
+
+async def test_t1_partners_cannot_be_changed_without_teams_or_at_five(store: Store) -> None:
+    m = manager_for(store)
+    session = await lobby(m, "classic")
+    for _ in range(3):
+        await m.add_ai(CHANNEL, ALICE)
+    with pytest.raises(AE.BadRequest):
+        await m.change_partners(CHANNEL, ALICE)
+    await m.set_options(CHANNEL, ALICE, {"teams": True})
+    await m.add_ai(CHANNEL, ALICE)
+    before = [s.name for s in session.seats]
+    with pytest.raises(AE.TeamPlayers):
+        await m.change_partners(CHANNEL, ALICE)
+    assert [s.name for s in session.seats] == before

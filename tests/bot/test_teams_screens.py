@@ -103,3 +103,14 @@ def test_t1_uno_rules_explains_the_partner_game_at_a_partner_table_only(lang: st
     off = [f.value for f in rules_embed(mode, lang, 500, Options()).fields]
     assert (explained in on) == (mode is not Mode.FLEX) and explained not in off
     assert len(explained) <= 1024
+
+
+def test_t1_the_lobby_offers_change_partners_at_a_partner_table_of_4_6_or_8() -> None:
+    def verbs(sv: SessionView) -> list[str]:
+        view = screens.lobby_screen(sv, "en").view
+        assert view is not None
+        return [str(getattr(item, "custom_id", "")) for item in view.children]
+
+    assert any(":partners:" in v for v in verbs(_lobby(4, TEAMS)))
+    assert not any(":partners:" in v for v in verbs(_lobby(5, TEAMS)))
+    assert not any(":partners:" in v for v in verbs(_lobby(4, Options())))

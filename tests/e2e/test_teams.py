@@ -46,6 +46,13 @@ async def test_t2_t3_a_partner_wins_the_match_for_the_team(
     text = table.public_message().text
     assert "Partners" in text and "**Team 1**: Alice and Carol" in text and "**Team 2**: Bob and Dave" in text
     assert "teams of two sit opposite" in text
+    await emulator.click(bob, lobby, label="Change partners")  # only the host may: refused, nothing changes
+    assert "**Team 1**: Alice and Carol" in table.public_message().text
+    await emulator.click(alice, lobby, label="Change partners")
+    assert "**Team 1**: Alice and Dave" in table.public_message().text
+    for _ in range(2):  # round again to the first pairing
+        await emulator.click(alice, lobby, label="Change partners")
+    assert "**Team 1**: Alice and Carol" in table.public_message().text
     await emulator.click(alice, lobby, label="Start")
     await emulator.settle()
     assert table.session.status == Status.PLAYING
