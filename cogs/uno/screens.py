@@ -26,9 +26,10 @@ from bot.engine.view import HandCard, Phase, PlayerView
 from bot.i18n import t, tn
 from bot.render import SeatView, TableScene, colour_emoji, colour_rgb
 
-from . import house, ids, layout, teams
+from . import house, ids, layout
 from .challenges import verdict_for
 from .options import option_lines as rule_option_lines
+from .teams import lobby_teams, match_title, round_line, seat_tag, seat_team, teams_at, totals_line
 from .text import card_name, cards_line, colour_name, last_lines, short_card, shown_name, within
 from .views import DecisionButton, HandButton, HandSelect, LobbyButton, RecapButton, TableButton, release
 
@@ -209,7 +210,7 @@ def lobby_screen(session: SessionView, lang: str) -> Screen:
     embed.add_field(
         name=t("lobby.players", lang, n=len(session.seats), max=session.max_players), value=players or "—", inline=False
     )
-    partnered = teams.lobby_teams(
+    partnered = lobby_teams(
         session.mode, session.options, len(session.seats), lambda s: player_name(session, s, lang), lang
     )
     if partnered is not None:  # SPEC T1: who partners whom
@@ -231,7 +232,7 @@ def lobby_screen(session: SessionView, lang: str) -> Screen:
         ),
         *(  # SPEC T1: the host changes who partners whom
             [LobbyButton("partners", ch, t("btn.partners", lang), row=1)]
-            if teams.teams_at(session.mode, session.options, len(session.seats))
+            if teams_at(session.mode, session.options, len(session.seats))
             else []
         ),
     )
@@ -449,7 +450,7 @@ def players_text(session: SessionView, view: PlayerView, lang: str) -> str:
         marker = "▶️" if seat == view.pending else "▫️"
         parts = [f"{marker} {'🤖 ' if s.ai else ''}**{name}**", tn("table.cards", view.hand_counts[seat], lang)]
         if view.teams:  # SPEC T1
-            parts.insert(1, teams.seat_team(seat, view.teams, lang))
+            parts.insert(1, seat_team(seat, view.teams, lang))
         if view.hand_counts[seat] == 1 and view.uno_called[seat]:
             parts.append("**UNO!**")
         if view.power is not None:
@@ -457,7 +458,7 @@ def players_text(session: SessionView, view: PlayerView, lang: str) -> str:
         parts.append(tn("table.points", view.scores[seat], lang))
         lines.append(" · ".join(parts))
     if view.teams:  # SPEC T3: the scores that decide the match
-        lines.append(teams.totals_line(view.scores, view.teams, lang))
+        lines.append(totals_line(view.scores, view.teams, lang))
     return "\n".join(lines)[:1024]
 
 
@@ -469,7 +470,7 @@ def table_scene(session: SessionView, view: PlayerView, lang: str = "en") -> Tab
     backs = view.other_faces
     seats = tuple(
         SeatView(
-            name=f"{teams.seat_tag(i, view.teams)} {seat_name(session, i, lang)}"
+            name=f"{seat_tag(i, view.teams)} {seat_name(session, i, lang)}"
             if view.teams
             else seat_name(session, i, lang),
             cards=view.hand_counts[i],
@@ -947,9 +948,9 @@ def round_summary(session: SessionView, ended: RoundEnded, lang: str) -> Screen:
             )
         return "\n".join(out)
 
-    partnered = teams.teams_at(session.mode, session.options, len(session.seats))
+    partnered = teams_at(session.mode, session.options, len(session.seats))
     if partnered:  # SPEC T2: the team wins the round
-        head = teams.round_line(w, partnered, lambda s: player_name(session, s, lang), lang)
+        head = round_line(w, partnered, lambda s: player_name(session, s, lang), lang)
         embed.description = head + "\n" + within(4096 - len(head) - 1, lines)
     else:
         embed.description = within(4096, lines)
@@ -961,9 +962,9 @@ def match_summary(session: SessionView, lang: str) -> Screen:
     embed = discord.Embed(colour=0xFFD600)
     scores = result.scores if result is not None else (0,) * len(session.seats)
     winner = result.winner if result is not None else None
-    partnered = teams.teams_at(session.mode, session.options, len(session.seats))
+    partnered = teams_at(session.mode, session.options, len(session.seats))
     if result is not None and result.completed and winner is not None and partnered:  # SPEC T3: both partners win
-        embed.title = teams.match_title(winner, partnered, lambda s: player_name(session, s, lang), lang)
+        embed.title = match_title(winner, partnered, lambda s: player_name(session, s, lang), lang)
         embed.description = t("match.recorded", lang)
     elif result is not None and result.completed and winner is not None:
         embed.title = t("match.title", lang, player=player_name(session, winner, lang))
@@ -976,7 +977,7 @@ def match_summary(session: SessionView, lang: str) -> Screen:
         name=t("match.scores", lang),
         value="\n".join(
             f"{i + 1}. {'🤖 ' if session.seats[s].ai else ''}{player_name(session, s, lang)} — {scores[s]}"
-            + (f" ({teams.seat_team(s, partnered, lang)})" if partnered else "")
+            + (f" ({seat_team(s, partnered, lang)})" if partnered else "")
             for i, s in enumerate(order)
         )[:1024],
     )
