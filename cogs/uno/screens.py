@@ -219,7 +219,10 @@ def lobby_screen(session: SessionView, lang: str) -> Screen:
     rules = house.option_lines(session.options, lang)
     if rules:  # SPEC H: the house rules in force
         embed.add_field(name=t("lobby.house_rules", lang), value="\n".join(rules), inline=False)
-    embed.set_footer(text=t("lobby.footer", lang, min=session.min_players, max=session.max_players))
+    if partnered is not None:  # SPEC T1: 4, 6 or 8 players
+        embed.set_footer(text=t("lobby.footer_teams", lang))
+    else:
+        embed.set_footer(text=t("lobby.footer", lang, min=session.min_players, max=session.max_players))
     full = len(session.seats) >= session.max_players
     view = _view(
         LobbyButton("join", ch, t("btn.join", lang), discord.ButtonStyle.success, disabled=full, row=0),

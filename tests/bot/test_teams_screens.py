@@ -44,6 +44,8 @@ def test_t1_the_lobby_says_who_partners_whom(lang: str) -> None:
     assert _field(_lobby(5, TEAMS), lang) == t("lobby.teams_pending", lang)
     assert _field(_lobby(4, Options()), lang) is None
     assert t("opt.line.teams.True", lang) in screens.options_text(_lobby(4, TEAMS), lang)
+    footer = screens.lobby_screen(_lobby(5, TEAMS), lang).embeds()[0].footer.text
+    assert footer == t("lobby.footer_teams", lang)
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
