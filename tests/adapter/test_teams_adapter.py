@@ -85,6 +85,8 @@ async def test_t4_both_partners_win_the_match_and_are_rated_as_a_team(store: Sto
     won = {users[winner], users[partner]}
     assert {round(ratings[u].mu, 9) for u in won} == {round(ratings[users[winner]].mu, 9)}  # partners move together
     assert all(ratings[u].mu > ratings[v].mu for u in won for v in set(users) - won)
+    check = await store.rebuild_ratings()  # recomputed from the stored placements: the same team ratings
+    assert check.ok and check.matches == 1
     await store.rebuild_aggregates()  # a rebuild from the stored matches gives the same wins
     for seat, uid in enumerate(users):
         stats = await store.player_stats(uid, guild_id=GUILD, mode=mode)
