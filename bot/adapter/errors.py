@@ -56,6 +56,12 @@ class NeedPlayers(AdapterError):
     code = "need_players"
 
 
+class TeamPlayers(AdapterError):
+    """A partner game needs 4, 6 or 8 players (SPEC T1)."""
+
+    code = "team_players"
+
+
 class NotStarted(AdapterError):
     """The game has not started yet."""
 

@@ -29,6 +29,7 @@ from bot.engine.events import Event
 from bot.engine.game import Game
 from bot.engine.options import OptionError, Options, preset
 from bot.engine.rules import RULESETS
+from bot.engine.teams import TEAM_PLAYERS, plays_teams
 from bot.engine.view import Phase, PlayerView
 from bot.limits import LEASE_SECONDS_DEFAULT, TURN_TIMER_MAX, TURN_TIMER_MIN
 from bot.storage import LiveGame, MatchResult, MatchSteps, Shards, StorageUnavailable, Store, WriteRefused
@@ -530,6 +531,25 @@ class SessionManager:
 
         return await self._lobby_change(channel_id, change, user_id)
 
+    async def change_partners(self, channel_id: int, user_id: int, *, is_admin: bool = False) -> Session:
+        """The host (or a server manager) of a partner table changes who partners whom (SPEC T1: seat ``s`` partners
+        seat ``s + n/2``): every seat but the first moves one place on, the last to the second. Pressed again and
+        again it goes through every pairing of four players (and as many as there are seats but one of six or
+        eight). Raises :class:`~bot.adapter.errors.BadRequest` at a table without teams and
+        :class:`~bot.adapter.errors.TeamPlayers` without 4, 6 or 8 players; nothing changes."""
+
+        def change(s: Session) -> K:
+            self._require_lobby(s)
+            self._require_host(s, user_id, is_admin)
+            if not plays_teams(s.mode, s.options):
+                raise E.BadRequest("this table is not a partner game")
+            if len(s.seats) not in TEAM_PLAYERS:
+                raise E.TeamPlayers("a partner game needs 4, 6 or 8 players")
+            s.seats[1:] = [*s.seats[2:], s.seats[1]]
+            return K.LOBBY
+
+        return await self._lobby_change(channel_id, change, user_id)
+
     async def set_options(
         self, channel_id: int, user_id: int, changes: Mapping[str, Any], *, preset_name: str | None = None
     ) -> Session:
@@ -590,6 +610,8 @@ class SessionManager:
                     min=session.min_players,
                     max=session.max_players,
                 )
+            if plays_teams(session.mode, session.options) and len(session.seats) not in TEAM_PLAYERS:
+                raise E.TeamPlayers("a partner game needs 4, 6 or 8 players")  # SPEC T1
             game, events = Game.new(session.mode, len(session.seats), seed=session.seed, options=session.options)
             session.game = game
             seats = [(s.user_id, s.name, None if s.level is None else s.level.value) for s in session.seats]

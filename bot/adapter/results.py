@@ -31,7 +31,9 @@ def abandon(game: Game, remove: Callable[[int], list[Event]] | None = None) -> l
 
 def settle(session: Session, now: float, *, abandoned: bool = False) -> MatchResult:
     """Mark ``session`` finished at ``now`` (Unix seconds), fill ``session.result`` and return the match's record for
-    the store. Placement: the winner first, then by score (lowest first under ``scoring="lowest"``), then by seat."""
+    the store. Placement: the winner first, then by score (lowest first under ``scoring="lowest"``), then by seat; in a
+    partner game (SPEC T4) both partners share their team's place, so the store credits the match win to both and rates
+    them as one team."""
     game = session.game
     assert game is not None
     session.status = Status.FINISHED
@@ -40,7 +42,9 @@ def settle(session: Session, now: float, *, abandoned: bool = False) -> MatchRes
     abandoned = abandoned or game.abandoned or game.winner is None
     scores = game.scores
     order = game.placement()  # the engine's ranking (SPEC G9), the one the summary shows too
-    placement = {s: i + 1 for i, s in enumerate(order)}
+    # SPEC T4: in a partner game a team's place is both partners' (the order lists partners one after the other)
+    per_place = 2 if game.teams else 1
+    placement = {s: i // per_place + 1 for i, s in enumerate(order)}
     rounds = tuple(RoundResult(i + 1, r.winner, sum(r.points)) for i, r in enumerate(game.history))
     players = tuple(
         MatchPlayer(

@@ -36,10 +36,10 @@ def choose(view: PlayerView, rnd: Random) -> Action | None:
         if rnd.random() >= FORGET_UNO:
             return next(a for a in legal if isinstance(a, CallUno))
         legal = [a for a in legal if not isinstance(a, CallUno)]
-    if any(isinstance(a, Catch) for a in legal):
-        if rnd.random() < CATCH:
-            return next(a for a in legal if isinstance(a, Catch))
-        legal = [a for a in legal if not isinstance(a, Catch)]
+    mate = normal.partner(view)  # SPEC T: never catch the partner
+    if any(isinstance(a, Catch) and a.target != mate for a in legal) and rnd.random() < CATCH:
+        return next(a for a in legal if isinstance(a, Catch) and a.target != mate)
+    legal = [a for a in legal if not isinstance(a, Catch)]
     if any(isinstance(a, NextRound) for a in legal):
         return next(a for a in legal if isinstance(a, NextRound))
     if view.me != view.pending:

@@ -31,6 +31,7 @@ from bot.engine.game import Game
 from bot.engine.legal import COLOUR_INDEX, NUMBER_KEY
 from bot.engine.options import Options
 from bot.engine.rng import Rng
+from bot.engine.teams import partner_of
 from bot.engine.view import Phase, PlayerView
 
 from . import normal
@@ -127,17 +128,19 @@ def _candidates(view: PlayerView, base: Action) -> list[Action]:
 def _rollout(game: Game, first: Action, me: int) -> float:
     """Play ``first`` then every seat's :func:`quick` move to the round's end: 1 if ``me`` won the round, else 0 (a
     round cut short by :data:`ROLLOUT_STEPS` scores by hand sizes)."""
+    teams = game.teams  # SPEC T: a round the partner wins is won
+    mine = {me, partner_of(me, teams)} if teams else {me}
     game.apply(first)
     for _ in range(ROLLOUT_STEPS):
         seat = game.pending
         if seat is None:
-            return 1.0 if game.history and game.history[-1].winner == me else 0.0
+            return 1.0 if game.history and game.history[-1].winner in mine else 0.0
         action = quick(game, seat)
         if action is None:
             return 0.0
         game.apply(action)
     counts = [len(h) if game.active[s] else 999 for s, h in enumerate(game.hands)]
-    return 1.0 if counts[me] == min(counts) else 0.0
+    return 1.0 if min(counts[s] for s in mine) == min(counts) else 0.0
 
 
 def quick(game: Game, seat: int) -> Action | None:

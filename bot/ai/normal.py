@@ -9,7 +9,9 @@ With the house rules (SPEC H) it stacks whenever it can, swaps hands with a 7 wi
 cards (only when that leaves it better off), jumps in whenever it holds a card identical to the top, and with
 ``number_finish`` (SPEC H6) keeps a number for its last card rather than an action card or a wild; with
 ``multi_play`` (SPEC H8) it plays several cards of one number at once when that sheds more than its best single play,
-the colour it holds most on top.
+the colour it holds most on top. In a partner game (SPEC T) it plays for its team: it never catches its partner, never
+aims a targeted card at them while another play exists, avoids making them draw or lose their turn, and counts only
+the opponents as about to go out.
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ from bot.engine.actions import (
 )
 from bot.engine.cards import CHALLENGEABLE_KINDS, Colour, Kind
 from bot.engine.rules import RULESETS, colour_held_most, holds_colour
+from bot.engine.teams import partner_of
 from bot.engine.view import Phase, PlayerView
 
 #: Roughly the share of one colour among the cards in a hand.
@@ -51,13 +54,36 @@ _ACTION_KINDS = frozenset(
 )
 
 
+#: Cards that make the next player draw or lose their turn: aimed at a partner only when nothing else fits (SPEC T).
+_HURTS_NEXT = frozenset({Kind.SKIP, Kind.DRAW_TWO, Kind.DRAW_ONE, Kind.DRAW_FIVE, Kind.FLEX_SKIP, Kind.FLEX_DRAW_TWO})
+_PARTNER_PENALTY = 40.0
+
+
+def partner(view: PlayerView) -> int | None:
+    """The seat's partner in a partner game (SPEC T1), else None."""
+    return partner_of(view.me, view.teams) if view.teams and view.me is not None else None
+
+
+def _next_seat(view: PlayerView) -> int | None:
+    """The next active seat after the viewer in the direction of play."""
+    me = view.me
+    if me is None:
+        return None
+    for step in range(1, view.players):
+        seat = (me + step * view.direction) % view.players
+        if view.active[seat]:
+            return seat
+    return None
+
+
 def choose(view: PlayerView, rnd: Random) -> Action | None:
     """The AI's action for ``view`` (None when it has nothing to do)."""
     legal = list(view.legal)
     if not legal:
         return None
+    mate = partner(view)
     for a in legal:
-        if isinstance(a, CallUno | Catch):
+        if isinstance(a, CallUno) or (isinstance(a, Catch) and a.target != mate):  # SPEC T: never the partner
             return a
     for a in legal:
         if isinstance(a, NextRound):
@@ -122,7 +148,8 @@ def _score(view: PlayerView, play: Play) -> float:
     face = hand[play.card]
     me = view.me
     assert me is not None
-    active_opponents = [s for s in range(view.players) if s != me and view.active[s]]
+    mate = partner(view)
+    active_opponents = [s for s in range(view.players) if s not in (me, mate) and view.active[s]]
     danger = min((view.hand_counts[s] for s in active_opponents), default=7) <= 2
     counts = Counter(f.colour for cid, f in hand.items() if cid != play.card and f.colour is not None)
     score = 0.0
@@ -139,6 +166,11 @@ def _score(view: PlayerView, play: Play) -> float:
         score += (face.number or 0) * 0.1  # shed high numbers first
     if play.flex:
         score -= 6 if not danger else 0
+    if mate is not None:  # SPEC T: a draw or a skip for the partner, a target that is the partner, only if it must
+        if play.target == mate:
+            score -= 2 * _PARTNER_PENALTY
+        elif (face.kind in _HURTS_NEXT or face.kind in CHALLENGEABLE_KINDS) and _next_seat(view) == mate:
+            score -= _PARTNER_PENALTY
     if play.target is not None:
         score -= view.hand_counts[play.target]
         if "seven_zero" in view.house_rules and face.number == 7:  # a swap: worth what the target has fewer

@@ -93,6 +93,7 @@ from .pending import PendingChallenge
 from .rng import RandomSource, Rng
 from .rules import DEFLECTS, RULESETS, Ruleset, colour_held_most, stacks_on
 from .scoring import match_winner, placement, round_points
+from .teams import team_count, team_of
 from .view import HandCard, Phase, PlayerView, RoundRecord
 
 HAND_SIZE = 7  # SPEC G1
@@ -218,6 +219,7 @@ class Game:
         low, high = rules.players
         if not isinstance(players, int) or not low <= players <= high:
             raise ValueError(f"{mode.value} is for {low} to {high} players")
+        team_count(mode, options, players)  # SPEC T1: a team game is for 4, 6 or 8 players
         rng = rng if rng is not None else Rng(seed)
         pairing = None
         if rules.two_sided and options.flip_pairing == "random":
@@ -422,6 +424,11 @@ class Game:
     def rules(self) -> Ruleset:
         """The rules of this game (SPEC G1, C, F, X): deck, seats, points, opening rule, effects by kind."""
         return self._ruleset
+
+    @property
+    def teams(self) -> int:
+        """The number of teams (SPEC T1: seat ``s`` partners seat ``s + teams``); 0 without option ``teams``."""
+        return team_count(self.mode, self.options, self.players)
 
     @property
     def top(self) -> Face:
@@ -1257,7 +1264,8 @@ class Game:
         values = [sum(points_of_face(self.faces[c]) for c in hand) for hand in self.hands]
         opts = self.options
         limit = opts.elimination
-        points = round_points(values, winner, "lowest" if limit else opts.scoring)
+        teams = self.teams
+        points = round_points(values, winner, "lowest" if limit else opts.scoring, teams)  # SPEC G9, T2
         for s in range(self.players):
             self.scores[s] += points[s]
         self.history.append(RoundRecord(winner, points))
@@ -1279,7 +1287,7 @@ class Game:
             seated = [s for s in seated if self.active[s]]
             won: int | None = seated[0] if len(seated) == 1 else None
         else:
-            won = match_winner(self.scores, seated, self.history, winner, opts.target_score, opts.scoring)
+            won = match_winner(self.scores, seated, self.history, winner, opts.target_score, opts.scoring, teams)
         if won is None:
             self.phase = _ROUND_OVER
         else:
@@ -1290,9 +1298,12 @@ class Game:
     def placement(self) -> list[int]:
         """Seats from first to last place now (SPEC G9): the match winner first, then by score — highest first, or
         lowest first with ``scoring = "lowest"``; ties by seat; under house rule ``elimination`` (SPEC H9) the last
-        out ranks higher and a player who left ranks after them. The one ranking every layer shows."""
+        out ranks higher and a player who left ranks after them; with teams (SPEC T4) team by team. The one ranking
+        every layer shows."""
         opts = self.options
-        return placement(self.scores, self.winner, opts.scoring, opts.elimination, self.history, self.active)
+        return placement(
+            self.scores, self.winner, opts.scoring, opts.elimination, self.history, self.active, self.teams
+        )
 
     def _check_next_round(self, a: NextRound) -> None:
         if self.phase is not _ROUND_OVER:
@@ -1330,7 +1341,10 @@ class Game:
             for s in range(self.players):
                 self.power[s] = True
             events.append(PowerCardsChanged(tuple(self.power)))
-        if self._seated_count() < 2:
+        teams = self.teams
+        if self._seated_count() < 2 or (
+            teams > 0 and len({team_of(s, teams) for s in range(self.players) if self.active[s]}) < 2  # SPEC T5
+        ):
             self.phase = _MATCH_OVER
             self.abandoned = True
             self.challenge = None
@@ -1446,6 +1460,7 @@ class Game:
             stack=self.stack,
             jump_ins=jump_ins,
             house_rules=self.options.house_rules(),
+            teams=self.teams,
         )
 
     def jump_ins(self, seat: int) -> list[int]:

@@ -201,10 +201,16 @@ class Options:
     elimination: int = rule(
         0, bounds=(0, TARGET_SCORE_MAX), house=True, section="H9", settings=False, steps=(0, 100, 200, 300, 500)
     )
+    #: ``teams``: partners (2v2) — teams of two sitting opposite, playing for their team (SPEC T); classic and FLIP,
+    #: 4, 6 or 8 players (:mod:`bot.engine.teams`). Not with house rule ``elimination`` (SPEC T6). Not in
+    #: ``/uno settings``: a table chooses it (Discord's 25 options).
+    teams: bool = rule(False, games=(Mode.CLASSIC, Mode.FLIP), section="T1", settings=False)
 
     def __post_init__(self) -> None:
         for row in RULE_OPTIONS.values():
             row.check(getattr(self, row.name))
+        if self.teams and self.elimination:
+            raise OptionError("teams and elimination cannot be played together")  # SPEC T6
 
     def house_rules(self) -> tuple[str, ...]:
         """The house rules in force (SPEC H), in the order of table O."""
@@ -251,9 +257,9 @@ RULE_OPTIONS: Mapping[str, RuleOption] = _table()
 HOUSE_RULES: tuple[str, ...] = tuple(name for name, row in RULE_OPTIONS.items() if row.house)
 
 #: Presets (issue 18 point 3): several rule options set at once, by name. Each starts from the standard rules (SPEC's
-#: defaults; the target score is kept) and sets its own values; ``chaos`` switches every house rule fully on (a new
-#: house rule joins it by itself) but ``elimination`` (a point limit: it changes how the match ends, not how a round is
-#: played, SPEC H9). Values of options a game does not have are left out (:func:`preset`).
+#: defaults; the target score and ``teams`` are kept) and sets its own values; ``chaos`` switches every house rule
+#: fully on (a new house rule joins it by itself) but ``elimination`` (a point limit: it changes how the match ends,
+#: not how a round is played, SPEC H9). Values of options a game does not have are left out (:func:`preset`).
 PRESETS: Mapping[str, Mapping[str, bool | int | str]] = MappingProxyType(
     {
         "official": MappingProxyType({}),
@@ -265,12 +271,18 @@ PRESETS: Mapping[str, Mapping[str, bool | int | str]] = MappingProxyType(
 )
 
 
+#: Options a preset keeps as they are, like the target score: ``teams`` (SPEC T) says who plays with whom, not a rule.
+KEPT_BY_PRESETS: tuple[str, ...] = ("teams",)
+
+
 def preset(name: str, mode: Mode | str, options: Options) -> Options:
     """``options`` with preset ``name`` applied for a game of ``mode``: every rule option offered by ``/uno new``
-    back to its default, then the preset's values for the options the game has; the target score is kept. Raises
-    :class:`OptionError` for an unknown preset."""
+    back to its default, then the preset's values for the options the game has; the target score and ``teams`` are
+    kept. Raises :class:`OptionError` for an unknown preset."""
     if name not in PRESETS:
         raise OptionError(f"unknown preset {name!r}")
-    values: dict[str, Any] = {n: getattr(options, n) for n, row in RULE_OPTIONS.items() if not row.slash}
+    values: dict[str, Any] = {
+        n: getattr(options, n) for n, row in RULE_OPTIONS.items() if not row.slash or n in KEPT_BY_PRESETS
+    }
     values.update({n: v for n, v in PRESETS[name].items() if RULE_OPTIONS[n].applies_to(mode)})
     return Options(**values)

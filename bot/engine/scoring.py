@@ -8,18 +8,29 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from .teams import members, team_of, team_totals
 from .view import RoundRecord
 
 
-def round_points(values: Sequence[int], winner: int, scoring: str) -> tuple[int, ...]:
+def round_points(values: Sequence[int], winner: int, scoring: str, teams: int = 0) -> tuple[int, ...]:
     """What each seat scores in a round won by ``winner``, given ``values`` (points left in each hand).
 
-    ``scoring = "winner"``: the winner scores every hand; ``"lowest"``: each keeps their own (SPEC G9)."""
+    ``scoring = "winner"``: the winner scores every hand; ``"lowest"``: each keeps their own (SPEC G9). In a game of
+    ``teams`` teams (SPEC T2) the winner scores the opponents' hands only: their partner's counts for nothing."""
     if scoring == "lowest":
         return tuple(values)
     points = [0] * len(values)
-    points[winner] = sum(values)
+    if teams:
+        side = team_of(winner, teams)
+        points[winner] = sum(v for s, v in enumerate(values) if team_of(s, teams) != side)
+    else:
+        points[winner] = sum(values)
     return tuple(points)
+
+
+def _team_history(history: Sequence[RoundRecord], teams: int) -> list[RoundRecord]:
+    """``history`` told team by team (SPEC T3): each round's winning team and each team's points."""
+    return [RoundRecord(team_of(r.winner, teams), tuple(team_totals(r.points, teams))) for r in history]
 
 
 def match_winner(
@@ -29,12 +40,28 @@ def match_winner(
     round_winner: int,
     target: int,
     scoring: str,
+    teams: int = 0,
 ) -> int | None:
     """The match winner after a round won by ``round_winner``, or None if the match goes on (SPEC G9).
 
     ``target = 0``: a single round decides. ``scoring = "lowest"``: once someone reaches the target the lowest total
     wins; [RULING] a tie goes to the round winner if tied, else to the tied player with more rounds won, then the one
-    who won a round more recently, then the lower seat."""
+    who won a round more recently, then the lower seat. In a game of ``teams`` teams the same is played team by team
+    on the team totals (SPEC T3), and the match winner is ``round_winner`` when their team wins."""
+    if teams:
+        sides = sorted({team_of(s, teams) for s in seated})
+        won = match_winner(
+            team_totals(scores, teams),
+            sides,
+            _team_history(history, teams),
+            team_of(round_winner, teams),
+            target,
+            scoring,
+        )
+        if won is None or won == team_of(round_winner, teams):
+            return None if won is None else round_winner
+        first, second = members(won, teams)
+        return first if first in seated else second
     if scoring == "lowest":
         if target and not any(scores[s] >= target for s in seated):
             return None
@@ -59,13 +86,24 @@ def placement(
     elimination: int = 0,
     history: Sequence[RoundRecord] = (),
     active: Sequence[bool] = (),
+    teams: int = 0,
 ) -> list[int]:
     """Seats from first to last place: the match winner first, then by score — highest first with
     ``scoring = "winner"``, lowest first with ``"lowest"`` (SPEC G9) — ties by seat. ``winner`` None (an abandoned
     match): by score only. House rule ``elimination`` (SPEC H9, ``elimination`` the limit, ``history`` the rounds):
     the winner, then the players still in by lowest total, then the eliminated, the last out first (those out in the
     same round by lowest total), then, in a match won, those who left it (``active`` False and never out) by lowest
-    total."""
+    total. In a game of ``teams`` teams (SPEC T4) the teams are ranked so on their totals (the winner's team first),
+    and each team's partners follow one another: the match winner first, then the higher scorer (lower with
+    ``"lowest"``), then the lower seat."""
+    lowest = scoring == "lowest"
+    if teams:
+        order = placement(team_totals(scores, teams), None if winner is None else team_of(winner, teams), scoring)
+        return [
+            s
+            for team in order
+            for s in sorted(members(team, teams), key=lambda s: (s != winner, scores[s] if lowest else -scores[s], s))
+        ]
     if elimination:
         last = len(history) + 1  # still in: after every round
         out = [last if r is None else r for r in elimination_rounds(history, len(scores), elimination)]
@@ -73,7 +111,6 @@ def placement(
             if not playing and out[s] == last:  # left before going out: after everyone who played on (SPEC H9)
                 out[s] = 0
         return sorted(range(len(scores)), key=lambda s: (s != winner, -out[s], scores[s], s))
-    lowest = scoring == "lowest"
     return sorted(range(len(scores)), key=lambda s: (s != winner, scores[s] if lowest else -scores[s], s))
 
 

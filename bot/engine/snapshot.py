@@ -23,13 +23,14 @@ from .options import Options
 from .pending import PendingChallenge
 from .rng import Rng
 from .rules import RULESETS
+from .teams import team_count
 from .view import Phase, RoundRecord
 
 if TYPE_CHECKING:
     from .game import Game
 
 #: Snapshot format version written by :func:`dump`.
-SNAPSHOT_VERSION = 3
+SNAPSHOT_VERSION = 4
 
 
 def _v1_to_v2(d: dict[str, Any]) -> dict[str, Any]:
@@ -42,8 +43,16 @@ def _v2_to_v3(d: dict[str, Any]) -> dict[str, Any]:
     return dict(d, v=3, stack=None)
 
 
+def _v3_to_v4(d: dict[str, Any]) -> dict[str, Any]:
+    """v4 may hold, in ``options``, option ``teams`` (SPEC T) and the house rules that v3 games were saved with by
+    releases that did not bump the version (``number_finish``, ``stack_deflect``, ``multi_play``, ``elimination``,
+    SPEC H6–H9): a release older than v4 refuses such a game as too new, and its store keeps it aside, instead of
+    taking it for a corrupt one. The fields are those of v3; a v3 game is a v4 game without teams."""
+    return dict(d, v=4)
+
+
 #: ``STEPS[n]`` upgrades a version-``n`` snapshot to version ``n + 1``.
-STEPS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {1: _v1_to_v2, 2: _v2_to_v3}
+STEPS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {1: _v1_to_v2, 2: _v2_to_v3, 3: _v3_to_v4}
 
 
 def snapshot_version(d: object) -> int:
@@ -129,6 +138,7 @@ def _load(cls: type[Game], d: dict[str, Any]) -> Game:
     low, high = RULESETS[mode].players
     if not low <= players <= high:
         raise E.SnapshotError("player count out of range")
+    team_count(mode, options, players)  # SPEC T1: a team game is for 4, 6 or 8 players (ValueError otherwise)
     pairing = tuple(int(x) for x in d["pairing"]) if d["pairing"] is not None else None
     deck = deck_for(mode, options, pairing)
     side = Side(d["side"])

@@ -80,6 +80,7 @@ class PlayerView:
     ``pending``) takes if they do not stack — public ("+6 on you: stack or take 6"); ``jump_ins`` the viewer's cards
     that may jump in right now (only while the viewer is not the current player; never in the public view: it would
     tell what a hand holds); ``house_rules`` the house rules in force, by option name.
+    ``teams``: the number of teams of a partner game (SPEC T1: seat ``s`` partners seat ``s + teams``), 0 without.
     """
 
     mode: Mode
@@ -116,6 +117,7 @@ class PlayerView:
     stack: int | None = None
     jump_ins: tuple[HandCard, ...] = ()
     house_rules: tuple[str, ...] = ()
+    teams: int = 0
 
     def __init__(
         self,
@@ -153,6 +155,7 @@ class PlayerView:
         stack: int | None = None,
         jump_ins: tuple[HandCard, ...] = (),
         house_rules: tuple[str, ...] = (),
+        teams: int = 0,
     ) -> None:
         object.__setattr__(self, "mode", mode)
         object.__setattr__(self, "side", side)
@@ -188,6 +191,7 @@ class PlayerView:
         object.__setattr__(self, "stack", stack)
         object.__setattr__(self, "jump_ins", jump_ins)
         object.__setattr__(self, "house_rules", house_rules)
+        object.__setattr__(self, "teams", teams)
 
 
 picklable(HandCard, RoundRecord, PlayerView)  # copy and pickle work on the compiled engine too (bot.engine.frozen)

@@ -219,14 +219,15 @@ def live_game_from_row(
 def totals_rows(result: MatchResult, match_id: int) -> list[tuple[Any, ...]]:
     """What a match adds to ``player_totals``: per human seat and scope (4 scopes), ``(guild, mode, user, name,
     match_id, wins, played, abandoned, rounds_won, points)``, sorted by key (so concurrent writers lock rows in one
-    order). AI seats add nothing."""
+    order). AI seats add nothing. A win is a first place in a completed match: the winner's, and in a partner game
+    (SPEC T4) their partner's too, who shares it."""
     completed = result.status == "completed"
     rows = []
     for p in result.players:
         if p.is_ai or p.user_id is None:
             continue
         counts = (
-            int(completed and p.seat == result.winner_seat),
+            int(completed and p.placement == 1),  # the winner, and in a partner game their partner (SPEC T4)
             int(completed),
             int(not completed),
             p.rounds_won,

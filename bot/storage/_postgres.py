@@ -108,13 +108,13 @@ INSERT INTO player_totals
 SELECT m.guild_id, m.mode, p.user_id,
        (array_agg(p.display_name ORDER BY m.id DESC))[1],
        max(m.id),
-       count(*) FILTER (WHERE m.status = 'completed' AND m.winner_seat = p.seat),
+       count(*) FILTER (WHERE m.status = 'completed' AND p.placement = 1),
        count(*) FILTER (WHERE m.status = 'completed'),
        count(*) FILTER (WHERE m.status = 'abandoned'),
        sum(p.rounds_won),
        sum(p.points_scored),
        CASE WHEN count(*) FILTER (WHERE m.status = 'completed') > 0
-            THEN (count(*) FILTER (WHERE m.status = 'completed' AND m.winner_seat = p.seat))::float8
+            THEN (count(*) FILTER (WHERE m.status = 'completed' AND p.placement = 1))::float8
                  / count(*) FILTER (WHERE m.status = 'completed')
             ELSE 0 END
 FROM match_players AS p JOIN matches AS m ON m.id = p.match_id

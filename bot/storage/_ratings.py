@@ -17,7 +17,7 @@ model rather than maths of our own.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Final
+from typing import Any, Final
 
 from openskill.models import PlackettLuce
 
@@ -43,11 +43,11 @@ def shown_rating(mu: float, sigma: float) -> int:
 
 def rated_seats(result: MatchResult) -> list[tuple[int, int]]:
     """``(user_id, placement)`` of the seats a result rates, in the model's order (placement, user id); empty when
-    the match is not rated (abandoned, or fewer than two human seats)."""
+    the match is not rated (abandoned, or fewer than two places among its human seats: partners share one, SPEC T4)."""
     if result.status != "completed":
         return []
     seats = sorted((p.placement, p.user_id) for p in result.players if not p.is_ai and p.user_id is not None)
-    return [(user, placement) for placement, user in seats] if len(seats) >= 2 else []
+    return [(user, placement) for placement, user in seats] if len({p for p, _ in seats}) >= 2 else []
 
 
 def rate(
@@ -55,14 +55,21 @@ def rate(
 ) -> list[tuple[int, float, float, float, float]]:
     """The new ratings of one rated match in one scope.
 
-    ``seats``: ``(user_id, placement)`` in the order of :func:`rated_seats` (placement 1 = first; ties share a rank);
+    ``seats``: ``(user_id, placement)`` in the order of :func:`rated_seats` (placement 1 = first). Seats sharing a
+    placement are the partners of one team (SPEC T4): the model rates them as a team;
     ``prior``: each user's ``(mu, sigma)`` before the match (missing = :data:`INITIAL`). Returns
     ``(user_id, mu_before, sigma_before, mu_after, sigma_after)`` per seat, in the order given.
     """
     before = [prior.get(user, INITIAL) for user, _ in seats]
-    teams = [[MODEL.rating(mu=mu, sigma=sigma)] for mu, sigma in before]
-    after = MODEL.rate(teams, ranks=[float(placement) for _, placement in seats])
+    places = sorted({placement for _, placement in seats})
+    teams: list[list[Any]] = [[] for _ in places]
+    where: list[tuple[int, int]] = []  # per seat: its team, its index in the team
+    for (_, placement), (mu, sigma) in zip(seats, before, strict=True):
+        team = teams[places.index(placement)]
+        where.append((places.index(placement), len(team)))
+        team.append(MODEL.rating(mu=mu, sigma=sigma))
+    after = MODEL.rate(teams, ranks=[float(p) for p in places])
     return [
-        (user, mu, sigma, float(team[0].mu), float(team[0].sigma))
-        for (user, _), (mu, sigma), team in zip(seats, before, after, strict=True)
+        (user, mu, sigma, float(after[t][i].mu), float(after[t][i].sigma))
+        for (user, _), (mu, sigma), (t, i) in zip(seats, before, where, strict=True)
     ]

@@ -70,7 +70,7 @@ SELECT guild_id, mode, user_id, display_name, last_match_id, wins, played, aband
        CASE WHEN played > 0 THEN wins * 1.0 / played ELSE 0.0 END
 FROM (
     SELECT m.guild_id, m.mode, p.user_id, p.display_name, max(m.id) AS last_match_id,
-           sum(m.status = 'completed' AND m.winner_seat = p.seat) AS wins,
+           sum(m.status = 'completed' AND p.placement = 1) AS wins,
            sum(m.status = 'completed') AS played,
            sum(m.status = 'abandoned') AS abandoned,
            sum(p.rounds_won) AS rounds_won,

@@ -87,6 +87,7 @@ LOBBY_ACTIONS: dict[str, LobbyOp] = {
     "ai_hard": lambda m, ch, i: m.add_ai(ch, i.user.id, is_admin=is_admin(i), level=Level.HARD),
     "start": lambda m, ch, i: m.start_game(ch, i.user.id, is_admin=is_admin(i)),
     "cancel": lambda m, ch, i: m.end(ch, i.user.id, is_admin=is_admin(i)),
+    "partners": lambda m, ch, i: m.change_partners(ch, i.user.id, is_admin=is_admin(i)),
 }
 
 

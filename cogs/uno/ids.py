@@ -4,8 +4,9 @@ All ids start with ``uno:`` and stay far below Discord's 100 characters. They ca
 names a *play option* by its index in the player's current list of plays, checked against a fingerprint of what the
 player saw, so a click on an out-of-date message is refused instead of doing something else (DESIGN "Discord layer").
 
-- Lobby: ``uno:l:<verb>:<channel>`` (join, leave, ai, ai_easy, ai_hard, start, cancel, rules: ``ai`` adds a *Normal*
-  AI seat, as it did before AI levels, so older lobby messages keep working).
+- Lobby: ``uno:l:<verb>:<channel>`` (join, leave, ai, ai_easy, ai_hard, start, cancel, rules, partners: ``ai`` adds a
+  *Normal* AI seat, as it did before AI levels, so older lobby messages keep working; ``partners`` changes who
+  partners whom at a partner table, SPEC T1).
 - The lobby's rule panel (issue 18 point 3): ``uno:r:<verb>:<channel>:<arg>`` (selects: preset, flags, pick, set;
   ``arg``: the option a ``set`` select changes).
 - Table: ``uno:t:<verb>:<channel>`` (hand, uno, catch, next, again).
@@ -30,7 +31,7 @@ from bot.engine.actions import Play, PlayMany
 from bot.engine.cards import Face, hand_sort_key
 from bot.engine.view import HandCard, PlayerView
 
-LOBBY_VERBS = ("join", "leave", "ai", "ai_easy", "ai_hard", "start", "cancel", "rules")
+LOBBY_VERBS = ("join", "leave", "ai", "ai_easy", "ai_hard", "start", "cancel", "rules", "partners")
 RULES_VERBS = ("preset", "flags", "pick", "set")
 TABLE_VERBS = ("hand", "uno", "catch", "next", "again")
 DECISION_VERBS = ("challenge", "accept", "colour")

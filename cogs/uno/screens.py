@@ -28,6 +28,7 @@ from bot.render import SeatView, TableScene, colour_emoji, colour_rgb
 
 from . import house, ids, layout
 from .options import option_lines as rule_option_lines
+from .teams import lobby_teams, match_title, round_line, seat_tag, seat_team, teams_at, totals_line
 from .text import card_name, cards_line, colour_name, last_lines, short_card, shown_name, within
 from .views import DecisionButton, HandButton, HandSelect, LobbyButton, RecapButton, TableButton, release
 
@@ -208,11 +209,19 @@ def lobby_screen(session: SessionView, lang: str) -> Screen:
     embed.add_field(
         name=t("lobby.players", lang, n=len(session.seats), max=session.max_players), value=players or "—", inline=False
     )
+    partnered = lobby_teams(
+        session.mode, session.options, len(session.seats), lambda s: player_name(session, s, lang), lang
+    )
+    if partnered is not None:  # SPEC T1: who partners whom
+        embed.add_field(name=t("lobby.teams", lang), value=partnered, inline=False)
     embed.add_field(name=t("lobby.options", lang), value=options_text(session, lang), inline=False)
     rules = house.option_lines(session.options, lang)
     if rules:  # SPEC H: the house rules in force
         embed.add_field(name=t("lobby.house_rules", lang), value="\n".join(rules), inline=False)
-    embed.set_footer(text=t("lobby.footer", lang, min=session.min_players, max=session.max_players))
+    if partnered is not None:  # SPEC T1: 4, 6 or 8 players
+        embed.set_footer(text=t("lobby.footer_teams", lang))
+    else:
+        embed.set_footer(text=t("lobby.footer", lang, min=session.min_players, max=session.max_players))
     full = len(session.seats) >= session.max_players
     view = _view(
         LobbyButton("join", ch, t("btn.join", lang), discord.ButtonStyle.success, disabled=full, row=0),
@@ -222,6 +231,11 @@ def lobby_screen(session: SessionView, lang: str) -> Screen:
         LobbyButton("rules", ch, t("btn.rules", lang), discord.ButtonStyle.secondary, row=0),  # the host's rule panel
         *(  # issue 21: one Add AI button per level
             LobbyButton(verb, ch, t(label, lang), disabled=full, row=1) for verb, label in AI_BUTTONS.values()
+        ),
+        *(  # SPEC T1: the host changes who partners whom
+            [LobbyButton("partners", ch, t("btn.partners", lang), row=1)]
+            if teams_at(session.mode, session.options, len(session.seats))
+            else []
         ),
     )
     return Screen(embed=embed, view=view)
@@ -437,12 +451,16 @@ def players_text(session: SessionView, view: PlayerView, lang: str) -> str:
             continue
         marker = "▶️" if seat == view.pending else "▫️"
         parts = [f"{marker} {'🤖 ' if s.ai else ''}**{name}**", tn("table.cards", view.hand_counts[seat], lang)]
+        if view.teams:  # SPEC T1
+            parts.insert(1, seat_team(seat, view.teams, lang))
         if view.hand_counts[seat] == 1 and view.uno_called[seat]:
             parts.append("**UNO!**")
         if view.power is not None:
             parts.append("🟢" if view.power[seat] else "🔴")
         parts.append(tn("table.points", view.scores[seat], lang))
         lines.append(" · ".join(parts))
+    if view.teams:  # SPEC T3: the scores that decide the match
+        lines.append(totals_line(view.scores, view.teams, lang))
     return "\n".join(lines)[:1024]
 
 
@@ -454,7 +472,9 @@ def table_scene(session: SessionView, view: PlayerView, lang: str = "en") -> Tab
     backs = view.other_faces
     seats = tuple(
         SeatView(
-            name=seat_name(session, i, lang),
+            name=f"{seat_tag(i, view.teams)} {seat_name(session, i, lang)}"
+            if view.teams
+            else seat_name(session, i, lang),
             cards=view.hand_counts[i],
             backs=backs[i] if backs is not None and backs[i] is not None and view.active[i] else None,
             power=view.power[i] if view.power is not None else None,
@@ -931,7 +951,12 @@ def round_summary(session: SessionView, ended: RoundEnded, lang: str) -> Screen:
             )
         return "\n".join(out)
 
-    embed.description = within(4096, lines)
+    partnered = teams_at(session.mode, session.options, len(session.seats))
+    if partnered:  # SPEC T2: the team wins the round
+        head = round_line(w, partnered, lambda s: player_name(session, s, lang), lang)
+        embed.description = head + "\n" + within(4096 - len(head) - 1, lines)
+    else:
+        embed.description = within(4096, lines)
     return Screen(embed=embed)
 
 
@@ -940,7 +965,11 @@ def match_summary(session: SessionView, lang: str) -> Screen:
     embed = discord.Embed(colour=0xFFD600)
     scores = result.scores if result is not None else (0,) * len(session.seats)
     winner = result.winner if result is not None else None
-    if result is not None and result.completed and winner is not None:
+    partnered = teams_at(session.mode, session.options, len(session.seats))
+    if result is not None and result.completed and winner is not None and partnered:  # SPEC T3: both partners win
+        embed.title = match_title(winner, partnered, lambda s: player_name(session, s, lang), lang)
+        embed.description = t("match.recorded", lang)
+    elif result is not None and result.completed and winner is not None:
         embed.title = t("match.title", lang, player=player_name(session, winner, lang))
         embed.description = t("match.recorded", lang)
     else:
@@ -951,6 +980,7 @@ def match_summary(session: SessionView, lang: str) -> Screen:
         name=t("match.scores", lang),
         value="\n".join(
             f"{i + 1}. {'🤖 ' if session.seats[s].ai else ''}{player_name(session, s, lang)} — {scores[s]}"
+            + (f" ({seat_team(s, partnered, lang)})" if partnered else "")
             for i, s in enumerate(order)
         )[:1024],
     )

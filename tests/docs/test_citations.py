@@ -41,7 +41,7 @@ SUSPECT = re.compile(rf"\b{TAG}\s+(?:(?:table|sections?|Appendix)\s+)?(?:\S*[0-9
 #: The documents the project started from are not in the repository: cite docs/rules/ and docs/architecture.md.
 OUTSIDE = re.compile(r"\b(?:SPEC|DESIGN)\.md\b")
 WORD = re.compile(rf"\b{TAG}\b")
-TEST_NAME = re.compile(r"\bdef test_([gcfxh][0-9]{1,2})_")
+TEST_NAME = re.compile(r"\bdef test_([gcfxht][0-9]{1,2})_")
 TEST_HEADER = re.compile(r"^# --- ([A-Z][0-9]{1,2}) ", re.MULTILINE)
 OPTION_SECTION = re.compile(r"\bsection\s*=\s*[\"']([A-Z][0-9]{0,2})[\"']")
 #: ``DESIGN "Heading"``, or ``DESIGN`` alone where a citation would be (before ``)``, ``,``, ``:``…): then it names no

@@ -273,6 +273,7 @@ SAME_AS_ENGLISH = {
     "colour.orange": "Orange is the German and French word too",
     "colour.pink": "German UNO FLIP calls its dark colour Pink",
     "table.points": "French says 1 point too",
+    "team.name": "German says Team 1 too (SPEC T)",
 }
 #: Product names and the call, kept in English everywhere (a text made only of these and placeholders may be equal).
 PRODUCT_NAMES = re.compile(r"UNO Flex!|UNO FLIP|UNO|\buno\b")

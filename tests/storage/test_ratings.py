@@ -205,3 +205,38 @@ async def test_concurrent_finishes_stay_rebuildable(store: Store):
     await asyncio.gather(*(store.finish_match(m) for m in results))
     check = await store.rebuild_ratings()
     assert check.ok, check.mismatches
+
+
+def test_t4_partners_sharing_a_place_are_rated_as_one_team() -> None:
+    """SPEC T4: seats of one placement are the partners of a team — openskill rates them as a team (both move by the
+    same amount, the team's); a match whose humans all share one place (two partners against AI seats) is not rated."""
+    from bot.storage._ratings import INITIAL, rate
+
+    prior = {ANN: (30.0, 5.0), CLEO: (20.0, 7.0)}
+    rows = rate([(ANN, 1), (CLEO, 1), (BEN, 2), (DAN, 2)], prior)
+    teams = MODEL.rate(
+        [[MODEL.rating(mu=30.0, sigma=5.0), MODEL.rating(mu=20.0, sigma=7.0)], [MODEL.rating(), MODEL.rating()]],
+        ranks=[1.0, 2.0],
+    )
+    expected = [teams[0][0], teams[0][1], teams[1][0], teams[1][1]]
+    assert [(u, round(a, 9), round(b, 9)) for u, _, _, a, b in rows] == [
+        (u, round(r.mu, 9), round(r.sigma, 9)) for u, r in zip((ANN, CLEO, BEN, DAN), expected, strict=True)
+    ]
+    assert rows[2][1:3] == INITIAL
+    solo = rate([(ANN, 1), (BEN, 2), (CLEO, 3)], {})  # without teams: every seat its own team, as before
+    alone = MODEL.rate([[MODEL.rating()] for _ in range(3)], ranks=[1.0, 2.0, 3.0])
+    assert [round(r[3], 9) for r in solo] == [round(t[0].mu, 9) for t in alone]
+
+
+def test_t4_a_match_of_two_partners_and_ai_seats_is_not_rated() -> None:
+    from bot.storage import MatchPlayer, MatchResult
+    from bot.storage._ratings import rated_seats
+
+    players = (
+        MatchPlayer(0, ANN, "Ann", False, 100, 1, 1, 100),
+        MatchPlayer(1, None, "AI 1", True, 0, 2, 0, 0),
+        MatchPlayer(2, CLEO, "Cleo", False, 0, 1, 0, 0),
+        MatchPlayer(3, None, "AI 2", True, 0, 2, 0, 0),
+    )
+    result = MatchResult("k", "classic", G1, 1, "completed", 0, 1.0, 2.0, 0, players, ())
+    assert rated_seats(result) == []

@@ -1,0 +1,130 @@
+"""Partner games (SPEC T) through the adapter: the seat count at the start, the result crediting both partners."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from random import Random
+from typing import Any
+
+import pytest
+
+from bot.adapter import errors as AE
+from bot.adapter.session import Status
+from bot.storage import Store, open_store
+
+from .test_manager import ALICE, BOB, CAROL, CHANNEL, DAVE, GUILD, lobby, manager_for
+
+
+@pytest.fixture
+async def store(tmp_path: Path) -> Any:
+    s = await open_store(tmp_path / "uno.sqlite3")
+    yield s
+    await s.close()
+
+
+# --- T1 Teams and seats ---------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("mode", ["classic", "flip"])
+async def test_t1_a_partner_game_starts_with_4_6_or_8_players_only(store: Store, mode: str) -> None:
+    m = manager_for(store)
+    session = await lobby(m, mode, options={"teams": True})
+    for _ in range(4):
+        await m.add_ai(CHANNEL, ALICE)
+    with pytest.raises(AE.TeamPlayers):  # 5 players: refused, nothing changes
+        await m.start_game(CHANNEL, ALICE)
+    assert session.status is Status.LOBBY and session.game is None
+    await m.add_ai(CHANNEL, ALICE)
+    await m.start_game(CHANNEL, ALICE)
+    assert session.game is not None and session.game.teams == 3
+
+
+async def test_t1_without_teams_five_players_start(store: Store) -> None:
+    m = manager_for(store)
+    session = await lobby(m, "classic")
+    for _ in range(4):
+        await m.add_ai(CHANNEL, ALICE)
+    await m.start_game(CHANNEL, ALICE)
+    assert session.game is not None and session.game.teams == 0
+
+
+# --- T4 Placement: the result, the leaderboards and the ratings credit both partners --------------------------------
+async def _play_out(m: Any, session: Any, seed: int) -> None:
+    """Play the match to its end through the adapter, every move a seeded random legal one of the player to move."""
+    rng = Random(seed)
+    for _ in range(3000):
+        game = session.game
+        if session.status is Status.FINISHED or game is None:
+            return
+        seat = game.pending
+        if seat is None:  # between rounds: anyone seated moves on
+            seat = next(s for s in range(game.players) if game.active[s])
+        legal = game.legal_actions(seat)
+        choice = rng.randrange(len(legal))
+        await m.act(CHANNEL, session.seats[seat].user_id, lambda v, k=choice: v.legal[k])
+    raise AssertionError("the match did not end")
+
+
+@pytest.mark.parametrize("mode", ["classic", "flip"])
+async def test_t4_both_partners_win_the_match_and_are_rated_as_a_team(store: Store, mode: str) -> None:
+    m = manager_for(store)
+    session = await lobby(m, mode, options={"teams": True, "target_score": 0})
+    for uid, name in [(BOB, "Bob"), (CAROL, "Carol"), (DAVE, "Dave")]:
+        await m.join(CHANNEL, uid, name)
+    await m.start_game(CHANNEL, ALICE)
+    await _play_out(m, session, seed=7)
+    assert session.result is not None and session.result.completed
+    winner = session.result.winner
+    assert winner is not None
+    partner = (winner + 2) % 4
+    users = [ALICE, BOB, CAROL, DAVE]
+    assert set(session.result.placement[:2]) == {winner, partner}
+    for seat, uid in enumerate(users):
+        stats = await store.player_stats(uid, guild_id=GUILD, mode=mode)
+        assert stats is not None and stats.played == 1
+        assert stats.wins == (1 if seat in (winner, partner) else 0), seat
+    ratings = {uid: r for uid in users for r in await store.player_ratings(uid, guild_id=GUILD, mode=mode)}
+    won = {users[winner], users[partner]}
+    assert {round(ratings[u].mu, 9) for u in won} == {round(ratings[users[winner]].mu, 9)}  # partners move together
+    assert all(ratings[u].mu > ratings[v].mu for u in won for v in set(users) - won)
+    check = await store.rebuild_ratings()  # recomputed from the stored placements: the same team ratings
+    assert check.ok and check.matches == 1
+    await store.rebuild_aggregates()  # a rebuild from the stored matches gives the same wins
+    for seat, uid in enumerate(users):
+        stats = await store.player_stats(uid, guild_id=GUILD, mode=mode)
+        assert stats is not None and stats.wins == (1 if seat in (winner, partner) else 0)
+
+
+async def test_t1_the_host_changes_partners_through_every_pairing_of_four(store: Store) -> None:
+    m = manager_for(store)
+    session = await lobby(m, "classic", options={"teams": True})
+    for uid, name in [(BOB, "Bob"), (CAROL, "Carol"), (DAVE, "Dave")]:
+        await m.join(CHANNEL, uid, name)
+
+    def pairs() -> set[frozenset[str]]:
+        names = [s.name for s in session.seats]
+        return {frozenset((names[0], names[2])), frozenset((names[1], names[3]))}
+
+    seen = [pairs()]
+    with pytest.raises(AE.NotHost):
+        await m.change_partners(CHANNEL, BOB)
+    for _ in range(3):
+        await m.change_partners(CHANNEL, ALICE)
+        seen.append(pairs())
+    assert session.seats[0].name == "Alice"  # the host's seat stays
+    assert len({frozenset(p) for p in seen[:3]}) == 3 and seen[3] == seen[0]  # three pairings, then round again
+    await m.start_game(CHANNEL, ALICE)
+    assert session.game is not None and session.game.teams == 2
+
+
+async def test_t1_partners_cannot_be_changed_without_teams_or_at_five(store: Store) -> None:
+    m = manager_for(store)
+    session = await lobby(m, "classic")
+    for _ in range(3):
+        await m.add_ai(CHANNEL, ALICE)
+    with pytest.raises(AE.BadRequest):
+        await m.change_partners(CHANNEL, ALICE)
+    await m.set_options(CHANNEL, ALICE, {"teams": True})
+    await m.add_ai(CHANNEL, ALICE)
+    before = [s.name for s in session.seats]
+    with pytest.raises(AE.TeamPlayers):
+        await m.change_partners(CHANNEL, ALICE)
+    assert [s.name for s in session.seats] == before
