@@ -20,7 +20,7 @@ from bot.render import colour_rgb
 from bot.render.emoji import all_face_emojis
 from cogs.uno.layout import counts, unmark
 from tests.discord_emulator import DiscordEmulator, Message
-from tests.discord_emulator.model import COMPONENTS_V2
+from tests.discord_emulator.model import COMPONENTS_V2, LOADING
 from tests.discord_emulator.validation import check_v2
 
 from .test_commands import find, give, play_select, playing
@@ -82,6 +82,35 @@ def test_the_emulator_refuses_what_discord_refuses_in_a_v2_message(body: dict[st
     assert any(problem in text for _, text in problems), problems
 
 
+async def test_a_deferred_answer_becomes_v2_by_its_edit_and_never_goes_back(
+    emulator: DiscordEmulator, world: dict[str, Any], bot_starter: Any
+) -> None:
+    """Discord's rule for a deferred Components V2 answer (discord-api-docs PR #7560, issues #7515 and #7910): the
+    DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE ack carries only EPHEMERAL (the emulator refuses IS_COMPONENTS_V2 there),
+    the edit of @original that fills it sets the flag (discord.py does when the view is a LayoutView), and a message
+    with the flag never loses it: an edit with content, with an embed or without the flag is refused."""
+    import discord
+
+    from .demo_bot import DemoBot
+
+    demo: DemoBot = await bot_starter(DemoBot(dev_guild_id=world["guild"].id))
+    alice = world["users"][0]
+    res = await emulator.slash(alice, world["channel"], "demo v2", expect_ack=False)  # its first ack is refused
+    refused, acked = res.attempts
+    assert (refused.type, refused.status, refused.code) == (5, 400, 50035)  # the flag on the ack
+    assert (acked.type, acked.status) == (5, 200) and res.response_type == 5
+    hand = res.original
+    assert hand is not None and hand.ephemeral and hand.visible_to == alice.id and not hand.loading
+    assert hand.history[0].flags & 128 and not hand.history[0].flags & COMPONENTS_V2  # deferred: EPHEMERAL only
+    assert hand.flags & COMPONENTS_V2 and texts(hand) == ["### Your hand\n5 cards"]  # the edit made it V2
+    assert len(hand.history) == 2  # the three downgrades changed nothing
+    codes = [e.code for e in demo.seen.errors if isinstance(e, discord.HTTPException)]
+    assert codes == [50035, 50035, 50035, 50035], demo.seen.errors
+    problems = [str(e) for e in demo.seen.errors]
+    assert "only EPHEMERAL" in problems[0] and "cannot have content" in problems[1]
+    assert "cannot have embeds" in problems[2] and "cannot be removed" in problems[3]
+
+
 # --------------------------------------------------------------------------------------------------------------------
 # The table and the hand
 
@@ -128,6 +157,9 @@ async def test_the_table_and_the_hand_are_one_container_tinted_with_the_colour_i
     table.republish()
     hand = await table.open_hand(player)
     assert_v2(hand)
+    assert hand.interaction_id is not None and emulator.interactions[hand.interaction_id].response_type == 5
+    assert hand.history[0].flags & LOADING and not hand.history[0].flags & COMPONENTS_V2  # deferred: EPHEMERAL only
+    assert hand.ephemeral and hand.flags & COMPONENTS_V2  # the hand that filled it set the flag
     parts = container(hand)["components"]
     assert parts[0]["type"] == 10 and parts[0]["content"].startswith("### ")  # the hand's heading, its cards
     first_row = next(i for i, c in enumerate(parts) if c["type"] == 1)
