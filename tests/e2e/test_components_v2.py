@@ -181,25 +181,28 @@ async def test_the_table_and_the_hand_are_one_container_tinted_with_the_colour_i
 async def test_the_worst_case_fits_ten_players_thirty_cards_a_long_log_and_card_emojis(
     emulator: DiscordEmulator, world: dict[str, Any], bot_starter: Any, tmp_path: Path
 ) -> None:
-    """UNO FLIP with ten players (the hand lists every opponent's other faces), 30 cards in hand, a log of long
-    lines, every card shown by its emoji: the table and the hand stay within 40 components and 4,000 characters."""
+    """UNO FLIP with ten players of 32-character names (the hand lists every opponent's other faces), 30 cards in
+    hand, a log of long lines, every card shown by its emoji: the table (repainted with that log), the hand, and the
+    round and match summaries that list everyone's cards stay within 40 components and 4,000 characters, and the
+    emulator accepts every message."""
     bot = await bot_starter(
         make_bot(emulator, tmp_path / "uno.sqlite3", world["guild"], components_v2=True, card_emojis=True)
     )
     await bot.emoji_sync
-    alice, bob, carol = world["users"]
-    others = [emulator.add_user(f"player{i}", guild=world["guild"]) for i in range(7)]
-    users = [alice, bob, carol, *others]
+    names = [f"BartłomiejŚlązakLongername{i:06d}" for i in range(10)]
+    assert all(len(name) == 32 for name in names)  # Discord's longest username
+    users = [emulator.add_user(name, guild=world["guild"]) for name in names]
     channel = world["channel"]
-    await emulator.slash(alice, channel, "uno new", game="flip", target=0)
+    await emulator.slash(users[0], channel, "uno new", game="flip", target=0)
     table = Table(emulator, bot, channel, users)
     for user in users[1:]:
         await emulator.click(user, table.public_message(), label="Join")
-    await emulator.click(alice, table.public_message(), label="Start")
+    await emulator.click(users[0], table.public_message(), label="Start")
     await emulator.settle()
     game = await playing(table)
     seat = game.pending
     player = table.user_of(seat)
+    assert player is not None
     pool = list(game.draw_pile)  # 112 cards - 70 dealt - the discard pile's
     for s in range(10):
         if s != seat:
@@ -208,15 +211,33 @@ async def test_the_worst_case_fits_ten_players_thirty_cards_a_long_log_and_card_
     give(game, seat, [*game.hands[seat], *pool[: 30 - len(game.hands[seat])]])
     assert len(game.hands[seat]) == 30
     emoji = f"<:{all_face_emojis()[0].name}:123456789012345678>"
-    table.session.log[:] = [f"**{u.username}** plays {emoji} Red Draw Two and calls UNO! " * 2 for u in users[:8]]
+    table.session.log[:] = [f"**{u.username}** plays {emoji} Red Draw Two and calls UNO! " * 2 for u in users]
     table.republish()
+    await bot.get_cog("Uno").publisher.repaint(table.view)  # the table as it stands now: ten seats, that log
     hand = await table.open_hand(player)
     await emulator.settle()
-    assert_v2(hand)
-    assert_v2(table.public_message())
-    n, chars = counts(hand.components)
-    assert n <= V2_COMPONENTS_MAX and chars <= V2_TEXT_MAX
+    public = table.public_message()
+    for message in (hand, public):
+        assert_v2(message)
+        n, chars = counts(message.components)
+        assert n <= V2_COMPONENTS_MAX and chars <= V2_TEXT_MAX, (n, chars)
+    assert all(f"**{name.lower()}**" in public.text.lower() for name in names)  # every seat, its name whole
+    assert f"**{names[-1]}** plays" in public.text  # the long log is there
     assert "`30`" in hand.text and play_select(hand).options  # every card listed, the menu there
+
+    colour = game.colour_in_play()
+    give(game, seat, [find(game, lambda f: f.kind is Kind.NUMBER and f.colour == colour)])
+    table.republish()
+    last = await table.open_hand(player)
+    select = play_select(last)
+    await emulator.select(player, last, select.custom_id, [select.options[0].value])
+    await emulator.settle()
+    assert table.session.status == Status.FINISHED
+    summaries = [m for m in emulator.public_messages(channel) if m.id > public.id or "goes out" in m.text]
+    assert summaries, "no summary was posted"
+    for message in emulator.public_messages(channel):
+        if message.flags & COMPONENTS_V2:
+            assert_v2(message)
     no_refusals(emulator)
 
 
