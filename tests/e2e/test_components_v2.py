@@ -178,21 +178,24 @@ async def test_the_table_and_the_hand_are_one_container_tinted_with_the_colour_i
     emulator.assert_all_interactions_answered_once(max_latency=3.0)
 
 
+@pytest.mark.parametrize("images", [True, False], ids=["images", "text-only"])
 async def test_the_worst_case_fits_ten_players_thirty_cards_a_long_log_and_card_emojis(
-    emulator: DiscordEmulator, world: dict[str, Any], bot_starter: Any, tmp_path: Path
+    emulator: DiscordEmulator, world: dict[str, Any], bot_starter: Any, tmp_path: Path, images: bool
 ) -> None:
     """UNO FLIP with ten players of 32-character names (the hand lists every opponent's other faces), 30 cards in
-    hand, a log of long lines, every card shown by its emoji: the table (repainted with that log), the hand, and the
-    round and match summaries that list everyone's cards stay within 40 components and 4,000 characters, and the
-    emulator accepts every message."""
+    hand, a log of long lines, every card shown by its emoji, with card images or text only: the table (repainted
+    with that log), the hand, and the round and match summaries that list everyone's cards stay within 40 components
+    and 4,000 characters, and the emulator accepts every message."""
     bot = await bot_starter(
         make_bot(emulator, tmp_path / "uno.sqlite3", world["guild"], components_v2=True, card_emojis=True)
     )
     await bot.emoji_sync
     names = [f"BartłomiejŚlązakLongername{i:06d}" for i in range(10)]
     assert all(len(name) == 32 for name in names)  # Discord's longest username
-    users = [emulator.add_user(name, guild=world["guild"]) for name in names]
+    users = [emulator.add_user(name, guild=world["guild"], manage_guild=True) for name in names]
     channel = world["channel"]
+    if not images:
+        await emulator.slash(users[0], channel, "uno settings", card_images=False)
     await emulator.slash(users[0], channel, "uno new", game="flip", target=0)
     table = Table(emulator, bot, channel, users)
     for user in users[1:]:
@@ -224,6 +227,7 @@ async def test_the_worst_case_fits_ten_players_thirty_cards_a_long_log_and_card_
     assert all(f"**{name.lower()}**" in public.text.lower() for name in names)  # every seat, its name whole
     assert f"**{names[-1]}** plays" in public.text  # the long log is there
     assert "`30`" in hand.text and play_select(hand).options  # every card listed, the menu there
+    assert bool(hand.attachments) == images and bool(public.attachments) == images
 
     colour = game.colour_in_play()
     give(game, seat, [find(game, lambda f: f.kind is Kind.NUMBER and f.colour == colour)])
