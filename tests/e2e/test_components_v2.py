@@ -367,3 +367,39 @@ async def test_a_v2_lobby_whose_id_was_not_saved_is_found_again_after_a_restart(
     assert int(table.session.ui["message"]) == lobby.id  # found again, not posted twice
     assert len([m for m in emulator.public_messages(channel) if m.author.bot and not m.deleted]) == 1
     no_refusals(emulator)
+
+
+def test_the_tests_read_an_embed_and_its_v2_container_alike() -> None:
+    """:func:`tests.e2e.shown.shown` reads a screen sent as an embed and the same screen sent as a V2 container into
+    the same title, description, fields, footer and image: the end-to-end tests run in either mode."""
+    import discord
+
+    from cogs.uno import layout
+    from cogs.uno.screens import Screen
+
+    from .shown import as_sent, shown
+
+    def screen() -> Screen:
+        embed = discord.Embed(title="UNO FLIP · Round 2", description="It's **Bob**'s turn.", colour=0x8E24AA)
+        embed.add_field(name="Top card", value="🟥▲▲▲▲ Red 5", inline=True)
+        embed.add_field(name="Draw pile", value="41 cards\nIts top shows 🩷● Pink 1", inline=True)
+        embed.add_field(name="Players", value="▶️ **Alice** · 7 cards\n▫️ **Bob** · 1 card", inline=False)
+        embed.add_field(name="Last moves", value="**Alice** plays 🟥▲▲▲▲ Red 5\nBob draws 1", inline=False)
+        embed.set_footer(text="Target score: 500").set_image(url="attachment://table.png")
+        return Screen(content="<@1> press Show my hand", embed=embed, controls_after=3)
+
+    before = layout.ENABLED
+    try:
+        layout.ENABLED = False
+        old = shown(as_sent(screen()))
+        layout.ENABLED = True
+        new = shown(as_sent(screen()))
+    finally:
+        layout.ENABLED = before
+    assert not old.v2 and new.v2
+    for seen in (old, new):
+        assert seen.content == "<@1> press Show my hand" and seen.title == "UNO FLIP · Round 2"
+        assert seen.description == "It's **Bob**'s turn." and seen.footer == "Target score: 500"
+        assert seen.images == ["attachment://table.png"] and seen.accent == 0x8E24AA
+    assert old.fields == new.fields and list(new.fields) == ["Top card", "Draw pile", "Players", "Last moves"]
+    assert new.field("Last moves").split("\n") == ["**Alice** plays 🟥▲▲▲▲ Red 5", "Bob draws 1"]
