@@ -177,7 +177,7 @@ def committed_sig(session: Session, round_pause: float) -> Sig | None:
         screen = screens.table_screen(view, lang, [], round_pause=round_pause)
     else:
         return None
-    return message_sig(as_sent(screen), lang)
+    return message_sig(as_sent(screen, v2=True), lang)  # the bot runs with the default, UNO_COMPONENTS_V2 unset
 
 
 def revision_sig(rev: Revision | Message, lang: str) -> Sig:

@@ -13,7 +13,6 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from cogs.uno import layout
 from cogs.uno.screens import Screen
 from tests.discord_emulator.model import COMPONENTS_V2
 
@@ -147,11 +146,13 @@ class Sent:
     flags: int = 0
 
 
-def as_sent(screen: Screen) -> Sent:
-    """``screen`` as this process would send it: a Components V2 container when :data:`cogs.uno.layout.ENABLED`
-    (``UNO_COMPONENTS_V2``), else its content, embeds and rows. The screen's items move into the container: use a
-    screen built for this."""
-    if layout.ENABLED:
+def as_sent(screen: Screen, *, v2: bool) -> Sent:
+    """``screen`` as the bot sends it: a Components V2 container with ``v2`` (``UNO_COMPONENTS_V2=1``), else its
+    content, embeds and rows. The screen's items move into the container: use a screen built for this.
+
+    ``v2`` is given rather than read from :data:`cogs.uno.layout.ENABLED`: discord.py imports the cog's modules anew
+    with each bot it loads, so the module a test imported may not be the one the running bot set."""
+    if v2:
         return Sent("", [], screen.layout().to_components(), COMPONENTS_V2)
     rows = screen.view.to_components() if screen.view is not None else []
     return Sent(screen.content or "", [e.to_dict() for e in screen.embeds()], list(rows))  # type: ignore[arg-type]

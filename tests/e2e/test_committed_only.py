@@ -45,7 +45,7 @@ def _committed_signature(snapshot: dict[str, Any]) -> tuple[str, ...] | None:
     if view.public is None:
         return None
     with screens.table_screen(view, "en", []) as screen:
-        return _signature(shown(as_sent(screen)))
+        return _signature(shown(as_sent(screen, v2=True)))
 
 
 async def test_a_move_being_saved_is_never_shown_and_a_failed_save_never_appears(

@@ -374,7 +374,6 @@ def test_the_tests_read_an_embed_and_its_v2_container_alike() -> None:
     the same title, description, fields, footer and image: the end-to-end tests run in either mode."""
     import discord
 
-    from cogs.uno import layout
     from cogs.uno.screens import Screen
 
     from .shown import as_sent, shown
@@ -388,14 +387,7 @@ def test_the_tests_read_an_embed_and_its_v2_container_alike() -> None:
         embed.set_footer(text="Target score: 500").set_image(url="attachment://table.png")
         return Screen(content="<@1> press Show my hand", embed=embed, controls_after=3)
 
-    before = layout.ENABLED
-    try:
-        layout.ENABLED = False
-        old = shown(as_sent(screen()))
-        layout.ENABLED = True
-        new = shown(as_sent(screen()))
-    finally:
-        layout.ENABLED = before
+    old, new = shown(as_sent(screen(), v2=False)), shown(as_sent(screen(), v2=True))
     assert not old.v2 and new.v2
     for seen in (old, new):
         assert seen.content == "<@1> press Show my hand" and seen.title == "UNO FLIP · Round 2"

@@ -42,10 +42,11 @@ def go_dark(bot: Any) -> None:
 
 
 def expected_table(table: Table) -> str:
-    """What the table the committed session should show says (its image aside)."""
+    """What the table the committed session should show says (its image aside), as the bot sends it."""
     session = table.view  # the session as committed
     lang = str(session.ui.get("lang", "en"))
-    return shown(as_sent(screens.table_screen(session, lang, list(session.log[-LOG_SHOWN:])))).body
+    screen = screens.table_screen(session, lang, list(session.log[-LOG_SHOWN:]))
+    return shown(as_sent(screen, v2=table.bot.settings.components_v2)).body
 
 
 def shown_table(message: Message) -> str:

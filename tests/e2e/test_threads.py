@@ -457,7 +457,8 @@ async def test_a_restart_mid_game_resumes_in_the_thread_and_play_goes_on_until_u
     session = table2.view
     assert session.channel_id == thread.id and table2.public_message().id == message.id and not thread.archived
     lang = str(session.ui.get("lang", "en"))
-    expected = shown(as_sent(screens.table_screen(session, lang, list(session.log[-LOG_SHOWN:]))))
+    screen = screens.table_screen(session, lang, list(session.log[-LOG_SHOWN:]))
+    expected = shown(as_sent(screen, v2=bot2.settings.components_v2))
     assert shown(message).body == expected.body  # repainted
     pending = table2.user_of(table2.session.game.pending)
     standing = [m for m in pings(emulator, table2) if not m.deleted]
