@@ -45,9 +45,9 @@ class Settings:
     - ``card_emojis``: ``UNO_CARD_EMOJIS`` (issue 18 point 1), ``0`` to keep the cards' Unicode colour squares and
       marks instead of uploading the card faces as the application's emojis at start-up and showing them (default
       ``1``; a ``Settings`` built in code, as the tests build theirs, has them off unless it says otherwise).
-    - ``components_v2``: ``UNO_COMPONENTS_V2`` (issue 18 point 2), ``1`` to send the lobby, the table, the hands and
-      the summaries as Components V2 messages (one container tinted with the colour in play, the image in a media
-      gallery, the controls beside what they act on); ``0`` (default): embeds.
+    - ``components_v2``: ``UNO_COMPONENTS_V2`` (issue 18 point 2), ``1`` (default) to send the lobby, the table, the
+      hands and the summaries as Components V2 messages (one container tinted with the colour in play, the image in a
+      media gallery, the controls beside what they act on); ``0``: embeds.
     """
 
     token: str
@@ -61,7 +61,7 @@ class Settings:
     lease_seconds: int = LEASE_SECONDS_DEFAULT
     process_slot: str | None = None
     card_emojis: bool = False
-    components_v2: bool = False
+    components_v2: bool = True
 
     def shard_id_list(self) -> list[int] | None:
         """``shard_ids`` as discord.py's ``AutoShardedClient(shard_ids=...)`` takes them (None: all)."""
@@ -104,7 +104,7 @@ class Settings:
         emojis = os.environ.get("UNO_CARD_EMOJIS", "1").strip() or "1"
         if emojis not in ("0", "1"):
             raise ConfigError(f"UNO_CARD_EMOJIS must be 1 (card faces as emojis) or 0 (Unicode marks), not {emojis!r}.")
-        v2 = os.environ.get("UNO_COMPONENTS_V2", "0").strip() or "0"
+        v2 = os.environ.get("UNO_COMPONENTS_V2", "1").strip() or "1"
         if v2 not in ("0", "1"):
             raise ConfigError(f"UNO_COMPONENTS_V2 must be 1 (Components V2 messages) or 0 (embeds), not {v2!r}.")
         return cls(

@@ -248,7 +248,7 @@ def _header(img: Image.Image, scene: TableScene) -> None:
         else:
             pile = card_back_image(_PILE_W)
         _paste(img, pile, px, py)
-    _paste_centred(img, _pill(str(scene.draw_count), 20, False), px + _PILE_W // 2, py + ph + 22)
+    _paste_centred(img, _pill(str(scene.draw_count), 24, False), px + _PILE_W // 2, py + ph + 24)
 
 
 @lru_cache(maxsize=8)
@@ -403,7 +403,7 @@ def _seats(img: Image.Image, scene: TableScene) -> None:
         _paste(img, _row_background(x1 - x0, y1 - y0, turn), x0, y0)
         name = _name(seat.name, turn, width)
         _paste(img, name, x0 + _NAME_X, cy - name.height // 2)
-        _paste_centred(img, _pill(str(seat.cards), 17, seat.cards == 1), x0 + 250 + shift, cy)
+        _paste_centred(img, _pill(str(seat.cards), 22, seat.cards == 1), x0 + 250 + shift, cy)  # legible at 450 px
         x = x0 + _CARDS_X + shift
         if scene.mode is Mode.FLEX and seat.power is not None:
             p = power_card_image(seat.power, _SEAT_POWER_W)

@@ -190,7 +190,8 @@ def counts(components: Iterable[dict[str, Any]]) -> tuple[int, int]:
     return n, chars
 
 
-ENABLED = False
-"""Whether this process's screens are Components V2 messages (``UNO_COMPONENTS_V2``; set when the cog loads)."""
+ENABLED = True
+"""Whether this process's screens are Components V2 messages (``UNO_COMPONENTS_V2``, default on; set when the cog
+loads)."""
 
 __all__ = ["ENABLED", "counts", "layout_of", "notice", "notice_kwargs", "unmark", "walk_components"]

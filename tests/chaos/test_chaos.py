@@ -50,6 +50,7 @@ from cogs.uno.publisher import Publisher
 from tests.bot.test_main import clean_env
 from tests.discord_emulator import Channel, DiscordEmulator, InteractionRecord, Message, User
 from tests.discord_emulator.model import Revision, parse_rows
+from tests.e2e.shown import Shows, as_sent, shown
 
 SEED = int(os.environ.get("UNO_CHAOS_SEED", "12"))
 KILLS = int(os.environ.get("UNO_CHAOS_KILLS", "4"))
@@ -124,19 +125,19 @@ def components_sig(components: list[dict[str, Any]]) -> Sig:
     return tuple(out)
 
 
-def message_sig(content: str | None, embeds: list[dict[str, Any]], components: list[dict[str, Any]], lang: str) -> Sig:
-    """What a public lobby/table message shows, the moves log, images and the turn clock's time aside (a restart gives
-    the player the full time again without a commit)."""
+def message_sig(message: Shows, lang: str) -> Sig:
+    """What a public lobby/table message shows (an embed or a V2 container: :func:`tests.e2e.shown.shown`), the moves
+    log, images and the turn clock's time aside (a restart gives the player the full time again without a commit)."""
     log_name = t("table.log", lang)
-    embed = embeds[0] if embeds else {}
-    fields = tuple((f.get("name"), f.get("value")) for f in embed.get("fields", []) if f.get("name") != log_name)
+    seen = shown(message)
+    fields = tuple((name, value) for name, value in seen.fields.items() if name != log_name)
     return (
-        content or "",
-        embed.get("title"),
-        CLOCK.sub("<t:…>", embed.get("description") or ""),
+        seen.content,
+        seen.title,
+        CLOCK.sub("<t:…>", seen.description),
         fields,
-        (embed.get("footer") or {}).get("text"),
-        components_sig(components),
+        seen.footer,
+        components_sig(message.components),
     )
 
 
@@ -176,13 +177,11 @@ def committed_sig(session: Session, round_pause: float) -> Sig | None:
         screen = screens.table_screen(view, lang, [], round_pause=round_pause)
     else:
         return None
-    embeds = [e.to_dict() for e in screen.embeds()]
-    components = screen.view.to_components() if screen.view is not None else []
-    return message_sig(screen.content, embeds, components, lang)  # type: ignore[arg-type]
+    return message_sig(as_sent(screen, v2=True), lang)  # the bot runs with the default, UNO_COMPONENTS_V2 unset
 
 
 def revision_sig(rev: Revision | Message, lang: str) -> Sig:
-    return message_sig(rev.content, rev.embeds, rev.components, lang)
+    return message_sig(rev, lang)
 
 
 def custom_ids(components: list[dict[str, Any]]) -> list[str]:
@@ -407,7 +406,7 @@ class TableUsers:
         cids = custom_ids(msg.components)
         name = user.username.title()
         if any(c.startswith("uno:l:") for c in cids):  # a lobby
-            players = " ".join(f.get("value", "") for e in msg.embeds for f in e.get("fields", [])[:1])
+            players = next(iter(shown(msg).fields.values()), "")
             if f". {name}" not in players:
                 await run.interact(lambda: emu.click(user, msg, label="Join", settle=False, timeout=LONG))
                 return
@@ -426,7 +425,7 @@ class TableUsers:
             else:
                 await asyncio.sleep(0.1)
             return
-        if any(user.mention in e.get("description", "") for e in msg.embeds):  # the table's status line
+        if user.mention in shown(msg).description:  # the table's status line
             await self.my_turn(user, msg, rng)
             return
         extra = rng.random()

@@ -604,6 +604,16 @@ class RestApi:
             if kind == 4:
                 msg = self.create_message(channel, emu.bot_user, data, files, visible_to=visible_to, interaction=rec)
             else:
+                # A DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE ack may carry only the EPHEMERAL flag: IS_COMPONENTS_V2 goes
+                # on the edit of @original (or the followup) that fills it (Discord's API reference, "Receiving and
+                # Responding", Interaction Callback Data Structure, its footnote, added by discord-api-docs PR #7386
+                # and PR #7560 after issues #7515 and #7910: https://github.com/discord/discord-api-docs/pull/7560).
+                # Discord drops the flag silently, so the message would not be V2; the emulator refuses it, so that
+                # a bot relying on it fails here instead of in production.
+                if int(data.get("flags") or 0) & model.COMPONENTS_V2:
+                    raise invalid_form(
+                        [("data.flags", "A deferred response may set only EPHEMERAL; set IS_COMPONENTS_V2 on the edit")]
+                    )
                 body = {"flags": data.get("flags")}
                 msg = self.create_message(
                     channel, emu.bot_user, body, {}, visible_to=visible_to, interaction=rec, loading=True

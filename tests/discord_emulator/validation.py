@@ -40,6 +40,9 @@ def check_message(
     (:func:`check_v2`)."""
     problems: Problems = []
     flags = body.get("flags")
+    # A message sent with IS_COMPONENTS_V2 cannot be downgraded: an edit may not take the flag off, nor give it content
+    # or embeds (discord-api-docs PR #7560, "Components V2 message and followup clarifications", after issue #7515:
+    # https://github.com/discord/discord-api-docs/pull/7560). An edit without flags keeps the flag and is checked as V2.
     if was_v2 and not creating and flags is not None and not int(flags) & V2_FLAG:
         problems.append(("flags", "The IS_COMPONENTS_V2 flag cannot be removed from a message."))
     if (flags is not None and int(flags) & V2_FLAG) or (was_v2 and not creating):

@@ -5,7 +5,8 @@ button that edits its message), ``picture`` (defer, then edit ``@original`` with
 every common type, followups), ``settings`` (needs Manage Server), ``double`` (acknowledges twice, racing),
 ``post`` (channel message, survives 403), ``later`` (keeps its interaction to edit after the token expired),
 ``slow`` (waits for ``gate``), ``find`` (autocomplete), ``feedback`` (modal), ``edit`` (posts a channel message,
-then edits it); and ``/config`` (top level, default permission Manage Server). ``ShardedDemoBot`` is the same bot
+then edits it), ``v2`` (a deferred ephemeral answer made Components V2 by its edit, then edits that try to take
+V2 off); and ``/config`` (top level, default permission Manage Server). ``ShardedDemoBot`` is the same bot
 on ``commands.AutoShardedBot``.
 """
 
@@ -198,6 +199,39 @@ class Demo(commands.GroupCog, group_name="demo", group_description="Emulator dem
     @find.autocomplete("colour")
     async def find_colour(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         return [app_commands.Choice(name=c.title(), value=c) for c in COLOURS if c.startswith(current)]
+
+    @app_commands.command(description="A deferred ephemeral answer that becomes Components V2")
+    async def v2(self, interaction: discord.Interaction) -> None:
+        """Tries the IS_COMPONENTS_V2 flag on the deferred ack (refused), defers as discord.py does (EPHEMERAL only),
+        fills @original with a LayoutView (discord.py sets the flag on that edit), then tries to downgrade it: an
+        edit with content, one with an embed, one that drops the flag (all refused)."""
+        http = interaction.client.http
+        callback = discord.http.Route(
+            "POST", "/interactions/{i_id}/{i_token}/callback", i_id=interaction.id, i_token=interaction.token
+        )
+        original = discord.http.Route(
+            "PATCH",
+            "/webhooks/{webhook_id}/{webhook_token}/messages/@original",
+            webhook_id=interaction.application_id,
+            webhook_token=interaction.token,
+        )
+        try:
+            await http.request(callback, json={"type": 5, "data": {"flags": 64 | 32768}}, params={"with_response": 1})
+        except discord.HTTPException as e:
+            self.bot.seen.errors.append(e)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        layout = discord.ui.LayoutView()
+        layout.add_item(discord.ui.Container(discord.ui.TextDisplay("### Your hand\n5 cards"), accent_colour=0xE53935))
+        await interaction.edit_original_response(view=layout)
+        for downgrade in (
+            interaction.edit_original_response(content="plain"),
+            interaction.edit_original_response(embed=discord.Embed(title="old")),
+            http.request(original, json={"flags": 64, "content": "plain", "components": []}),
+        ):
+            try:
+                await downgrade
+            except discord.HTTPException as e:
+                self.bot.seen.errors.append(e)
 
     @app_commands.command(description="Opens a feedback form")
     async def feedback(self, interaction: discord.Interaction) -> None:

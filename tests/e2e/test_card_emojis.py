@@ -26,6 +26,7 @@ from cogs.uno.text import card_name, cards_line, within
 from tests.discord_emulator import DiscordEmulator
 from tests.discord_emulator.model import APP_EMOJI_LIMIT, AppEmoji
 
+from .shown import shown
 from .test_commands import find, give, log_lines, play_select, playing
 from .uno_driver import Table, make_bot, uno_world
 
@@ -243,7 +244,7 @@ async def test_cards_are_shown_by_their_emojis_in_the_menu_the_log_and_the_text_
     ours = {f"<:{e.name}:{e.id}>" for e in emulator.app_emojis.values()}
     assert select.options and all(o.emoji in ours for o in select.options)  # every line beside its card's face
     assert not any("▲" in o.label or "🟥" in o.label for o in select.options)  # not twice
-    described = hand.embeds[0]["description"]
+    described = shown(hand).description
     assert sum(line.count("<:uno_") for line in described.split("\n")) == 2  # the text-only list of the hand
     await emulator.select(player, hand, select.custom_id, [select.options[0].value])
     await emulator.settle()

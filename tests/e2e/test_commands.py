@@ -22,7 +22,9 @@ from bot.engine.game import Game
 from bot.engine.view import Phase
 from bot.storage import GuildSettings
 from tests.discord_emulator import DiscordEmulator, Message
+from tests.discord_emulator.model import COMPONENTS_V2
 
+from .shown import shown
 from .uno_driver import Table, make_bot, start_two_player_game, uno_world
 
 
@@ -67,9 +69,7 @@ def play_select(hand: Message) -> Any:
 
 
 def log_lines(message: Message) -> list[str]:
-    (embed,) = message.embeds[:1]
-    field = next(f for f in embed.get("fields", []) if f["name"] == "Last moves")
-    return field["value"].split("\n")
+    return shown(message).field("Last moves").split("\n")
 
 
 # --------------------------------------------------------------------------------------------------------------------
@@ -176,10 +176,11 @@ async def test_a_stale_play_again_points_to_the_new_game_already_open(
 # Issue 10.6: the challenger sees the verdict and the colour that was in play; the log tells it in order
 
 
+@pytest.mark.parametrize("v2", [True, False], ids=["v2", "embeds"])  # both modes (UNO_COMPONENTS_V2)
 async def test_the_challenger_sees_the_verdict_and_the_colour_in_play_and_the_log_is_in_order(
-    emulator: DiscordEmulator, world: dict[str, Any], bot_starter: Any, tmp_path: Path
+    emulator: DiscordEmulator, world: dict[str, Any], bot_starter: Any, tmp_path: Path, v2: bool
 ) -> None:
-    bot = await bot_starter(make_bot(emulator, tmp_path / "uno.sqlite3", world["guild"]))
+    bot = await bot_starter(make_bot(emulator, tmp_path / "uno.sqlite3", world["guild"], components_v2=v2))
     table = await start_two_player_game(emulator, world, bot)
     game = await playing(table)
     seat = game.pending
@@ -212,6 +213,7 @@ async def test_the_challenger_sees_the_verdict_and_the_colour_in_play_and_the_lo
     verdict = next(line for line in lines if "challenged" in line)
     assert verdict.endswith(f"{name} draws 4"), lines  # the challenge and the penalty it cost, in that order
     assert not any("drew 4 cards" in line for line in lines), lines  # told once (issue 18 point 5)
+    assert bool(table.public_message().flags & COMPONENTS_V2) == v2 and bool(revealed.flags & COMPONENTS_V2) == v2
 
     # Issue 17 point 3: the verdict is saved with the session (from the engine's events), so a restart keeps it
     from tests.discord_emulator import stop_bot

@@ -17,6 +17,7 @@ from bot.adapter import Session, SessionView, Status
 from cogs.uno import screens
 from tests.discord_emulator import DiscordEmulator
 
+from .shown import Shown, as_sent, shown
 from .uno_driver import Table, make_bot, uno_world
 
 #: Discord's rate limits are on in these tests, on windows 50x shorter (5 edits per 0.1 s): each plays many
@@ -32,12 +33,10 @@ def world(emulator: DiscordEmulator) -> dict[str, Any]:
     return uno_world(emulator)
 
 
-def _signature(embeds: list[dict[str, Any]]) -> tuple[str, ...] | None:
+def _signature(message: Shown) -> tuple[str, ...] | None:
     """What a table message says about the game (top card, draw pile, every seat's cards), None for other messages."""
-    for embed in embeds:
-        fields = {f["name"]: f["value"] for f in embed.get("fields", [])}
-        if all(name in fields for name in SIGNATURE_FIELDS):
-            return tuple(fields[name] for name in SIGNATURE_FIELDS)
+    if all(name in message.fields for name in SIGNATURE_FIELDS):
+        return tuple(message.fields[name] for name in SIGNATURE_FIELDS)
     return None
 
 
@@ -46,7 +45,7 @@ def _committed_signature(snapshot: dict[str, Any]) -> tuple[str, ...] | None:
     if view.public is None:
         return None
     with screens.table_screen(view, "en", []) as screen:
-        return _signature([e.to_dict() for e in screen.embeds()])
+        return _signature(shown(as_sent(screen, v2=True)))
 
 
 async def test_a_move_being_saved_is_never_shown_and_a_failed_save_never_appears(
@@ -97,11 +96,11 @@ async def test_a_move_being_saved_is_never_shown_and_a_failed_save_never_appears
     assert failed, "the AI never moved"
     store.save_game, store.finish_match = save_game, finish_match
 
-    shown = [s for r in table.public_message().history if (s := _signature(r.embeds)) is not None]
+    seen = [s for r in table.public_message().history if (s := _signature(shown(r))) is not None]
     allowed = {s for snap in committed if (s := _committed_signature(snap)) is not None}
     rolled_back = _committed_signature(failed[0])
     assert rolled_back not in allowed  # the AI's move changed what the table says
-    assert rolled_back not in shown, "the table showed a move that was never committed"
-    assert all(s in allowed for s in shown), [s for s in shown if s not in allowed]
-    assert shown[-1] == _committed_signature(committed[-1])  # the table ends on the committed game
+    assert rolled_back not in seen, "the table showed a move that was never committed"
+    assert all(s in allowed for s in seen), [s for s in seen if s not in allowed]
+    assert seen[-1] == _committed_signature(committed[-1])  # the table ends on the committed game
     emulator.assert_all_interactions_answered_once(max_latency=3.0)

@@ -20,7 +20,7 @@ from bot.render import colour_rgb
 from bot.render.emoji import all_face_emojis
 from cogs.uno.layout import counts, unmark
 from tests.discord_emulator import DiscordEmulator, Message
-from tests.discord_emulator.model import COMPONENTS_V2
+from tests.discord_emulator.model import COMPONENTS_V2, LOADING
 from tests.discord_emulator.validation import check_v2
 
 from .test_commands import find, give, play_select, playing
@@ -82,6 +82,35 @@ def test_the_emulator_refuses_what_discord_refuses_in_a_v2_message(body: dict[st
     assert any(problem in text for _, text in problems), problems
 
 
+async def test_a_deferred_answer_becomes_v2_by_its_edit_and_never_goes_back(
+    emulator: DiscordEmulator, world: dict[str, Any], bot_starter: Any
+) -> None:
+    """Discord's rule for a deferred Components V2 answer (discord-api-docs PR #7560, issues #7515 and #7910): the
+    DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE ack carries only EPHEMERAL (the emulator refuses IS_COMPONENTS_V2 there),
+    the edit of @original that fills it sets the flag (discord.py does when the view is a LayoutView), and a message
+    with the flag never loses it: an edit with content, with an embed or without the flag is refused."""
+    import discord
+
+    from .demo_bot import DemoBot
+
+    demo: DemoBot = await bot_starter(DemoBot(dev_guild_id=world["guild"].id))
+    alice = world["users"][0]
+    res = await emulator.slash(alice, world["channel"], "demo v2", expect_ack=False)  # its first ack is refused
+    refused, acked = res.attempts
+    assert (refused.type, refused.status, refused.code) == (5, 400, 50035)  # the flag on the ack
+    assert (acked.type, acked.status) == (5, 200) and res.response_type == 5
+    hand = res.original
+    assert hand is not None and hand.ephemeral and hand.visible_to == alice.id and not hand.loading
+    assert hand.history[0].flags & 128 and not hand.history[0].flags & COMPONENTS_V2  # deferred: EPHEMERAL only
+    assert hand.flags & COMPONENTS_V2 and texts(hand) == ["### Your hand\n5 cards"]  # the edit made it V2
+    assert len(hand.history) == 2  # the three downgrades changed nothing
+    codes = [e.code for e in demo.seen.errors if isinstance(e, discord.HTTPException)]
+    assert codes == [50035, 50035, 50035, 50035], demo.seen.errors
+    problems = [str(e) for e in demo.seen.errors]
+    assert "only EPHEMERAL" in problems[0] and "cannot have content" in problems[1]
+    assert "cannot have embeds" in problems[2] and "cannot be removed" in problems[3]
+
+
 # --------------------------------------------------------------------------------------------------------------------
 # The table and the hand
 
@@ -128,6 +157,9 @@ async def test_the_table_and_the_hand_are_one_container_tinted_with_the_colour_i
     table.republish()
     hand = await table.open_hand(player)
     assert_v2(hand)
+    assert hand.interaction_id is not None and emulator.interactions[hand.interaction_id].response_type == 5
+    assert hand.history[0].flags & LOADING and not hand.history[0].flags & COMPONENTS_V2  # deferred: EPHEMERAL only
+    assert hand.ephemeral and hand.flags & COMPONENTS_V2  # the hand that filled it set the flag
     parts = container(hand)["components"]
     assert parts[0]["type"] == 10 and parts[0]["content"].startswith("### ")  # the hand's heading, its cards
     first_row = next(i for i, c in enumerate(parts) if c["type"] == 1)
@@ -146,28 +178,34 @@ async def test_the_table_and_the_hand_are_one_container_tinted_with_the_colour_i
     emulator.assert_all_interactions_answered_once(max_latency=3.0)
 
 
+@pytest.mark.parametrize("images", [True, False], ids=["images", "text-only"])
 async def test_the_worst_case_fits_ten_players_thirty_cards_a_long_log_and_card_emojis(
-    emulator: DiscordEmulator, world: dict[str, Any], bot_starter: Any, tmp_path: Path
+    emulator: DiscordEmulator, world: dict[str, Any], bot_starter: Any, tmp_path: Path, images: bool
 ) -> None:
-    """UNO FLIP with ten players (the hand lists every opponent's other faces), 30 cards in hand, a log of long
-    lines, every card shown by its emoji: the table and the hand stay within 40 components and 4,000 characters."""
+    """UNO FLIP with ten players of 32-character names (the hand lists every opponent's other faces), 30 cards in
+    hand, a log of long lines, every card shown by its emoji, with card images or text only: the table (repainted
+    with that log), the hand, and the round and match summaries that list everyone's cards stay within 40 components
+    and 4,000 characters, and the emulator accepts every message."""
     bot = await bot_starter(
         make_bot(emulator, tmp_path / "uno.sqlite3", world["guild"], components_v2=True, card_emojis=True)
     )
     await bot.emoji_sync
-    alice, bob, carol = world["users"]
-    others = [emulator.add_user(f"player{i}", guild=world["guild"]) for i in range(7)]
-    users = [alice, bob, carol, *others]
+    names = [f"BartłomiejŚlązakLongername{i:06d}" for i in range(10)]
+    assert all(len(name) == 32 for name in names)  # Discord's longest username
+    users = [emulator.add_user(name, guild=world["guild"], manage_guild=True) for name in names]
     channel = world["channel"]
-    await emulator.slash(alice, channel, "uno new", game="flip", target=0)
+    if not images:
+        await emulator.slash(users[0], channel, "uno settings", card_images=False)
+    await emulator.slash(users[0], channel, "uno new", game="flip", target=0)
     table = Table(emulator, bot, channel, users)
     for user in users[1:]:
         await emulator.click(user, table.public_message(), label="Join")
-    await emulator.click(alice, table.public_message(), label="Start")
+    await emulator.click(users[0], table.public_message(), label="Start")
     await emulator.settle()
     game = await playing(table)
     seat = game.pending
     player = table.user_of(seat)
+    assert player is not None
     pool = list(game.draw_pile)  # 112 cards - 70 dealt - the discard pile's
     for s in range(10):
         if s != seat:
@@ -176,15 +214,34 @@ async def test_the_worst_case_fits_ten_players_thirty_cards_a_long_log_and_card_
     give(game, seat, [*game.hands[seat], *pool[: 30 - len(game.hands[seat])]])
     assert len(game.hands[seat]) == 30
     emoji = f"<:{all_face_emojis()[0].name}:123456789012345678>"
-    table.session.log[:] = [f"**{u.username}** plays {emoji} Red Draw Two and calls UNO! " * 2 for u in users[:8]]
+    table.session.log[:] = [f"**{u.username}** plays {emoji} Red Draw Two and calls UNO! " * 2 for u in users]
     table.republish()
+    await bot.get_cog("Uno").publisher.repaint(table.view)  # the table as it stands now: ten seats, that log
     hand = await table.open_hand(player)
     await emulator.settle()
-    assert_v2(hand)
-    assert_v2(table.public_message())
-    n, chars = counts(hand.components)
-    assert n <= V2_COMPONENTS_MAX and chars <= V2_TEXT_MAX
+    public = table.public_message()
+    for message in (hand, public):
+        assert_v2(message)
+        n, chars = counts(message.components)
+        assert n <= V2_COMPONENTS_MAX and chars <= V2_TEXT_MAX, (n, chars)
+    assert all(f"**{name.lower()}**" in public.text.lower() for name in names)  # every seat, its name whole
+    assert f"**{names[-1]}** plays" in public.text  # the long log is there
     assert "`30`" in hand.text and play_select(hand).options  # every card listed, the menu there
+    assert bool(hand.attachments) == images and bool(public.attachments) == images
+
+    colour = game.colour_in_play()
+    give(game, seat, [find(game, lambda f: f.kind is Kind.NUMBER and f.colour == colour)])
+    table.republish()
+    last = await table.open_hand(player)
+    select = play_select(last)
+    await emulator.select(player, last, select.custom_id, [select.options[0].value])
+    await emulator.settle()
+    assert table.session.status == Status.FINISHED
+    summaries = [m for m in emulator.public_messages(channel) if m.id > public.id or "goes out" in m.text]
+    assert summaries, "no summary was posted"
+    for message in emulator.public_messages(channel):
+        if message.flags & COMPONENTS_V2:
+            assert_v2(message)
     no_refusals(emulator)
 
 
@@ -310,3 +367,31 @@ async def test_a_v2_lobby_whose_id_was_not_saved_is_found_again_after_a_restart(
     assert table.session.ui.message == lobby.id  # found again, not posted twice
     assert len([m for m in emulator.public_messages(channel) if m.author.bot and not m.deleted]) == 1
     no_refusals(emulator)
+
+
+def test_the_tests_read_an_embed_and_its_v2_container_alike() -> None:
+    """:func:`tests.e2e.shown.shown` reads a screen sent as an embed and the same screen sent as a V2 container into
+    the same title, description, fields, footer and image: the end-to-end tests run in either mode."""
+    import discord
+
+    from cogs.uno.screens import Screen
+
+    from .shown import as_sent, shown
+
+    def screen() -> Screen:
+        embed = discord.Embed(title="UNO FLIP · Round 2", description="It's **Bob**'s turn.", colour=0x8E24AA)
+        embed.add_field(name="Top card", value="🟥▲▲▲▲ Red 5", inline=True)
+        embed.add_field(name="Draw pile", value="41 cards\nIts top shows 🩷● Pink 1", inline=True)
+        embed.add_field(name="Players", value="▶️ **Alice** · 7 cards\n▫️ **Bob** · 1 card", inline=False)
+        embed.add_field(name="Last moves", value="**Alice** plays 🟥▲▲▲▲ Red 5\nBob draws 1", inline=False)
+        embed.set_footer(text="Target score: 500").set_image(url="attachment://table.png")
+        return Screen(content="<@1> press Show my hand", embed=embed, controls_after=3)
+
+    old, new = shown(as_sent(screen(), v2=False)), shown(as_sent(screen(), v2=True))
+    assert not old.v2 and new.v2
+    for seen in (old, new):
+        assert seen.content == "<@1> press Show my hand" and seen.title == "UNO FLIP · Round 2"
+        assert seen.description == "It's **Bob**'s turn." and seen.footer == "Target score: 500"
+        assert seen.images == ["attachment://table.png"] and seen.accent == 0x8E24AA
+    assert old.fields == new.fields and list(new.fields) == ["Top card", "Draw pile", "Players", "Last moves"]
+    assert new.field("Last moves").split("\n") == ["**Alice** plays 🟥▲▲▲▲ Red 5", "Bob draws 1"]

@@ -19,6 +19,7 @@ from cogs.uno.publisher import TABLE_REPOST_AFTER
 from cogs.uno.text import cards_line
 from tests.discord_emulator import DiscordEmulator, Message
 
+from .shown import shown
 from .test_commands import find, give, log_lines, play_select, playing
 from .uno_driver import Table, make_bot, uno_world
 
@@ -394,8 +395,8 @@ async def test_a_match_leaves_one_round_summary_and_no_stubs_of_moved_tables(
         await emulator.post(carol, channel, "gg")
     for number in (1, 2, 3):
         await win_the_round(emulator, table)
-        summaries = [m for m in emulator.public_messages(channel) if m.embeds and "goes out!" in m.text]
-        assert [m.text.split(":")[0] for m in summaries] == [f"Round {number}"]
+        summaries = [m for m in emulator.public_messages(channel) if "goes out!" in shown(m).title]
+        assert [shown(m).title.split(":")[0] for m in summaries] == [f"Round {number}"]
         if number < 3:
             await emulator.click(alice, table.public_message(), label="Next round")
             await emulator.settle()

@@ -21,6 +21,7 @@ from bot.engine.game import Game
 from bot.engine.options import Options
 from tests.discord_emulator import DiscordEmulator, Message, User
 
+from .shown import shown
 from .uno_driver import Table, make_bot, uno_world
 
 #: Discord's rate limits are on in these tests, on windows 50x shorter (5 edits per 0.1 s): each plays many
@@ -105,14 +106,7 @@ async def finish(table: Table, hands: dict[int, Message]) -> None:
 def log_text(table: Table) -> str:
     """The public table's moves, over every revision of the table message (the log keeps its last lines)."""
     message = table.public_message()
-    return "\n".join([message.text, *(getattr(r, "text", "") or _revision_text(r) for r in message.history)])
-
-
-def _revision_text(revision: Any) -> str:
-    parts = [revision.content or ""]
-    for embed in revision.embeds:
-        parts += [embed.get("description", "")] + [f.get("value", "") for f in embed.get("fields", [])]
-    return "\n".join(parts)
+    return "\n".join([shown(message).text, *(shown(r).text for r in message.history)])
 
 
 # --------------------------------------------------------------------------------------------------------------------

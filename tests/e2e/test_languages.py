@@ -21,6 +21,7 @@ from cogs.uno.screens import seat_name
 from tests.discord_emulator import DiscordEmulator, Message, User
 from tests.discord_emulator.model import Revision
 
+from .shown import shown
 from .uno_driver import Table, make_bot
 
 #: Discord's rate limits are on in these tests, on windows 50x shorter (5 edits per 0.1 s): each plays many
@@ -69,13 +70,11 @@ class LocalTable(Table):
         return hand
 
 
-def _text(content: str, embeds: list[dict[str, Any]], components: list[dict[str, Any]]) -> str:
-    """What a reader sees: content, embed title/description/fields/footer, button labels, select options."""
-    parts = [content]
-    for embed in embeds:
-        parts += [embed.get("title", ""), embed.get("description", ""), embed.get("footer", {}).get("text", "")]
-        for f in embed.get("fields", []):
-            parts += [f.get("name", ""), f.get("value", "")]
+def _text(message: Message | Revision) -> str:
+    """What a reader sees: content, title, description, fields, footer (an embed's or a V2 container's: :func:`shown`),
+    button labels, select options."""
+    parts = [shown(message).text]
+    components = message.components
 
     def walk(items: list[dict[str, Any]]) -> None:
         for c in items:
@@ -90,8 +89,8 @@ def _text(content: str, embeds: list[dict[str, Any]], components: list[dict[str,
 def _versions(message: Message) -> list[str]:
     """The text of every version of ``message`` (as sent, then after each edit)."""
     revisions: list[Revision] = list(message.history)
-    texts = [_text(r.content, r.embeds, r.components) for r in revisions]
-    texts.append(_text(message.content, message.embeds, message.components))
+    texts = [_text(r) for r in revisions]
+    texts.append(_text(message))
     return texts
 
 
@@ -164,10 +163,10 @@ async def test_a_whole_match_in_another_language(
     if case.how == "setting":
         res = await emulator.slash(admin, channel, "uno settings", language=lang, card_images=case.images)
         (saved,) = res.ephemeral_messages
-        assert saved.embeds[0]["title"] == t("settings.saved", lang)
+        assert shown(saved).title == t("settings.saved", lang)
         images = t("settings.on" if case.images else "settings.off", lang)
         lines = t("settings.current", lang, game="", timer=0, language=LANGUAGE_NAMES[lang], images=images)
-        assert set(lines.split("\n")[2:]) <= set(saved.embeds[0]["description"].split("\n"))
+        assert set(lines.split("\n")[2:]) <= set(shown(saved).description.split("\n"))
         seen += _versions(saved)
 
     # lobby
@@ -179,7 +178,7 @@ async def test_a_whole_match_in_another_language(
     keys = ("btn.join", "btn.leave", "btn.start", "btn.cancel", "btn.rules")
     keys += ("btn.add_ai_easy", "btn.add_ai", "btn.add_ai_hard")  # issue 21: an Add AI button per level, own row
     assert [b.label for b in lobby.buttons()] == [t(k, lang) for k in keys]
-    assert lobby.embeds[0]["title"] == t("lobby.title", lang, game=t(f"mode.{case.game}", lang))
+    assert shown(lobby).title == t("lobby.title", lang, game=t(f"mode.{case.game}", lang))
     assert t("opt.line.single_round", lang) in lobby.text and t("lobby.options", lang) in lobby.text
     await emulator.click(bob, lobby, label=t("btn.join", lang))
     await emulator.click(alice, lobby, label=t("btn.add_ai", lang))
@@ -232,7 +231,7 @@ async def test_a_whole_match_in_another_language(
     assert result is not None and result.winner is not None
     winner = seat_name(table.view, result.winner, lang)  # AI seats are named in the reader's language
     public = emulator.public_messages(channel)
-    titles = [e.get("title", "") for m in public for e in m.embeds]
+    titles = [shown(m).title for m in public]
     assert {t("round.title", lang, round=r, player=winner) for r in (1, 2)} & set(titles), titles
     assert t("match.title", lang, player=winner) in titles
     assert any(t("match.scores", lang) in m.text for m in public)
@@ -245,23 +244,21 @@ async def test_a_whole_match_in_another_language(
     for mode in ("classic", "flip", "flex"):
         res = await emulator.slash(bob, channel, "uno rules", game=mode)
         (rules,) = res.ephemeral_messages
-        (embed,) = rules.embeds
-        assert embed["title"] == t(f"rules.{mode}.title", lang)
-        assert embed["footer"]["text"] == t("rules.footer", lang)
+        embed = shown(rules)
+        assert embed.title == t(f"rules.{mode}.title", lang)
+        assert embed.footer == t("rules.footer", lang)
         sections = SECTIONS[Mode(mode)]
-        assert [f["name"] for f in embed["fields"]] == [t(f"rules.{mode}.{s}.title", lang) for s in sections]
+        assert list(embed.fields) == [t(f"rules.{mode}.{s}.title", lang) for s in sections]
         # the goal names this table's target score (a single round here) for its own game, else the default
         goal = t("rules.single_round", lang) if mode == case.game else tn("rules.target", 500, lang)
         params = {"goal": {"target": goal}}
-        assert [f["value"] for f in embed["fields"]] == [
-            t(f"rules.{mode}.{s}", lang, **params.get(s, {})) for s in sections
-        ]
+        assert list(embed.fields.values()) == [t(f"rules.{mode}.{s}", lang, **params.get(s, {})) for s in sections]
         seen += _versions(rules)
 
     # "Play again" opens a lobby in the language; a refusal (only the host may start) is in the language too
     await emulator.click(admin, table.public_message(), label=t("btn.play_again", lang))
     again = table.public_message()
-    assert again.embeds[0]["title"] == t("lobby.title", lang, game=t(f"mode.{case.game}", lang))
+    assert shown(again).title == t("lobby.title", lang, game=t(f"mode.{case.game}", lang))
     res = await emulator.click(bob, again, label=t("btn.start", lang))
     (refusal,) = res.ephemeral_messages
     assert refusal.text == t("error.not_host", lang)

@@ -15,7 +15,9 @@ from bot.engine.cards import Side
 from cogs.uno import screens
 from cogs.uno.publisher import TABLE_REPOST_AFTER
 from tests.discord_emulator import DiscordEmulator, Message
+from tests.discord_emulator.model import COMPONENTS_V2
 
+from .shown import shown
 from .uno_driver import Table, make_bot, start_two_player_game, uno_world
 
 #: Discord's rate limits are on in these tests, on windows 50x shorter (5 edits per 0.1 s): each plays many
@@ -178,18 +180,18 @@ async def test_after_a_flip_every_open_hand_shows_its_players_view(
     assert session.public.side is Side.DARK
     for user in table.users:
         expected = screens.hand_screen(session, session.view_for(user.id), "en").embed
-        shown = hands[user.id].embeds[0]
-        assert shown["description"] == expected.description, user.username
+        assert shown(hands[user.id]).description == expected.description, user.username
     emulator.assert_all_interactions_answered_once(max_latency=3.0)
 
 
+@pytest.mark.parametrize("v2", [True, False], ids=["v2", "embeds"])  # both modes (UNO_COMPONENTS_V2)
 async def test_the_clock_is_shown_and_a_timeout_says_what_it_did(
-    emulator: DiscordEmulator, world: dict[str, Any], bot_starter: Any, tmp_path: Path
+    emulator: DiscordEmulator, world: dict[str, Any], bot_starter: Any, tmp_path: Path, v2: bool
 ) -> None:
     """Issue 10.4: the table and the hand show the deadline as ``<t:UNIX:R>``; when it runs out the log and the
     hand say what the timer did."""
     clock = ManualClock(start=1_800_000_000.0)
-    bot = await bot_starter(make_bot(emulator, tmp_path / "uno.sqlite3", world["guild"], clock=clock))
+    bot = await bot_starter(make_bot(emulator, tmp_path / "uno.sqlite3", world["guild"], clock=clock, components_v2=v2))
     table = await start_two_player_game(emulator, world, bot)
     session = table.session
     seat = session.game.pending
@@ -197,21 +199,22 @@ async def test_the_clock_is_shown_and_a_timeout_says_what_it_did(
     deadline = session.deadline
     assert deadline == pytest.approx(clock.now() + session.turn_timer)
     stamp = f"<t:{int(deadline)}:R>"
-    assert stamp in table.public_message().embeds[0]["description"]
+    assert stamp in shown(table.public_message()).description
     hand = await table.open_hand(player)
-    assert stamp in hand.embeds[0]["description"]
+    assert stamp in shown(hand).description
     other = table.user_of(1 - seat)
     other_hand = await table.open_hand(other)
-    assert "<t:" not in other_hand.embeds[0]["description"]  # only the player to move has a clock running
+    assert "<t:" not in shown(other_hand).description  # only the player to move has a clock running
+    assert all(bool(m.flags & COMPONENTS_V2) == v2 for m in (table.public_message(), hand, other_hand))
     clock.advance(session.turn_timer + 0.5)
     await emulator.settle()
     name = player.username.title()
     log = table.public_message().text
     assert f"⏰ Time's up: {name} drew a card and passed" in log
     assert "drew 1 card" not in log.split("Time's up")[-1].split("\n")[0]
-    assert "⏰ Time's up: you drew a card and passed." in hand.embeds[0]["description"]
+    assert "⏰ Time's up: you drew a card and passed." in shown(hand).description
     # the next player's clock is on the table now
-    assert re.search(r"<t:\d+:R>", table.public_message().embeds[0]["description"])
+    assert re.search(r"<t:\d+:R>", shown(table.public_message()).description)
     emulator.assert_all_interactions_answered_once(max_latency=3.0)
 
 
@@ -244,17 +247,17 @@ async def test_after_a_timeout_the_players_clock_is_halved_on_the_table_and_the_
     await emulator.settle()
     name = player.username.title()
     assert f"⏰ Time's up: {name} drew a card and passed (next turn: 30 s)" in table.public_message().text
-    assert "⏰ Time's up: you drew a card and passed. Your next turn: 30 s." in hand.embeds[0]["description"]
-    assert f"<t:{int(clock.now() + 60)}:R>" in table.public_message().embeds[0]["description"]  # the other's clock
+    assert "⏰ Time's up: you drew a card and passed. Your next turn: 30 s." in shown(hand).description
+    assert f"<t:{int(clock.now() + 60)}:R>" in shown(table.public_message()).description  # the other's clock
     await _draw_and_pass(table, other)
     assert session.game.pending == seat
     shrunk = f"<t:{int(clock.now() + 30)}:R>"
-    assert shrunk in table.public_message().embeds[0]["description"]
-    assert shrunk in (await table.open_hand(player)).embeds[0]["description"]
+    assert shrunk in shown(table.public_message()).description
+    assert shrunk in shown(await table.open_hand(player)).description
     await _draw_and_pass(table, player)  # the player acts: the full timer again from their next turn
     await _draw_and_pass(table, other)
     assert session.game.pending == seat and session.seats[seat].timeouts == 0
-    assert f"<t:{int(clock.now() + 60)}:R>" in table.public_message().embeds[0]["description"]
+    assert f"<t:{int(clock.now() + 60)}:R>" in shown(table.public_message()).description
     emulator.assert_all_interactions_answered_once(max_latency=3.0)
 
 

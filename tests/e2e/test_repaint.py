@@ -20,7 +20,9 @@ from bot.engine.view import Phase
 from cogs.uno import screens
 from cogs.uno.publisher import LOG_SHOWN
 from tests.discord_emulator import DiscordEmulator, Message, stop_bot
+from tests.discord_emulator.model import COMPONENTS_V2
 
+from .shown import as_sent, shown
 from .test_live_channel import mentioned, pings
 from .uno_driver import Table, make_bot, start_two_player_game, uno_world
 
@@ -39,29 +41,29 @@ def go_dark(bot: Any) -> None:
     bot.manager._fanout._subscribers.clear()
 
 
-def expected_table(table: Table) -> dict[str, Any]:
-    """The table embed the committed session should show (its image aside)."""
+def expected_table(table: Table) -> str:
+    """What the table the committed session should show says (its image aside), as the bot sends it."""
     session = table.view  # the session as committed
     lang = session.ui.lang
-    embed = screens.table_screen(session, lang, list(session.log[-LOG_SHOWN:])).embed
-    assert embed is not None
-    return embed.to_dict()
+    screen = screens.table_screen(session, lang, list(session.log[-LOG_SHOWN:]))
+    return shown(as_sent(screen, v2=table.bot.settings.components_v2)).body
 
 
-def shown_table(message: Message) -> dict[str, Any]:
-    """The table embed ``message`` shows (its image aside)."""
-    return {k: v for k, v in message.embeds[0].items() if k != "image"}
+def shown_table(message: Message) -> str:
+    """What the table ``message`` says (its embed's or its container's text: :func:`tests.e2e.shown.shown`)."""
+    return shown(message).body
 
 
 def lobby_buttons(message: Message) -> list[str]:
     return [b.custom_id for b in message.buttons() if (b.custom_id or "").startswith("uno:l:")]
 
 
+@pytest.mark.parametrize("v2", [True, False], ids=["v2", "embeds"])  # both modes (UNO_COMPONENTS_V2)
 async def test_a_restart_mid_turn_repaints_the_table_pings_the_player_and_gives_them_the_full_time(
-    emulator: DiscordEmulator, world: dict[str, Any], bot_starter: Any, tmp_path: Path
+    emulator: DiscordEmulator, world: dict[str, Any], bot_starter: Any, tmp_path: Path, v2: bool
 ) -> None:
     db = tmp_path / "uno.sqlite3"
-    bot = await bot_starter(make_bot(emulator, db, world["guild"]))
+    bot = await bot_starter(make_bot(emulator, db, world["guild"], components_v2=v2))
     table = await start_two_player_game(emulator, world, bot)
     message = table.public_message()
     go_dark(bot)
@@ -75,7 +77,7 @@ async def test_a_restart_mid_turn_repaints_the_table_pings_the_player_and_gives_
     await stop_bot(bot)
 
     restarted = time.time()
-    bot2 = await bot_starter(make_bot(emulator, db, world["guild"]))
+    bot2 = await bot_starter(make_bot(emulator, db, world["guild"], components_v2=v2))
     await emulator.settle()
     table2 = Table(emulator, bot2, world["channel"], table.users)
     session = table2.session
@@ -83,12 +85,13 @@ async def test_a_restart_mid_turn_repaints_the_table_pings_the_player_and_gives_
     assert session.log == committed["log"] and session.log  # the last moves survived the restart
     assert table2.public_message().id == message.id
     assert shown_table(message) == expected_table(table2)  # brought up to the committed state
+    assert bool(message.flags & COMPONENTS_V2) == v2 and bool(message.embeds) != v2
     # the player to move is told, and has the whole turn again
     pending = table2.user_of(session.game.pending)
     standing = [m for m in pings(emulator, table2) if not m.deleted]
     assert [mentioned(m) for m in standing] == [[pending.id]]
     assert session.deadline is not None and session.deadline >= restarted + session.turn_timer - 0.5
-    assert f"<t:{int(session.deadline)}:R>" in message.embeds[0]["description"]
+    assert f"<t:{int(session.deadline)}:R>" in shown(message).description
     emulator.assert_all_interactions_answered_once(max_latency=3.0)
 
 
@@ -184,7 +187,7 @@ async def test_a_match_that_ended_at_the_kill_shows_its_result_and_play_again_af
     assert any(b.label == "Play again" for b in message.buttons())
     assert shown_table(message) == expected_table(table2)
     posted = [m for m in emulator.public_messages(channel) if m.id > last_before]
-    assert any("Play again" in [b.label for b in m.buttons()] and m.embeds for m in posted)  # the match summary
+    assert any("Play again" in [b.label for b in m.buttons()] and shown(m).title for m in posted)  # the match summary
     assert [m for m in pings(emulator, table2) if not m.deleted] == []
     # a second restart posts no second summary
     await stop_bot(bot2)

@@ -18,6 +18,7 @@ from tests.adapter.test_postgres_outage import Relay, through
 from tests.discord_emulator import DiscordEmulator
 from tests.storage.conftest import Backend, drop_pg_backend, pg_backend, pg_database  # noqa: F401 (a fixture)
 
+from .shown import shown
 from .uno_driver import make_bot, start_two_player_game, uno_world
 
 
@@ -47,15 +48,17 @@ async def test_a_click_while_postgresql_is_away_is_refused_with_a_clear_message_
         assert user is not None
         hand = await table.open_hand(user)
         draw = next(b for b in hand.buttons() if b.custom_id and b.custom_id.startswith("uno:h:draw"))
-        version, shown = session.version, table.public_message().content
+        version, before = session.version, shown(table.public_message()).text
 
         await relay.cut()
         refused = await emulator.click(user, hand, draw.custom_id)
         # the hand is shown again with the message above it (the hand's text, in every language's catalogue)
-        texts = [m.content + " ".join(str(e.get("description", "")) for e in m.embeds) for m in refused.messages]
+        texts = [f"{s.content} {s.description}" for s in map(shown, refused.messages)]
         assert refused.acknowledged and any(t("error.storage_unavailable", "en") in text for text in texts), texts
         assert "Nothing was lost — try again shortly" in t("error.storage_unavailable", "en")
-        assert session.version == version and table.public_message().content == shown  # nothing shown, nothing kept
+        assert (
+            session.version == version and shown(table.public_message()).text == before
+        )  # nothing shown, nothing kept
 
         await relay.restore()
         hand = await table.open_hand(user)

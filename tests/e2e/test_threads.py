@@ -24,6 +24,7 @@ from cogs.uno.publisher import LOG_SHOWN
 from cogs.uno.threads import THREAD_ARCHIVE_MINUTES
 from tests.discord_emulator import Channel, DiscordEmulator, InteractionRecord, Message, stop_bot
 
+from .shown import as_sent, shown
 from .test_commands import find, give, play_select
 from .test_live_channel import mentioned, pings
 from .uno_driver import Table, make_bot, uno_world
@@ -456,9 +457,9 @@ async def test_a_restart_mid_game_resumes_in_the_thread_and_play_goes_on_until_u
     session = table2.view
     assert session.channel_id == thread.id and table2.public_message().id == message.id and not thread.archived
     lang = session.ui.lang
-    expected = screens.table_screen(session, lang, list(session.log[-LOG_SHOWN:])).embed
-    assert expected is not None
-    assert {k: v for k, v in message.embeds[0].items() if k != "image"} == expected.to_dict()  # repainted
+    screen = screens.table_screen(session, lang, list(session.log[-LOG_SHOWN:]))
+    expected = shown(as_sent(screen, v2=bot2.settings.components_v2))
+    assert shown(message).body == expected.body  # repainted
     pending = table2.user_of(table2.session.game.pending)
     standing = [m for m in pings(emulator, table2) if not m.deleted]
     assert [(m.channel_id, mentioned(m)) for m in standing] == ([] if archived else [(thread.id, [pending.id])])

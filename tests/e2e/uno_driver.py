@@ -28,12 +28,12 @@ def make_bot(
     seed: int | None = None,
     clock: Clock | None = None,
     card_emojis: bool = False,
-    components_v2: bool = False,
+    components_v2: bool = True,
     **limits: Any,
 ) -> UnoBot:
     """The real bot, talking to ``emulator``, its deals seeded with ``seed`` (default: the test's seed); with
     ``card_emojis`` it syncs and shows the card emojis (issue 18 point 1; off by default: the other tests read the
-    Unicode marks); with ``components_v2`` its messages are Components V2 (issue 18 point 2)."""
+    Unicode marks); its messages are Components V2 (issue 18 point 2) unless ``components_v2=False`` (embeds)."""
     settings = Settings(
         token=emulator.token,
         database=db,
