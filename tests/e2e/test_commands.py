@@ -219,7 +219,7 @@ async def test_the_challenger_sees_the_verdict_and_the_colour_in_play_and_the_lo
     from tests.discord_emulator import stop_bot
 
     await stop_bot(bot)
-    await bot_starter(make_bot(emulator, tmp_path / "uno.sqlite3", world["guild"]))
+    await bot_starter(make_bot(emulator, tmp_path / "uno.sqlite3", world["guild"], components_v2=v2))
     await emulator.settle()
     res = await emulator.slash(victim, table.channel, "uno hand")
     (again,) = res.ephemeral_messages
