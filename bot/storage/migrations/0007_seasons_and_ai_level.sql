@@ -1,0 +1,96 @@
+-- 0007 (issue 19 point 4, issue 21 point 1): seasons of the standings, and two server settings.
+--
+-- season_standings: player_totals per season. Every match of a server counts in the week, the month and the quarter
+-- it ended in (UTC; keys '2026-W49' ISO week, '2026-12', '2026-Q4'), whatever the server's period setting is (it
+-- only chooses which its board shows); in the all-servers scope (guild_id 0) in its month only. As player_totals:
+-- mode = a mode or '*' (all modes), humans only, updated in the transaction that records the match
+-- (bot/storage/_seasons.py), recomputable from the match tables (Store.rebuild_aggregates). A season that has ended
+-- is never written again: its rows are its archive. Backfilled below from the matches already recorded.
+CREATE TABLE season_standings (
+    guild_id      INTEGER NOT NULL,  -- 0 = all servers
+    season        TEXT    NOT NULL,  -- '2026-W49', '2026-12' or '2026-Q4'
+    mode          TEXT    NOT NULL,  -- '*' = all modes
+    user_id       INTEGER NOT NULL,
+    display_name  TEXT    NOT NULL,  -- from last_match_id
+    last_match_id INTEGER NOT NULL,
+    wins          INTEGER NOT NULL,
+    played        INTEGER NOT NULL,
+    abandoned     INTEGER NOT NULL,
+    rounds_won    INTEGER NOT NULL,
+    points        INTEGER NOT NULL,
+    win_rate      REAL    NOT NULL,
+    PRIMARY KEY (guild_id, season, mode, user_id)
+) WITHOUT ROWID;
+-- A season's board in RANK_ORDER: one range of this index per page.
+CREATE INDEX season_standings_rank
+    ON season_standings (guild_id, season, mode, wins DESC, win_rate DESC, played DESC, user_id);
+
+-- The seasons each scope has standings in, with how many matches (with a human seat) they count: the choices of
+-- /uno leaderboard season:, newest first, without scanning the standings.
+CREATE TABLE seasons (
+    guild_id INTEGER NOT NULL,  -- 0 = all servers
+    period   TEXT    NOT NULL,  -- 'weekly', 'monthly' or 'quarterly'
+    season   TEXT    NOT NULL,
+    matches  INTEGER NOT NULL,
+    PRIMARY KEY (guild_id, period, season)
+) WITHOUT ROWID;
+
+-- The server's season period (NULL = monthly) and the level of the lobby's Add AI (NULL = normal); checked when read.
+ALTER TABLE guild_settings ADD COLUMN season_period TEXT;
+ALTER TABLE guild_settings ADD COLUMN ai_level TEXT;
+
+-- The backfill: each human seat of each recorded match in its three seasons of its server and its month of all
+-- servers, each in its mode and in '*'. The week is the ISO week of the match's Thursday (the date 3 days before,
+-- then forward to a Thursday), numbered by that Thursday's year.
+CREATE TEMPORARY TABLE season_facts AS
+SELECT m.id AS match_id, m.guild_id, m.mode, p.user_id,
+       CASE WHEN m.status = 'completed' AND m.winner_seat = p.seat THEN 1 ELSE 0 END AS won,
+       CASE WHEN m.status = 'completed' THEN 1 ELSE 0 END AS completed,
+       CASE WHEN m.status = 'abandoned' THEN 1 ELSE 0 END AS abandoned,
+       p.rounds_won, p.points_scored,
+       strftime('%Y', m.ended_at, 'unixepoch', '-3 days', 'weekday 4') || '-W'
+           || printf('%02d', (CAST(strftime('%j', m.ended_at, 'unixepoch', '-3 days', 'weekday 4') AS INTEGER) + 6) / 7)
+           AS weekly,
+       strftime('%Y-%m', m.ended_at, 'unixepoch') AS monthly,
+       strftime('%Y', m.ended_at, 'unixepoch') || '-Q'
+           || ((CAST(strftime('%m', m.ended_at, 'unixepoch') AS INTEGER) + 2) / 3) AS quarterly
+FROM match_players AS p JOIN matches AS m ON m.id = p.match_id
+WHERE p.user_id IS NOT NULL;
+
+CREATE TEMPORARY TABLE season_scopes (in_guild INTEGER, period TEXT, all_modes INTEGER);
+INSERT INTO season_scopes VALUES
+    (1, 'weekly', 0), (1, 'monthly', 0), (1, 'quarterly', 0), (0, 'monthly', 0),
+    (1, 'weekly', 1), (1, 'monthly', 1), (1, 'quarterly', 1), (0, 'monthly', 1);
+
+INSERT INTO season_standings
+    (guild_id, season, mode, user_id, display_name, last_match_id, wins, played, abandoned, rounds_won, points,
+     win_rate)
+SELECT g, season, md, user_id, '', max(match_id), sum(won), sum(completed), sum(abandoned), sum(rounds_won),
+       sum(points_scored), 0.0
+FROM (
+    SELECT CASE WHEN k.in_guild = 1 THEN f.guild_id ELSE 0 END AS g,
+           CASE k.period WHEN 'weekly' THEN f.weekly WHEN 'monthly' THEN f.monthly ELSE f.quarterly END AS season,
+           CASE WHEN k.all_modes = 1 THEN '*' ELSE f.mode END AS md,
+           f.*
+    FROM season_facts AS f CROSS JOIN season_scopes AS k
+)
+GROUP BY g, season, md, user_id;
+
+UPDATE season_standings SET
+    display_name = (SELECT p.display_name FROM match_players AS p
+                    WHERE p.match_id = season_standings.last_match_id AND p.user_id = season_standings.user_id),
+    win_rate = CASE WHEN played > 0 THEN wins * 1.0 / played ELSE 0.0 END;
+
+INSERT INTO seasons (guild_id, period, season, matches)
+SELECT g, period, season, count(DISTINCT match_id)
+FROM (
+    SELECT CASE WHEN k.in_guild = 1 THEN f.guild_id ELSE 0 END AS g, k.period,
+           CASE k.period WHEN 'weekly' THEN f.weekly WHEN 'monthly' THEN f.monthly ELSE f.quarterly END AS season,
+           f.match_id
+    FROM season_facts AS f CROSS JOIN season_scopes AS k
+    WHERE k.all_modes = 0
+)
+GROUP BY g, period, season;
+
+DROP TABLE season_facts;
+DROP TABLE season_scopes;

@@ -1,0 +1,78 @@
+-- 0007 (PostgreSQL, issue 19 point 4, issue 21 point 1): seasons of the standings and two server settings, as
+-- SQLite's 0007 (read its comments). The week is to_char's ISO week ('IYYY-"W"IW'), in UTC.
+CREATE TABLE season_standings (
+    guild_id      BIGINT           NOT NULL,  -- 0 = all servers
+    season        TEXT             NOT NULL,  -- '2026-W49', '2026-12' or '2026-Q4'
+    mode          TEXT             NOT NULL,  -- '*' = all modes
+    user_id       BIGINT           NOT NULL,
+    display_name  TEXT             NOT NULL,
+    last_match_id BIGINT           NOT NULL,
+    wins          INTEGER          NOT NULL,
+    played        INTEGER          NOT NULL,
+    abandoned     INTEGER          NOT NULL,
+    rounds_won    INTEGER          NOT NULL,
+    points        BIGINT           NOT NULL,
+    win_rate      DOUBLE PRECISION NOT NULL,
+    PRIMARY KEY (guild_id, season, mode, user_id)
+);
+CREATE INDEX season_standings_rank
+    ON season_standings (guild_id, season, mode, wins DESC, win_rate DESC, played DESC, user_id);
+
+CREATE TABLE seasons (
+    guild_id BIGINT  NOT NULL,  -- 0 = all servers
+    period   TEXT    NOT NULL,  -- 'weekly', 'monthly' or 'quarterly'
+    season   TEXT    NOT NULL,
+    matches  INTEGER NOT NULL,
+    PRIMARY KEY (guild_id, period, season)
+);
+
+ALTER TABLE guild_settings ADD COLUMN season_period TEXT;
+ALTER TABLE guild_settings ADD COLUMN ai_level TEXT;
+
+CREATE TEMPORARY TABLE season_facts ON COMMIT DROP AS
+SELECT m.id AS match_id, m.guild_id, m.mode, p.user_id,
+       CASE WHEN m.status = 'completed' AND m.winner_seat = p.seat THEN 1 ELSE 0 END AS won,
+       CASE WHEN m.status = 'completed' THEN 1 ELSE 0 END AS completed,
+       CASE WHEN m.status = 'abandoned' THEN 1 ELSE 0 END AS abandoned,
+       p.rounds_won, p.points_scored,
+       to_char(to_timestamp(m.ended_at) AT TIME ZONE 'UTC', 'IYYY-"W"IW') AS weekly,
+       to_char(to_timestamp(m.ended_at) AT TIME ZONE 'UTC', 'YYYY-MM') AS monthly,
+       to_char(to_timestamp(m.ended_at) AT TIME ZONE 'UTC', 'YYYY-"Q"Q') AS quarterly
+FROM match_players AS p JOIN matches AS m ON m.id = p.match_id
+WHERE p.user_id IS NOT NULL;
+
+CREATE TEMPORARY TABLE season_scopes ON COMMIT DROP AS
+SELECT * FROM (VALUES
+    (1, 'weekly', 0), (1, 'monthly', 0), (1, 'quarterly', 0), (0, 'monthly', 0),
+    (1, 'weekly', 1), (1, 'monthly', 1), (1, 'quarterly', 1), (0, 'monthly', 1)
+) AS k (in_guild, period, all_modes);
+
+INSERT INTO season_standings
+    (guild_id, season, mode, user_id, display_name, last_match_id, wins, played, abandoned, rounds_won, points,
+     win_rate)
+SELECT g, season, md, user_id, '', max(match_id), sum(won), sum(completed), sum(abandoned), sum(rounds_won),
+       sum(points_scored), 0.0
+FROM (
+    SELECT CASE WHEN k.in_guild = 1 THEN f.guild_id ELSE 0 END AS g,
+           CASE k.period WHEN 'weekly' THEN f.weekly WHEN 'monthly' THEN f.monthly ELSE f.quarterly END AS season,
+           CASE WHEN k.all_modes = 1 THEN '*' ELSE f.mode END AS md,
+           f.*
+    FROM season_facts AS f CROSS JOIN season_scopes AS k
+) AS x
+GROUP BY g, season, md, user_id;
+
+UPDATE season_standings SET
+    display_name = (SELECT p.display_name FROM match_players AS p
+                    WHERE p.match_id = season_standings.last_match_id AND p.user_id = season_standings.user_id),
+    win_rate = CASE WHEN played > 0 THEN wins::float8 / played ELSE 0.0 END;
+
+INSERT INTO seasons (guild_id, period, season, matches)
+SELECT g, period, season, count(DISTINCT match_id)
+FROM (
+    SELECT CASE WHEN k.in_guild = 1 THEN f.guild_id ELSE 0 END AS g, k.period,
+           CASE k.period WHEN 'weekly' THEN f.weekly WHEN 'monthly' THEN f.monthly ELSE f.quarterly END AS season,
+           f.match_id
+    FROM season_facts AS f CROSS JOIN season_scopes AS k
+    WHERE k.all_modes = 0
+) AS x
+GROUP BY g, period, season;
