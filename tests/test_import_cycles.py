@@ -20,11 +20,13 @@ KNOWN: tuple[frozenset[str], ...] = (
     frozenset({"bot.engine.effects", "bot.engine.game", "bot.engine.snapshot"}),
     # the Discord layer: eight modules of cogs/uno import each other (mostly for types); cogs.uno.panel (the lobby's
     # rule panel, issue 18 point 3) joins it only as the others do: clicks imports it, it imports views and screens,
-    # and views reaches it back through the cog's type
+    # and views reaches it back through the cog's type; so does cogs.uno.defaults (the same panel for a server's
+    # default rules): the cog imports it, it imports views for its components
     frozenset(
         {
             "cogs.uno.clicks",
             "cogs.uno.cog",
+            "cogs.uno.defaults",
             "cogs.uno.hands",
             "cogs.uno.images",
             "cogs.uno.panel",

@@ -255,6 +255,62 @@ class RuleSelect(UnoItem[discord.ui.Select[Any]], template=ids.RULES_RE):
         await cog.clicks.panel.on_select(interaction, self.verb, self.channel, self.arg, values)
 
 
+class DefaultsButton(UnoItem[discord.ui.Button[Any]], template=ids.DEFAULTS_OPEN_RE):
+    """**Default rules** under ``/uno settings``: opens the server's default-rules panel (:mod:`cogs.uno.defaults`)."""
+
+    def __init__(self, guild: int, label: str = "") -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label or "-", style=discord.ButtonStyle.secondary, custom_id=ids.defaults_id("open", guild)
+            )
+        )
+        self.guild = guild
+
+    @classmethod
+    def from_match(cls, match: re.Match[str]) -> Self:
+        return cls(int(match["guild"]))
+
+    async def handle(self, cog: UnoCog, interaction: discord.Interaction[UnoBot]) -> None:
+        await cog.defaults.open(interaction, self.guild)
+
+
+class DefaultsSelect(UnoItem[discord.ui.Select[Any]], template=ids.DEFAULTS_RE):
+    """A select of the server's default-rules panel (:mod:`cogs.uno.defaults`)."""
+
+    def __init__(
+        self,
+        verb: str,
+        guild: int,
+        arg: str = "",
+        placeholder: str = "",
+        options: list[discord.SelectOption] | None = None,
+        *,
+        row: int | None = None,
+        min_values: int = 1,
+        max_values: int = 1,
+    ) -> None:
+        super().__init__(
+            discord.ui.Select(
+                custom_id=ids.defaults_id(verb, guild, arg),
+                placeholder=placeholder[:150],
+                options=options or [discord.SelectOption(label="-", value="-")],
+                row=row,
+                min_values=min_values,
+                max_values=max_values,
+            )
+        )
+        self.verb, self.guild, self.arg = verb, guild, arg
+
+    @classmethod
+    def from_match(cls, match: re.Match[str]) -> Self:
+        return cls(match["verb"], int(match["guild"]), match["arg"])
+
+    async def handle(self, cog: UnoCog, interaction: discord.Interaction[UnoBot]) -> None:
+        data: Any = interaction.data or {}
+        values = [str(v) for v in data.get("values", [])]
+        await cog.defaults.on_select(interaction, self.verb, self.guild, self.arg, values)
+
+
 class LeaderboardButton(UnoItem[discord.ui.Button[Any]], template=ids.LEADERBOARD_RE):
     def __init__(
         self,
@@ -286,6 +342,39 @@ class LeaderboardButton(UnoItem[discord.ui.Button[Any]], template=ids.LEADERBOAR
 
     async def handle(self, cog: UnoCog, interaction: discord.Interaction[UnoBot]) -> None:
         await cog.on_leaderboard_page(interaction, self.guild, self.mode, self.page, self.order)
+
+
+class SeasonBoardButton(UnoItem[discord.ui.Button[Any]], template=ids.SEASON_BOARD_RE):
+    """A page button of a season's board (``/uno leaderboard season:``, issue 19 point 4)."""
+
+    def __init__(
+        self,
+        guild: int | None,
+        mode: str | None,
+        season: str,
+        page: int,
+        direction: str,
+        label: str = "",
+        *,
+        disabled: bool = False,
+    ) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label,
+                style=discord.ButtonStyle.secondary,
+                custom_id=ids.season_board_id(guild, mode, season, page, direction),
+                disabled=disabled,
+            )
+        )
+        self.guild, self.mode, self.season, self.page = guild, mode, season, page
+
+    @classmethod
+    def from_match(cls, match: re.Match[str]) -> Self:
+        mode = None if match["mode"] == "all" else match["mode"]
+        return cls(int(match["guild"]) or None, mode, match["season"], int(match["page"]), match["dir"])
+
+    async def handle(self, cog: UnoCog, interaction: discord.Interaction[UnoBot]) -> None:
+        await cog.on_season_page(interaction, self.guild, self.mode, self.season, self.page)
 
 
 class HistoryButton(UnoItem[discord.ui.Button[Any]], template=ids.HISTORY_RE):
@@ -365,4 +454,7 @@ DYNAMIC_ITEMS: tuple[type[UnoItem[Any]], ...] = (
     HistoryButton,
     HistoryRecapSelect,
     RecapButton,
+    SeasonBoardButton,
+    DefaultsButton,
+    DefaultsSelect,
 )
