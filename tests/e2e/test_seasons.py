@@ -36,16 +36,18 @@ async def test_the_leaderboard_of_a_season_the_current_one_and_an_archived_one(
     this_month = season_key("monthly", now)
     start, _ = season_bounds(this_month)
     last_month = season_key("monthly", start - 86400)
-    # last month bob won 3; this month alice won 2 and eleven others one each (two pages of ten)
+    # last month bob won 3; this month alice won 2 and eleven others one each (two pages of ten). A match ends 10
+    # minutes after it starts: one started in the first minutes of a month still ends in it.
+    recent = max(start, now - 900)
     for i in range(3):
         people = [(bob.id, "bob"), (alice.id, "alice")]
         assert await store.finish_match(result(f"old{i}", guild.id, "classic", people, start - 86400 * (i + 2)))
     for i in range(2):
         people = [(alice.id, "alice"), (bob.id, "bob")]
-        assert await store.finish_match(result(f"new{i}", guild.id, "flip", people, now - 900 - i))
+        assert await store.finish_match(result(f"new{i}", guild.id, "flip", people, recent + i))
     for k in range(11):
         people = [(9000 + k, f"player{k}"), (bob.id, "bob")]
-        assert await store.finish_match(result(f"p{k}", guild.id, "classic", people, now - 900))
+        assert await store.finish_match(result(f"p{k}", guild.id, "classic", people, recent))
 
     res = await emulator.slash(alice, channel, "uno leaderboard", season="current")
     (board,) = res.public_messages
