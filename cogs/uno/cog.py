@@ -409,6 +409,7 @@ class UnoCog(
 
     @leaderboard.autocomplete("season")
     async def season_autocomplete(self, interaction: Interaction, current: str) -> list[Choice[str]]:
+        """The seasons of the scope chosen so far (this server's by default)."""
         scope = getattr(interaction.namespace, "scope", "server")
         guild = None if scope == "global" else interaction.guild_id
         return await seasons.season_choices(self.bot, guild, current, await self.lang(interaction))
@@ -417,6 +418,8 @@ class UnoCog(
     async def on_season_page(
         self, interaction: Interaction, guild: int | None, mode: str | None, season: str, page: int
     ) -> None:
+        """A page button of a season's board: that page, edited in place (the season checked again: a forged one is
+        refused in one line)."""
         if guild is not None and guild != interaction.guild_id:
             guild = interaction.guild_id  # a forged id may not read another server's board
         try:
@@ -434,6 +437,7 @@ class UnoCog(
     async def season_page(
         self, interaction: Interaction, guild: int | None, mode: str | None, key: str, page: int
     ) -> tuple[discord.Embed, discord.ui.View]:
+        """Page ``page`` (from 0, clamped) of season ``key``'s board, with its page buttons."""
         lang = await self.lang(interaction)
         store = self.bot.store
         total = await store.season_leaderboard_count(guild_id=guild, mode=mode, season=key)

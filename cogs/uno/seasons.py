@@ -19,7 +19,15 @@ from discord.app_commands import Choice
 
 from bot.i18n import t
 from bot.limits import GLOBAL_SEASON_PERIOD
-from bot.storage import InvalidInputError, LeaderboardRow, Season, season_bounds, season_key, season_period
+from bot.storage import (
+    InvalidInputError,
+    LeaderboardRow,
+    Season,
+    StorageUnavailable,
+    season_bounds,
+    season_key,
+    season_period,
+)
 
 from .inputs import BadInput
 from .text import folded, shown_name
@@ -51,10 +59,14 @@ def choice_label(season: Season, lang: str, *, current: bool) -> str:
 
 async def season_choices(bot: UnoBot, guild: int | None, typed: str, lang: str) -> list[Choice[str]]:
     """The autocomplete of ``season``: the scope's season in progress, then its earlier seasons with matches, newest
-    first, those whose line contains what the user typed (accents and case aside)."""
-    seasons = await bot.store.seasons(
-        guild_id=guild, period=await period_of(bot, guild), now=time.time(), limit=SEASON_CHOICES
-    )
+    first, those whose line contains what the user typed (accents and case aside); none while the database is
+    unavailable."""
+    try:
+        seasons = await bot.store.seasons(
+            guild_id=guild, period=await period_of(bot, guild), now=time.time(), limit=SEASON_CHOICES
+        )
+    except StorageUnavailable:  # logged once per outage by the store; the user can still type "current" or a key
+        return []
     out = []
     for i, season in enumerate(seasons):
         label = choice_label(season, lang, current=i == 0)[:100]

@@ -12,7 +12,8 @@ from typing import Any
 import pytest
 
 from bot.engine.options import Options
-from bot.storage import season_bounds, season_key
+from bot.i18n import t
+from bot.storage import StorageUnavailable, season_bounds, season_key
 from tests.discord_emulator import DiscordEmulator
 
 from .server_defaults import defaults_select, open_defaults
@@ -190,4 +191,25 @@ async def test_the_default_rules_panel_of_settings(
     # reset_rules forgets them
     res = await emulator.slash(carol, channel, "uno settings", reset_rules=True)
     assert "Default rules: the standard rules" in res.ephemeral_messages[0].text
+    emulator.assert_all_interactions_answered_once(max_latency=3.0)
+
+
+async def test_a_database_outage_leaves_the_season_list_empty_and_the_board_says_so(
+    emulator: DiscordEmulator, world: dict[str, Any], bot_starter: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 20 point 7 for seasons: while the database is away the autocomplete offers nothing (no error) and the
+    board answers the one outage line."""
+    bot = await bot_starter(make_bot(emulator, tmp_path / "uno.sqlite3", world["guild"]))
+    alice = world["users"][0]
+    channel = world["channel"]
+
+    async def down(*args: Any, **kwargs: Any) -> Any:
+        raise StorageUnavailable("the database is away (test)")
+
+    for name in ("seasons", "season_leaderboard", "season_leaderboard_count"):
+        monkeypatch.setattr(bot.store, name, down)
+    res = await emulator.autocomplete(alice, channel, "uno leaderboard", focused="season", season="")
+    assert res.choices == []
+    res = await emulator.slash(alice, channel, "uno leaderboard", season="current")
+    assert res.public_messages == [] and res.ephemeral_messages[0].text == t("error.storage_unavailable", "en")
     emulator.assert_all_interactions_answered_once(max_latency=3.0)
