@@ -40,11 +40,12 @@ ALTER TABLE guild_settings ADD COLUMN season_period TEXT;
 ALTER TABLE guild_settings ADD COLUMN ai_level TEXT;
 
 -- The backfill: each human seat of each recorded match in its three seasons of its server and its month of all
--- servers, each in its mode and in '*'. The week is the ISO week of the match's Thursday (the date 3 days before,
--- then forward to a Thursday), numbered by that Thursday's year.
+-- servers, each in its mode and in '*'. A win is a first place in a completed match (the winner's seat; in a
+-- partner game both partners, as player_totals counts them). The week is the ISO week of the match's Thursday (the
+-- date 3 days before, then forward to a Thursday), numbered by that Thursday's year.
 CREATE TEMPORARY TABLE season_facts AS
 SELECT m.id AS match_id, m.guild_id, m.mode, p.user_id,
-       CASE WHEN m.status = 'completed' AND m.winner_seat = p.seat THEN 1 ELSE 0 END AS won,
+       CASE WHEN m.status = 'completed' AND p.placement = 1 THEN 1 ELSE 0 END AS won,
        CASE WHEN m.status = 'completed' THEN 1 ELSE 0 END AS completed,
        CASE WHEN m.status = 'abandoned' THEN 1 ELSE 0 END AS abandoned,
        p.rounds_won, p.points_scored,

@@ -31,7 +31,7 @@ ALTER TABLE guild_settings ADD COLUMN ai_level TEXT;
 
 CREATE TEMPORARY TABLE season_facts ON COMMIT DROP AS
 SELECT m.id AS match_id, m.guild_id, m.mode, p.user_id,
-       CASE WHEN m.status = 'completed' AND m.winner_seat = p.seat THEN 1 ELSE 0 END AS won,
+       CASE WHEN m.status = 'completed' AND p.placement = 1 THEN 1 ELSE 0 END AS won,
        CASE WHEN m.status = 'completed' THEN 1 ELSE 0 END AS completed,
        CASE WHEN m.status = 'abandoned' THEN 1 ELSE 0 END AS abandoned,
        p.rounds_won, p.points_scored,
