@@ -117,7 +117,7 @@ class UnoCog(
         self.clicks = Clicks(bot, self.images, self.hands)
         self.publisher = Publisher(bot, self.images, self.hands)
         self.threads = GameThreads(bot, self.publisher)
-        self.defaults = DefaultsPanel(bot)
+        self.defaults = DefaultsPanel(bot, self.clicks.error)
         bot.manager.subscribe(VERDICTS.on_update)  # first: the hands the publisher draws show a challenge's verdict
         bot.manager.subscribe(self.publisher.on_update)
         bot.manager.set_log_writer(self.publisher.log_lines)

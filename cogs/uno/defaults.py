@@ -14,6 +14,7 @@ from what was saved.
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -26,7 +27,7 @@ from . import house, screens
 from .clicks import is_admin
 from .inputs import BadInput
 from .panel import changes_for, rule_selects
-from .replies import answered, bad_request, error_text, send_ephemeral
+from .replies import answered, bad_request, send_ephemeral
 from .views import DefaultsButton, DefaultsSelect
 
 if TYPE_CHECKING:
@@ -87,11 +88,16 @@ def with_preset(name: str, options: Options) -> Options:
     return Options(**values)
 
 
-class DefaultsPanel:
-    """Opens the server's default-rules panel and carries out its selects."""
+#: How a refusal is answered: the cog's one error reply (``error.<code>``, ephemeral).
+ErrorReply = Callable[[Interaction, Exception, str], Awaitable[None]]
 
-    def __init__(self, bot: UnoBot) -> None:
+
+class DefaultsPanel:
+    """Opens the server's default-rules panel and carries out its selects; ``error`` answers a refusal."""
+
+    def __init__(self, bot: UnoBot, error: ErrorReply) -> None:
         self.bot = bot
+        self.error = error
 
     async def lang(self, interaction: Interaction) -> str:
         return await self.bot.language(interaction)
@@ -139,7 +145,7 @@ class DefaultsPanel:
                 raise BadInput("bad_option") from exc
             settings = await self.bot.store.update_settings(guild, default_options=options.to_dict())
         except (BadInput, InvalidInputError) as exc:
-            await send_ephemeral(interaction, error_text(exc if isinstance(exc, BadInput) else bad_request(), lang))
+            await self.error(interaction, exc if isinstance(exc, BadInput) else bad_request(), lang)
             return
         self.bot.remember_settings(settings)
         with defaults_screen(settings, lang, arg if verb == "set" else None) as screen:
