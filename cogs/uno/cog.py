@@ -115,9 +115,9 @@ class UnoCog(
         self.images = Images(bot)
         self.hands = Hands(self.images, round_pause=bot.manager.limits.round_pause)
         self.clicks = Clicks(bot, self.images, self.hands)
+        self.defaults = DefaultsPanel(bot, self.clicks.error)  # the server's default rules (/uno settings)
         self.publisher = Publisher(bot, self.images, self.hands)
         self.threads = GameThreads(bot, self.publisher)
-        self.defaults = DefaultsPanel(bot, self.clicks.error)
         bot.manager.subscribe(VERDICTS.on_update)  # first: the hands the publisher draws show a challenge's verdict
         bot.manager.subscribe(self.publisher.on_update)
         bot.manager.set_log_writer(self.publisher.log_lines)
