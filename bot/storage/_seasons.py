@@ -102,11 +102,11 @@ def _unix(day: date) -> float:
     return datetime(day.year, day.month, day.day, tzinfo=UTC).timestamp()
 
 
-def season_rows(totals: list[tuple[Any, ...]], guild_id: int, ended_at: float) -> list[tuple[Any, ...]]:
-    """What a match adds to ``season_standings``, from what it adds to ``player_totals`` (``totals``, as
-    :func:`bot.storage._common.totals_rows` gives them): each row of the server's scopes once per period of
-    :data:`SEASON_SCOPES`, each row of the all-servers scopes once for its period, with the season key after the
-    guild id, sorted by key (concurrent writers lock rows in one order)."""
+def season_rows(totals: list[tuple[Any, ...]], ended_at: float) -> list[tuple[Any, ...]]:
+    """What a match that ended at ``ended_at`` (Unix seconds) adds to ``season_standings``, from what it adds to
+    ``player_totals`` (``totals``, as :func:`bot.storage._common.totals_rows` gives them): each row of the server's
+    scopes once per period of :data:`SEASON_SCOPES`, each row of the all-servers scopes once for its period, with the
+    season key after the guild id, sorted by key (concurrent writers lock rows in one order)."""
     keys = {(in_guild, period): season_key(period, ended_at) for in_guild, period in SEASON_SCOPES}
     rows = []
     for row in totals:

@@ -781,7 +781,7 @@ class SqlStore:
                 await tx.executemany(_UPSERT_TOTALS, totals)
                 # the seasons it ended in (issue 19 point 4): the same totals, per season
                 ended = float(result.ended_at)
-                await tx.executemany(_seasons.UPSERT_STANDING, _seasons.season_rows(totals, result.guild_id, ended))
+                await tx.executemany(_seasons.UPSERT_STANDING, _seasons.season_rows(totals, ended))
                 await tx.executemany(_seasons.COUNT_MATCH, _seasons.season_counts(result.guild_id, ended))
             seats = rated_seats(result)
             if seats:

@@ -1,7 +1,7 @@
-"""The server's default rules (issue 21 point 3 of this session's brief: ``/uno settings`` had reached Discord's 25
-options): the lobby's rule panel (:mod:`cogs.uno.panel`) opened from ``/uno settings``' **Default rules** button,
-changing the rules every new table of the server starts from (:attr:`bot.storage.GuildSettings.default_options`)
-instead of one lobby's.
+"""The server's default rules (``/uno settings`` had reached Discord's 25 options a command, and needed room for the
+season period and the AI level): the lobby's rule panel (:mod:`cogs.uno.panel`) opened from ``/uno settings``'
+**Default rules** button, changing the rules every new table of the server starts from
+(:attr:`bot.storage.GuildSettings.default_options`) instead of one lobby's.
 
 The panel offers every rule option of ``/uno new`` of every game (from the one option table,
 :data:`bot.engine.options.RULE_OPTIONS`; the game-specific ones say their game in their label), in the same selects:
