@@ -186,13 +186,14 @@ _SEASON_OF_SCOPE = (
 REBUILD = (
     _FACTS + "INSERT INTO season_standings (guild_id, season, mode, user_id, display_name, last_match_id, wins, "
     "played, abandoned, rounds_won, points, win_rate) "
-    "SELECT g, season, md, user_id, '', max(match_id), sum(won), sum(completed), sum(abandoned), sum(rounds_won), "
-    "sum(points_scored), 0.0 FROM (SELECT CASE WHEN k.in_guild = 1 THEN f.guild_id ELSE 0 END AS g, "
+    "SELECT x.g, x.season, x.md, x.user_id, p.display_name, x.last_match_id, x.wins, x.played, x.abandoned, "
+    "x.rounds_won, x.points, CASE WHEN x.played > 0 THEN CAST(x.wins AS DOUBLE PRECISION) / x.played ELSE 0.0 END "
+    "FROM (SELECT g, season, md, user_id, max(match_id) AS last_match_id, sum(won) AS wins, sum(completed) AS played, "
+    "sum(abandoned) AS abandoned, sum(rounds_won) AS rounds_won, sum(points_scored) AS points "
+    "FROM (SELECT CASE WHEN k.in_guild = 1 THEN f.guild_id ELSE 0 END AS g, "
     f"{_SEASON_OF_SCOPE}, CASE WHEN k.all_modes = 1 THEN '*' ELSE f.mode END AS md, f.* "
-    "FROM f CROSS JOIN k) AS x GROUP BY g, season, md, user_id",
-    "UPDATE season_standings SET display_name = (SELECT p.display_name FROM match_players AS p "
-    "WHERE p.match_id = season_standings.last_match_id AND p.user_id = season_standings.user_id), "
-    "win_rate = CASE WHEN played > 0 THEN CAST(wins AS DOUBLE PRECISION) / played ELSE 0.0 END",
+    "FROM f CROSS JOIN k) AS y GROUP BY g, season, md, user_id) AS x "
+    "JOIN match_players AS p ON p.match_id = x.last_match_id AND p.user_id = x.user_id",
     _FACTS + "INSERT INTO seasons (guild_id, period, season, matches) "
     "SELECT g, period, season, count(DISTINCT match_id) FROM (SELECT CASE WHEN k.in_guild = 1 THEN f.guild_id "
     f"ELSE 0 END AS g, k.period, {_SEASON_OF_SCOPE}, f.match_id FROM f CROSS JOIN k WHERE k.all_modes = 0) AS x "

@@ -15,9 +15,6 @@ CREATE TABLE season_standings (
     win_rate      DOUBLE PRECISION NOT NULL,
     PRIMARY KEY (guild_id, season, mode, user_id)
 );
-CREATE INDEX season_standings_rank
-    ON season_standings (guild_id, season, mode, wins DESC, win_rate DESC, played DESC, user_id);
-
 CREATE TABLE seasons (
     guild_id BIGINT  NOT NULL,  -- 0 = all servers
     period   TEXT    NOT NULL,  -- 'weekly', 'monthly' or 'quarterly'
@@ -47,24 +44,30 @@ SELECT * FROM (VALUES
     (1, 'weekly', 1), (1, 'monthly', 1), (1, 'quarterly', 1), (0, 'monthly', 1)
 ) AS k (in_guild, period, all_modes);
 
+-- Grouped per player and season, then named after the last match of each group (a join, not a rewrite of every row).
 INSERT INTO season_standings
     (guild_id, season, mode, user_id, display_name, last_match_id, wins, played, abandoned, rounds_won, points,
      win_rate)
-SELECT g, season, md, user_id, '', max(match_id), sum(won), sum(completed), sum(abandoned), sum(rounds_won),
-       sum(points_scored), 0.0
+SELECT x.g, x.season, x.md, x.user_id, p.display_name, x.last_match_id, x.wins, x.played, x.abandoned, x.rounds_won,
+       x.points, CASE WHEN x.played > 0 THEN x.wins::float8 / x.played ELSE 0.0 END
 FROM (
-    SELECT CASE WHEN k.in_guild = 1 THEN f.guild_id ELSE 0 END AS g,
-           CASE k.period WHEN 'weekly' THEN f.weekly WHEN 'monthly' THEN f.monthly ELSE f.quarterly END AS season,
-           CASE WHEN k.all_modes = 1 THEN '*' ELSE f.mode END AS md,
-           f.*
-    FROM season_facts AS f CROSS JOIN season_scopes AS k
+    SELECT g, season, md, user_id, max(match_id) AS last_match_id, sum(won) AS wins, sum(completed) AS played,
+           sum(abandoned) AS abandoned, sum(rounds_won) AS rounds_won, sum(points_scored) AS points
+    FROM (
+        SELECT CASE WHEN k.in_guild = 1 THEN f.guild_id ELSE 0 END AS g,
+               CASE k.period WHEN 'weekly' THEN f.weekly WHEN 'monthly' THEN f.monthly ELSE f.quarterly END AS season,
+               CASE WHEN k.all_modes = 1 THEN '*' ELSE f.mode END AS md,
+               f.*
+        FROM season_facts AS f CROSS JOIN season_scopes AS k
+    ) AS y
+    GROUP BY g, season, md, user_id
 ) AS x
-GROUP BY g, season, md, user_id;
+JOIN match_players AS p ON p.match_id = x.last_match_id AND p.user_id = x.user_id;
 
-UPDATE season_standings SET
-    display_name = (SELECT p.display_name FROM match_players AS p
-                    WHERE p.match_id = season_standings.last_match_id AND p.user_id = season_standings.user_id),
-    win_rate = CASE WHEN played > 0 THEN wins::float8 / played ELSE 0.0 END;
+-- A season's board in RANK_ORDER: one range of this index per page (made after the backfill: one sort instead of an
+-- insert per row).
+CREATE INDEX season_standings_rank
+    ON season_standings (guild_id, season, mode, wins DESC, win_rate DESC, played DESC, user_id);
 
 INSERT INTO seasons (guild_id, period, season, matches)
 SELECT g, period, season, count(DISTINCT match_id)
