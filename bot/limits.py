@@ -24,6 +24,10 @@ import it. Change a bound here and every layer follows.
 - :data:`RATING_MIN_MATCHES`: rated matches a player needs in a scope before the by-rating leaderboard lists them
   and ``/uno stats`` gives them a rating rank (issue 19 point 3); :data:`RATING_TREND_MATCHES`: how many of their
   last rated matches the trend of ``/uno stats`` spans.
+- :data:`SEASON_PERIODS`: how long a season of the standings lasts (issue 19 point 4), as the server setting stores it;
+  :data:`SEASON_PERIOD_DEFAULT` a server's when it set none, :data:`GLOBAL_SEASON_PERIOD` the all-servers board's.
+- :data:`AI_LEVELS`: the AI seats' levels (issue 21 point 1; :class:`bot.ai.Level` has the same values, a test keeps
+  them equal), :data:`AI_LEVEL_DEFAULT` the level of the lobby's **Add AI** in a server that chose none.
 """
 
 from __future__ import annotations
@@ -83,10 +87,20 @@ V2_TEXT_MAX: Final[int] = 4000
 RATING_MIN_MATCHES: Final[int] = 5
 RATING_TREND_MATCHES: Final[int] = 10
 
+SEASON_PERIODS: Final[tuple[str, ...]] = ("weekly", "monthly", "quarterly")
+SEASON_PERIOD_DEFAULT: Final[str] = "monthly"
+GLOBAL_SEASON_PERIOD: Final[str] = "monthly"
+
+AI_LEVELS: Final[tuple[str, ...]] = ("easy", "normal", "hard")
+AI_LEVEL_DEFAULT: Final[str] = "normal"
+
 __all__ = [
+    "AI_LEVELS",
+    "AI_LEVEL_DEFAULT",
     "DISCORD_GLOBAL_RATE",
     "FALSE_CATCH_PENALTY_MAX",
     "GLOBAL_REQUESTS_PER_SECOND",
+    "GLOBAL_SEASON_PERIOD",
     "HAND_TOKEN_MARGIN",
     "INTERACTION_TOKEN_SECONDS",
     "LANGUAGES",
@@ -100,6 +114,8 @@ __all__ = [
     "PROCESS_SLOT_MAX",
     "RATING_MIN_MATCHES",
     "RATING_TREND_MATCHES",
+    "SEASON_PERIODS",
+    "SEASON_PERIOD_DEFAULT",
     "TARGET_SCORE_DEFAULT",
     "TARGET_SCORE_MAX",
     "TURN_TIMER_DEFAULT",

@@ -4,8 +4,9 @@ Every rule option is one field of :class:`Options`, declared with :func:`rule` â
 bounds), whether it is a house rule (SPEC H), the games it applies to and its rules section. :data:`RULE_OPTIONS`
 (the table, in declaration order) is read from those declarations, and everything else is derived from it: the
 engine's validation (:meth:`Options.__post_init__`, :meth:`bot.engine.rules.Ruleset.check_options`), the house rules
-each game allows (:attr:`bot.engine.rules.Ruleset.house_rules`), the slash options of ``/uno new`` and ``/uno
-settings``, the lobby's rule panel, the lobby and ``/uno rules`` lines and README's rule table (``cogs.uno.options``).
+each game allows (:attr:`bot.engine.rules.Ruleset.house_rules`), the slash options of ``/uno new``, the lobby's
+rule panel and the server's default-rules panel of ``/uno settings``, the lobby and ``/uno rules`` lines and README's
+rule table (``cogs.uno.options``).
 
 Adding a boolean house rule takes its behaviour, its texts (catalogue keys named after the option, see
 ``cogs.uno.options``) and one line here, ``name: bool = rule(False, house=True, section=...)``, naming its new
@@ -50,10 +51,9 @@ class RuleOption:
     - ``games``: the games it applies to (a house rule outside them is refused, another option ignored).
     - ``section``: the rules section that defines it (``docs/rules/``, e.g. ``"G9"``, ``"H1"``).
     - ``text``: the stem of its catalogue keys when it is not ``name`` (texts kept from before the table).
-    - ``slash``: offered by ``/uno new`` and ``/uno settings`` as a rule option (``target_score`` has its own).
+    - ``slash``: offered by ``/uno new`` and the panels (lobby, server defaults) as a rule option (``target_score``
+      has its own).
     - ``steps``: for an ``int`` option, the values the lobby's rule panel offers (default: every value in bounds).
-    - ``settings``: offered by ``/uno settings`` too (a server default). Discord allows 25 options a command: the
-      house rules past that are set per table, by ``/uno new`` and the lobby's rule panel.
     """
 
     name: str
@@ -66,7 +66,6 @@ class RuleOption:
     text: str = ""
     slash: bool = True
     steps: tuple[int, ...] = ()
-    settings: bool = True
 
     @property
     def kind(self) -> type:
@@ -117,7 +116,6 @@ def rule(
     text: str = "",
     slash: bool = True,
     steps: tuple[int, ...] = (),
-    settings: bool = True,
 ) -> T:
     """Declare a field of :class:`Options` as one row of table O (see :class:`RuleOption`; the name is the field's).
     Typed as its default so that ``Options`` keeps its attribute types."""
@@ -132,7 +130,6 @@ def rule(
         text,
         slash,
         steps,
-        settings,
     )
     out: T = field(default=default, metadata={"rule": row})
     return out
@@ -190,21 +187,18 @@ class Options:
     number_finish: bool = rule(False, house=True, section="H6")
     #: ``stack_deflect``: with ``stacking``, the player a stack is addressed to may send it on with a Reverse (back the
     #: other way) or a Skip (to the next player) instead of stacking or taking it (SPEC H7). Without stacking it
-    #: changes nothing (a draw card is drawn at once). Not in ``/uno settings`` (Discord's 25 options).
-    stack_deflect: bool = rule(False, house=True, section="H7", settings=False)
+    #: changes nothing (a draw card is drawn at once).
+    stack_deflect: bool = rule(False, house=True, section="H7")
     #: ``multi_play``: on their turn a player may play several cards of the same number at once, the first playable as
-    #: usual, the last on top (SPEC H8). Not in ``/uno settings`` (Discord's 25 options).
-    multi_play: bool = rule(False, house=True, section="H8", settings=False)
+    #: usual, the last on top (SPEC H8).
+    multi_play: bool = rule(False, house=True, section="H8")
     #: ``elimination``: a point limit, 0 = off. Each player takes the points left in their own hand at the end of a
     #: round; a total past the limit puts them out; the last one in wins the match (``target_score`` and ``scoring``
-    #: do not apply) (SPEC H9). Not in ``/uno settings`` (Discord's 25 options).
-    elimination: int = rule(
-        0, bounds=(0, TARGET_SCORE_MAX), house=True, section="H9", settings=False, steps=(0, 100, 200, 300, 500)
-    )
+    #: do not apply) (SPEC H9).
+    elimination: int = rule(0, bounds=(0, TARGET_SCORE_MAX), house=True, section="H9", steps=(0, 100, 200, 300, 500))
     #: ``teams``: partners (2v2) â€” teams of two sitting opposite, playing for their team (SPEC T); classic and FLIP,
-    #: 4, 6 or 8 players (:mod:`bot.engine.teams`). Not with house rule ``elimination`` (SPEC T6). Not in
-    #: ``/uno settings``: a table chooses it (Discord's 25 options).
-    teams: bool = rule(False, games=(Mode.CLASSIC, Mode.FLIP), section="T1", settings=False)
+    #: 4, 6 or 8 players (:mod:`bot.engine.teams`). Not with house rule ``elimination`` (SPEC T6).
+    teams: bool = rule(False, games=(Mode.CLASSIC, Mode.FLIP), section="T1")
 
     def __post_init__(self) -> None:
         for row in RULE_OPTIONS.values():
@@ -244,7 +238,6 @@ def _table() -> Mapping[str, RuleOption]:
             row.text or f.name,
             row.slash,
             row.steps,
-            row.settings,
         )
         if (row.kind is str and row.default not in row.choices) or (row.kind is int and row.bounds is None):
             raise TypeError(f"option {f.name}: a str needs choices holding its default, an int bounds")

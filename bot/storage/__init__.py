@@ -49,6 +49,7 @@ from ._models import (
     RatingRow,
     RoundResult,
     SchemaTooNewError,
+    Season,
     Shards,
     StorageError,
     StorageUnavailable,
@@ -60,6 +61,7 @@ from ._models import (
 from ._open import open_store
 from ._outage import OutageLog, watch_outages
 from ._protocol import Store
+from ._seasons import season_bounds, season_key, season_period
 from ._sqlite import SqliteStore
 
 # ``Store.open(target, …)`` is open_store (for callers written when Store was the SQLite class); not part of the typed
@@ -98,6 +100,7 @@ __all__ = [
     "RatingRow",
     "RoundResult",
     "SchemaTooNewError",
+    "Season",
     "Shards",
     "SqliteStore",
     "StorageError",
@@ -109,5 +112,8 @@ __all__ = [
     "is_postgres_url",
     "open_store",
     "redact_database",
+    "season_bounds",
+    "season_key",
+    "season_period",
     "watch_outages",
 ]

@@ -11,7 +11,14 @@ import logging
 from collections.abc import Callable
 from typing import Any, Final
 
-from bot.limits import TARGET_SCORE_DEFAULT, TARGET_SCORE_MAX
+from bot.limits import (
+    AI_LEVEL_DEFAULT,
+    AI_LEVELS,
+    SEASON_PERIOD_DEFAULT,
+    SEASON_PERIODS,
+    TARGET_SCORE_DEFAULT,
+    TARGET_SCORE_MAX,
+)
 
 from ._models import (
     DEFAULT_MODE,
@@ -20,6 +27,7 @@ from ._models import (
     MODES,
     TURN_TIMER_MAX,
     TURN_TIMER_MIN,
+    UNSET,
     GuildSettings,
     InvalidInputError,
     LiveGame,
@@ -27,11 +35,13 @@ from ._models import (
     OptionsValidator,
     UserPrefs,
     _Unset,
+    check_ai_level,
     check_default_options,
     check_flag,
     check_language,
     check_live_game,
     check_mode,
+    check_season_period,
     check_target_score,
     check_text_only,
     check_turn_timer,
@@ -54,7 +64,8 @@ def scope(guild_id: int | None, mode: str | None) -> tuple[int, str]:
 
 
 SETTINGS_COLUMNS: Final = (
-    "default_mode, turn_timer, language, text_only, default_target_score, turn_pings, game_threads, default_options"
+    "default_mode, turn_timer, language, text_only, default_target_score, turn_pings, game_threads, default_options, "
+    "season_period, ai_level"
 )
 """The ``guild_settings`` columns after ``guild_id``, in the order :func:`settings_from_row` and
 :func:`settings_row` use."""
@@ -80,7 +91,7 @@ def settings_from_row(guild_id: int, row: Any, validate_options: OptionsValidato
     """
     if row is None:
         return GuildSettings(guild_id)
-    mode, timer, language, text_only, target, pings, threads, options_text = tuple(row)
+    mode, timer, language, text_only, target, pings, threads, options_text, period, level = tuple(row)
 
     def bad(name: str, value: object, default: object) -> None:
         log.warning("guild %d: stored setting %s=%r is not valid; using the default %r", guild_id, name, value, default)
@@ -111,7 +122,18 @@ def settings_from_row(guild_id: int, row: Any, validate_options: OptionsValidato
             options = dict(parsed)
         except (ValueError, InvalidInputError):
             bad("default_options", options_text, {})
-    return GuildSettings(guild_id, mode, timer, language, text_only, target, pings, threads, options)
+    # the columns of migration 0007: NULL = never set
+    if period is None:
+        period = SEASON_PERIOD_DEFAULT
+    elif period not in SEASON_PERIODS:
+        bad("season_period", period, SEASON_PERIOD_DEFAULT)
+        period = SEASON_PERIOD_DEFAULT
+    if level is None:
+        level = AI_LEVEL_DEFAULT
+    elif level not in AI_LEVELS:
+        bad("ai_level", level, AI_LEVEL_DEFAULT)
+        level = AI_LEVEL_DEFAULT
+    return GuildSettings(guild_id, mode, timer, language, text_only, target, pings, threads, options, period, level)
 
 
 def settings_changes(
@@ -125,6 +147,8 @@ def settings_changes(
     turn_pings: bool | _Unset,
     game_threads: bool | _Unset,
     default_options: dict[str, Any] | _Unset,
+    season_period: str | _Unset = UNSET,
+    ai_level: str | _Unset = UNSET,
 ) -> dict[str, Any]:
     """The validated arguments of ``update_settings`` that were given (raises :class:`InvalidInputError`)."""
     changes: dict[str, Any] = {}
@@ -145,6 +169,10 @@ def settings_changes(
     if not isinstance(default_options, _Unset):
         check_default_options(default_options, validate_options)
         changes["default_options"] = dict(default_options)
+    if not isinstance(season_period, _Unset):
+        changes["season_period"] = check_season_period(season_period)
+    if not isinstance(ai_level, _Unset):
+        changes["ai_level"] = check_ai_level(ai_level)
     return changes
 
 
@@ -164,6 +192,8 @@ def settings_row(new: GuildSettings) -> tuple[Any, ...]:
         int(new.turn_pings),
         int(new.game_threads),
         check_default_options(new.default_options, None),
+        new.season_period,
+        new.ai_level,
     )
 
 

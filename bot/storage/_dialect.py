@@ -13,6 +13,8 @@ SQL text handed to a dialect is written once, PostgreSQL-flavoured, and made the
   test's ``db_clock`` (:meth:`Dialect.shift`);
 * ``{for_update}`` locks the rows a fence reads until the commit (PostgreSQL; SQLite's single writer needs nothing);
 * ``{greatest}`` is the larger of two values (``greatest`` / SQLite's two-argument ``max``);
+* ``{season:<period>,<expression>}`` is the key of the season of that period (``weekly``, ``monthly``,
+  ``quarterly``) holding the Unix time ``<expression>``, as :func:`bot.storage._seasons.season_key` gives it;
 * ``{raw_snapshot}`` is ``live_games.snapshot`` as the driver should return it for :func:`live_game_from_row`
   (SQLite: the bytes, so a row that is not UTF-8 is set aside rather than failing the load), and ``{same}`` the
   NULL-safe equality used to find that row again.
@@ -49,6 +51,18 @@ def numbered_to_sqlite(sql: str) -> str:
     if "::" in out:
         raise ValueError(f"a PostgreSQL cast SQLite cannot read (write CAST(x AS …)): {out}")
     return out
+
+
+class SeasonKey:
+    """The ``{season:<period>,<expression>}`` fragment: ``templates`` maps each period to the dialect's SQL of the
+    season key, with ``{t}`` for the Unix time."""
+
+    def __init__(self, templates: dict[str, str]) -> None:
+        self.templates = templates
+
+    def __format__(self, spec: str) -> str:
+        period, _, expression = spec.partition(",")
+        return self.templates[period].format(t=expression.strip())
 
 
 class Tx(Protocol):

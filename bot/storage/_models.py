@@ -17,10 +17,18 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Final, NamedTuple
 
+from bot.limits import (
+    AI_LEVEL_DEFAULT,
+    AI_LEVELS,
+    SEASON_PERIOD_DEFAULT,
+    SEASON_PERIODS,
+    TARGET_SCORE_DEFAULT,
+    TARGET_SCORE_MAX,
+    TURN_TIMER_DEFAULT,
+)
 from bot.limits import LANGUAGES as LANGUAGES
 from bot.limits import MAX_PLAYERS as MAX_PLAYERS
 from bot.limits import MODES as MODES
-from bot.limits import TARGET_SCORE_DEFAULT, TARGET_SCORE_MAX, TURN_TIMER_DEFAULT
 from bot.limits import TURN_TIMER_MAX as TURN_TIMER_MAX
 from bot.limits import TURN_TIMER_MIN as TURN_TIMER_MIN
 
@@ -160,6 +168,10 @@ class GuildSettings:
     - ``default_options``: the rule options (SPEC table O, as :meth:`bot.engine.options.Options.to_dict` gives them)
       that ``/uno new`` starts from; default ``{}`` (the SPEC defaults). Storage checks that it is a small JSON object;
       the rules are checked by the ``validate_options`` given to :func:`open_store`.
+    - ``season_period``: how long a season of the server's standings lasts (issue 19 point 4), one of
+      :data:`bot.limits.SEASON_PERIODS`; default :data:`bot.limits.SEASON_PERIOD_DEFAULT` (``"monthly"``).
+    - ``ai_level``: the level of an AI seat added with the lobby's **Add AI** (issue 21 point 1), one of
+      :data:`bot.limits.AI_LEVELS`; default :data:`bot.limits.AI_LEVEL_DEFAULT` (``"normal"``).
     """
 
     guild_id: int
@@ -171,6 +183,25 @@ class GuildSettings:
     turn_pings: bool = True
     game_threads: bool = False
     default_options: dict[str, Any] = field(default_factory=dict)
+    season_period: str = SEASON_PERIOD_DEFAULT
+    ai_level: str = AI_LEVEL_DEFAULT
+
+
+@dataclass(frozen=True, slots=True)
+class Season:
+    """One season of a scope's standings (issue 19 point 4).
+
+    ``key``: ``2026-W49`` (an ISO week), ``2026-12`` (a month) or ``2026-Q4`` (a quarter), in UTC; ``period`` its
+    length (``weekly``, ``monthly`` or ``quarterly``); ``start`` and ``end`` its first moment and the first moment
+    after it, Unix seconds (``start <= t < end``); ``matches`` how many finished matches with a human seat it counts
+    in that scope (0 for a season nobody played yet, such as the current one on its first day).
+    """
+
+    key: str
+    period: str
+    start: float
+    end: float
+    matches: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -503,6 +534,16 @@ def check_shards(value: object) -> Shards | None:
 
 def check_turn_timer(value: object) -> int:
     return _int("turn_timer", value, TURN_TIMER_MIN, TURN_TIMER_MAX)
+
+
+def check_season_period(value: object) -> str:
+    """One of :data:`bot.limits.SEASON_PERIODS`."""
+    return _choice("season_period", value, SEASON_PERIODS)
+
+
+def check_ai_level(value: object) -> str:
+    """One of :data:`bot.limits.AI_LEVELS`."""
+    return _choice("ai_level", value, AI_LEVELS)
 
 
 def check_language(value: object) -> str | None:

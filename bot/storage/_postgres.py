@@ -41,7 +41,7 @@ from typing import Any, Final
 
 import asyncpg
 
-from ._dialect import Now, Row
+from ._dialect import Now, Row, SeasonKey
 from ._migrations import POSTGRES, Migration, available, refuse_newer
 from ._models import OptionsValidator, StorageError, StorageUnavailable, redact_database
 from ._store import SqlStore
@@ -76,6 +76,12 @@ _FRAGMENTS = {
     "greatest": "greatest",
     "raw_snapshot": "snapshot",
     "same": "IS NOT DISTINCT FROM",
+    "season": SeasonKey(
+        {
+            period: f"to_char(to_timestamp({{t}}) AT TIME ZONE 'UTC', '{pattern}')"
+            for period, pattern in (("weekly", 'IYYY-"W"IW'), ("monthly", "YYYY-MM"), ("quarterly", 'YYYY-"Q"Q'))
+        }
+    ),
 }
 
 # acquire_leases in one statement, one round trip, in channel order (two owners taking overlapping sets cannot

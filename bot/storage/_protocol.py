@@ -33,6 +33,7 @@ from ._models import (
     PlayerStats,
     RatingCheck,
     RatingRow,
+    Season,
     Shards,
     UserPrefs,
     _Unset,
@@ -70,6 +71,8 @@ class Store(Protocol):
         turn_pings: bool | _Unset = ...,
         game_threads: bool | _Unset = ...,
         default_options: dict[str, Any] | _Unset = ...,
+        season_period: str | _Unset = ...,
+        ai_level: str | _Unset = ...,
     ) -> GuildSettings:
         """Change the given settings (the others keep their value) and return them all; ``UNSET`` = unchanged.
         ``default_options`` must pass the ``validate_options`` the store was opened with."""
@@ -200,6 +203,25 @@ class Store(Protocol):
 
     async def leaderboard_count(self, *, guild_id: int | None, mode: str | None) -> int:
         """How many players that leaderboard lists."""
+        ...
+
+    async def season_leaderboard(
+        self, *, guild_id: int | None, mode: str | None, season: str, limit: int = 10, offset: int = 0
+    ) -> list[LeaderboardRow]:
+        """One page of a season's leaderboard (issue 19 point 4), in :data:`RANK_ORDER`, as :meth:`leaderboard` but
+        counting only the matches that ended in ``season`` (a key of :func:`bot.storage.season_key`: a server has
+        weekly, monthly and quarterly seasons, all servers monthly ones; another key raises
+        :class:`InvalidInputError`). Empty for a season without matches."""
+        ...
+
+    async def season_leaderboard_count(self, *, guild_id: int | None, mode: str | None, season: str) -> int:
+        """How many players :meth:`season_leaderboard` lists."""
+        ...
+
+    async def seasons(self, *, guild_id: int | None, period: str, now: float, limit: int = 25) -> list[Season]:
+        """A scope's seasons of ``period``, newest first: the one holding ``now`` (Unix seconds; listed even before
+        its first match), then every earlier one with a match, at most ``limit`` (1–1000) in all. All servers
+        (``guild_id`` ``None``) have only :data:`bot.limits.GLOBAL_SEASON_PERIOD` seasons."""
         ...
 
     async def player_stats(self, user_id: int, *, guild_id: int | None, mode: str | None) -> PlayerStats | None:

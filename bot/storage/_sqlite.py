@@ -40,7 +40,7 @@ from typing import Any
 import aiosqlite
 
 from . import _migrations
-from ._dialect import Now, Row, numbered_to_sqlite
+from ._dialect import Now, Row, SeasonKey, numbered_to_sqlite
 from ._models import OptionsValidator, StorageError, StorageUnavailable
 from ._store import SqlStore
 
@@ -59,6 +59,16 @@ _FRAGMENTS = {
     "greatest": "max",
     "raw_snapshot": "CAST(snapshot AS BLOB)",
     "same": "IS",
+    # as migration 0007's backfill: the ISO week of the Thursday of the week (3 days back, then forward to a Thursday)
+    "season": SeasonKey(
+        {
+            "weekly": "(strftime('%Y', {t}, 'unixepoch', '-3 days', 'weekday 4') || '-W' || printf('%02d', "
+            "(CAST(strftime('%j', {t}, 'unixepoch', '-3 days', 'weekday 4') AS INTEGER) + 6) / 7))",
+            "monthly": "strftime('%Y-%m', {t}, 'unixepoch')",
+            "quarterly": "(strftime('%Y', {t}, 'unixepoch') || '-Q' || "
+            "((CAST(strftime('%m', {t}, 'unixepoch') AS INTEGER) + 2) / 3))",
+        }
+    ),
 }
 
 # rebuild_aggregates: with a single max() in a GROUP BY, SQLite takes the bare column display_name from the row holding

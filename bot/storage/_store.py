@@ -32,6 +32,7 @@ from typing import Any, Self
 
 from bot.limits import RATING_MIN_MATCHES, RATING_TREND_MATCHES
 
+from . import _seasons
 from ._common import (
     ALL_GUILDS,
     ALL_MODES,
@@ -68,6 +69,7 @@ from ._models import (
     PlayerStats,
     RatingCheck,
     RatingRow,
+    Season,
     Shards,
     UserPrefs,
     WriteRefused,
@@ -336,6 +338,8 @@ class SqlStore:
         turn_pings: bool | _Unset = UNSET,
         game_threads: bool | _Unset = UNSET,
         default_options: dict[str, Any] | _Unset = UNSET,
+        season_period: str | _Unset = UNSET,
+        ai_level: str | _Unset = UNSET,
     ) -> GuildSettings:
         """Change some of a server's settings (the others keep their value) and return them all. Concurrent updates
         of one server apply one after the other.
@@ -343,7 +347,8 @@ class SqlStore:
         ``default_mode`` one of ``classic``/``flip``/``flex``; ``turn_timer`` seconds, 15–600; ``language`` one of
         ``en``/``it``/``es``/``sk`` or ``None`` for each user's Discord locale; ``text_only``, ``turn_pings`` and
         ``game_threads`` ``True``/``False``; ``default_target_score`` 0–100000 (bounds: :mod:`bot.limits`);
-        ``default_options`` a dict of rule options (``{}`` = the rules' defaults) that ``validate_options`` accepts.
+        ``default_options`` a dict of rule options (``{}`` = the rules' defaults) that ``validate_options`` accepts;
+        ``season_period`` one of :data:`bot.limits.SEASON_PERIODS`; ``ai_level`` one of :data:`bot.limits.AI_LEVELS`.
         Raises :class:`InvalidInputError` for any bad value, and then changes nothing.
         """
         check_id("guild_id", guild_id)
@@ -357,20 +362,22 @@ class SqlStore:
             turn_pings=turn_pings,
             game_threads=game_threads,
             default_options=default_options,
+            season_period=season_period,
+            ai_level=ai_level,
         )
         async with self._db.transaction() as tx:
             # the row exists (with the defaults if it did not) and is locked until the commit
             await tx.execute(
                 f"INSERT INTO guild_settings (guild_id, {SETTINGS_COLUMNS}) "
-                "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (guild_id) DO NOTHING",
+                "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) ON CONFLICT (guild_id) DO NOTHING",
                 *settings_row(GuildSettings(guild_id)),
             )
             rows = await tx.fetch(_SELECT_SETTINGS + " {for_update}", guild_id)
             new = merge_settings(settings_from_row(guild_id, rows[0], self._validate_options), changes)
             await tx.execute(
                 "UPDATE guild_settings SET default_mode = $2, turn_timer = $3, language = $4, text_only = $5, "
-                "default_target_score = $6, turn_pings = $7, game_threads = $8, default_options = $9 "
-                "WHERE guild_id = $1",
+                "default_target_score = $6, turn_pings = $7, game_threads = $8, default_options = $9, "
+                "season_period = $10, ai_level = $11 WHERE guild_id = $1",
                 *settings_row(new),
             )
         return new
@@ -772,6 +779,10 @@ class SqlStore:
             totals = totals_rows(result, match_id)
             if totals:
                 await tx.executemany(_UPSERT_TOTALS, totals)
+                # the seasons it ended in (issue 19 point 4): the same totals, per season
+                ended = float(result.ended_at)
+                await tx.executemany(_seasons.UPSERT_STANDING, _seasons.season_rows(totals, ended))
+                await tx.executemany(_seasons.COUNT_MATCH, _seasons.season_counts(result.guild_id, ended))
             seats = rated_seats(result)
             if seats:
                 await self._rate(tx, result.guild_id, str(result.mode), match_id, seats)
@@ -924,6 +935,65 @@ class SqlStore:
             "SELECT coalesce(sum(players), 0) FROM rank_by_wins WHERE guild_id = $1 AND mode = $2 AND wins > 0", *key
         )
         return int(rows[0][0])
+
+    async def season_leaderboard(
+        self, *, guild_id: int | None, mode: str | None, season: str, limit: int = 10, offset: int = 0
+    ) -> list[LeaderboardRow]:
+        """One page of a season's leaderboard (issue 19 point 4), in :data:`RANK_ORDER`; ranks are ``offset + 1, …``.
+
+        As :meth:`leaderboard`, counting only the matches that ended in ``season``: a key of
+        :func:`bot.storage.season_key` (a server's seasons are weekly, monthly or quarterly; all servers' only
+        :data:`bot.limits.GLOBAL_SEASON_PERIOD`). Raises :class:`InvalidInputError` for another key, ``limit`` outside
+        1–1000 or a negative ``offset``."""
+        key = self._season_scope(guild_id, mode, season)
+        limit, offset = check_page(limit, offset)
+        rows = await self._db.read(
+            f"SELECT {RANK_COLUMNS} FROM season_standings WHERE guild_id = $1 AND season = $2 AND mode = $3 "
+            f"AND wins > 0 ORDER BY {RANK_ORDER} LIMIT $4 OFFSET $5",
+            *key,
+            limit,
+            offset,
+        )
+        return [LeaderboardRow(offset + i, *row) for i, row in enumerate(rows, start=1)]
+
+    async def season_leaderboard_count(self, *, guild_id: int | None, mode: str | None, season: str) -> int:
+        """How many players :meth:`season_leaderboard` lists (those with a match won in the season)."""
+        key = self._season_scope(guild_id, mode, season)
+        rows = await self._db.read(
+            "SELECT count(*) FROM season_standings WHERE guild_id = $1 AND season = $2 AND mode = $3 AND wins > 0", *key
+        )
+        return int(rows[0][0])
+
+    @staticmethod
+    def _season_scope(guild_id: int | None, mode: str | None, season: str) -> tuple[int, str, str]:
+        guild, mode_key = scope(check_optional_guild(guild_id), check_optional_mode(mode))
+        season = _seasons.check_season(season)
+        _seasons.check_period(_seasons.season_period(season), scope_global=guild == ALL_GUILDS)
+        return guild, season, mode_key
+
+    async def seasons(self, *, guild_id: int | None, period: str, now: float, limit: int = 25) -> list[Season]:
+        """A scope's seasons of ``period``, newest first: the one holding ``now`` (Unix seconds; listed even before
+        its first match), then every earlier one with a match, ``limit`` (1–1000) at most. All servers (``guild_id``
+        ``None``) have only :data:`bot.limits.GLOBAL_SEASON_PERIOD` seasons: another ``period`` raises
+        :class:`InvalidInputError`, as does a bad ``now`` or ``limit``."""
+        guild = check_optional_guild(guild_id)
+        period = _seasons.check_period(period, scope_global=guild is None)
+        if isinstance(now, bool) or not isinstance(now, int | float):
+            raise InvalidInputError("now must be Unix seconds")
+        current = _seasons.season_key(period, now)
+        limit, _ = check_page(limit, 0)
+        rows = await self._db.read(
+            "SELECT season, matches FROM seasons WHERE guild_id = $1 AND period = $2 AND season <= $3 "
+            "ORDER BY season DESC LIMIT $4",
+            ALL_GUILDS if guild is None else guild,
+            period,
+            current,
+            limit,
+        )
+        found = [(str(key), int(n)) for key, n in rows]
+        if not found or found[0][0] != current:
+            found = [(current, 0), *found][:limit]
+        return [Season(key, period, *_seasons.season_bounds(key), n) for key, n in found]
 
     async def player_stats(self, user_id: int, *, guild_id: int | None, mode: str | None) -> PlayerStats | None:
         """A player's totals and rank in one scope (``None`` = all servers / all modes); ``None`` if the player has no
@@ -1091,7 +1161,8 @@ class SqlStore:
         )
 
     async def rebuild_aggregates(self) -> None:
-        """Recompute every leaderboard total and rank table from the raw match tables, in one transaction (readers see
+        """Recompute every leaderboard total and rank table, and the seasons' standings, from the raw match tables, in
+        one transaction (readers see
         the old ones until it commits; finishes wait). For repairs and after importing matches; about a minute per
         million matches. The rank triggers are off for the bulk work, so the rank tables are computed with one
         GROUP BY each instead of a trigger call per row."""
@@ -1107,6 +1178,10 @@ async def rebuild_aggregates(db: Dialect, tx: Tx) -> None:
         for table in ("player_totals", *RANK_TABLES):
             await tx.execute(f"DELETE FROM {table}", slow=True)
         await tx.execute(db.rebuild_finest, slow=True)
+        for table in ("season_standings", "seasons"):
+            await tx.execute(f"DELETE FROM {table}", slow=True)
+        for statement in _seasons.REBUILD:
+            await tx.execute(statement, slow=True)
         for guild, mode, group in (
             ("guild_id", f"'{ALL_MODES}'", "guild_id, "),
             (str(ALL_GUILDS), "mode", "mode, "),

@@ -8,9 +8,10 @@ database gets the schema (its migrations) and, in one transaction: every server'
 (damaged values as their defaults), every live game (so the
 matches in progress resume after the move), every finished match with its players and rounds (same ids) and every
 match record (issue 19 point 1), and the
-leaderboard totals and rank tables rebuilt from those matches, so every leaderboard, player's stats and rank is the
-same as before; then the skill ratings are recomputed from the copied results (issue 19 point 3: the same ratings as
-``python -m bot.storage.ratings --rebuild`` gives on the SQLite file). Leases are not copied (the processes take them
+leaderboard totals, rank tables and seasons' standings (issue 19 point 4) rebuilt from those matches, so every
+leaderboard, season, player's stats and rank is the same as before; then the skill ratings are recomputed from the
+copied results (issue 19 point 3: the same ratings as ``python -m bot.storage.ratings --rebuild`` gives on the SQLite
+file). Leases are not copied (the processes take them
 anew); rows SQLite had set aside in ``quarantined_games`` stay there.
 
 A target that already holds settings, live games or matches is refused, and nothing is written, so running the command

@@ -303,7 +303,8 @@ class Clicks:
         """Answer with the lobby just opened in ``channel`` and remember its message: every later update edits this
         one message."""
         session = self.snapshot(channel)
-        screen = screens.lobby_screen(session, session.ui.lang)
+        level = (await self.bot.guild_settings(session.guild_id)).ai_level
+        screen = screens.lobby_screen(session, session.ui.lang, level)
         if interaction.response.is_done():  # deferred (a thread that could not be opened): the lobby fills the answer
             message_id: int | None = (await interaction.edit_original_response(**screen.edit_kwargs())).id
         else:

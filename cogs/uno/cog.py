@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import time
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -23,31 +24,33 @@ from bot.adapter.errors import NoGame, NotHost
 from bot.adapter.records import RecordError, recap
 from bot.engine.cards import Mode
 from bot.engine.errors import RuleError
-from bot.engine.options import OptionError, Options
 from bot.i18n import LANGUAGE_NAMES, LANGUAGES, t, tn
 from bot.limits import (
+    AI_LEVELS,
     RATING_MIN_MATCHES,
     RATING_TREND_MATCHES,
+    SEASON_PERIODS,
     TARGET_SCORE_MAX,
     TURN_TIMER_MAX,
     TURN_TIMER_MIN,
 )
 from bot.storage import InvalidInputError, PlayerRating
 
-from . import house, inputs, screens
+from . import inputs, screens, seasons
 from .clicks import Clicks, display_name, is_admin
+from .defaults import DefaultsPanel, defaults_button, rule_lines, saved_options
 from .hands import HAND_REFRESH_WINDOW, Hands
 from .images import DRAWING_CONCURRENCY, DRAWING_DRAIN, Images
 from .inputs import BadInput
 from .layout import walk_components
-from .options import HOUSE_NAMES, for_game, given, rule_parameters, settings_parameters
+from .options import HOUSE_NAMES, for_game, given, rule_parameters
 from .publisher import Publisher
 from .recap import history_embed, history_option, recap_embed
 from .replies import answered, channel_of, command_error, guild_of, send_ephemeral
 from .rules import rules_embed
 from .text import folded, shown_name
 from .threads import GameThreads, follow, private_answer
-from .views import DYNAMIC_ITEMS, Handlers, HistoryButton, HistoryRecapSelect, LeaderboardButton
+from .views import DYNAMIC_ITEMS, Handlers, HistoryButton, HistoryRecapSelect, LeaderboardButton, SeasonBoardButton
 
 if TYPE_CHECKING:
     from bot.client import UnoBot
@@ -73,6 +76,8 @@ SCOPE_CHOICES = [
     Choice(name=_l("This server", "choice.server"), value="server"),
     Choice(name=_l("All servers", "choice.global"), value="global"),
 ]
+PERIOD_CHOICES = [Choice(name=_l(period.title(), f"choice.period.{period}"), value=period) for period in SEASON_PERIODS]
+LEVEL_CHOICES = [Choice(name=_l(level.title(), f"ai.level.{level}"), value=level) for level in AI_LEVELS]
 ORDER_CHOICES = [
     Choice(name=_l("Most matches won", "choice.order_wins"), value="wins"),
     Choice(name=_l("Skill rating", "choice.order_rating"), value="rating"),
@@ -109,6 +114,7 @@ class UnoCog(
         self.images = Images(bot)
         self.hands = Hands(self.images, round_pause=bot.manager.limits.round_pause)
         self.clicks = Clicks(bot, self.images, self.hands)
+        self.defaults = DefaultsPanel(bot, self.clicks.error)  # the server's default rules (/uno settings)
         self.publisher = Publisher(bot, self.images, self.hands)
         self.threads = GameThreads(bot, self.publisher.repaint_later)
         self._tree_error = bot.tree.on_error  # the tree's own error handler: given back when the cog is unloaded
@@ -365,19 +371,91 @@ class UnoCog(
         scope=_l("This server or all servers", "opt.scope"),
         game=_l("Which game", "opt.game"),
         order=_l("Rank by matches won or by skill rating", "opt.order"),
+        season=_l("A season's standings: the current one or an earlier one", "opt.season"),
     )
     @app_commands.choices(scope=SCOPE_CHOICES, game=MODE_CHOICES, order=ORDER_CHOICES)
     async def leaderboard(
-        self, interaction: Interaction, scope: str = "server", game: str = "all", order: str = "wins"
+        self,
+        interaction: Interaction,
+        scope: str = "server",
+        game: str = "all",
+        order: str = "wins",
+        season: str | None = None,
     ) -> None:
         """The board of ``scope`` and ``game``, by match wins or (``order="rating"``, issue 19 point 3) by skill
-        rating; a rating is per game, so ``game="all"`` by rating shows the server's default game."""
+        rating; a rating is per game, so ``game="all"`` by rating shows the server's default game. With ``season``
+        (issue 19 point 4: ``current`` or a season key), the wins of that season only."""
         guild = interaction.guild_id if scope == "server" else None
         mode = None if game == "all" else game
+        if season is not None:
+            await self.season_leaderboard(interaction, guild, mode, order, season)
+            return
         if order == "rating" and mode is None:
             mode = (await self.bot.guild_settings(interaction.guild_id)).default_mode
         embed, view = await self.leaderboard_page(interaction, guild, mode, 0, order)
         await interaction.response.send_message(embed=embed, view=view)
+
+    async def season_leaderboard(
+        self, interaction: Interaction, guild: int | None, mode: str | None, order: str, season: str
+    ) -> None:
+        """``/uno leaderboard season:…`` (issue 19 point 4): a season's board by match wins; a season that is none of
+        the scope's, or a season asked for by rating (ratings are not per season), is refused in one line."""
+        lang = await self.lang(interaction)
+        try:
+            if order == "rating":
+                raise BadInput("season_rating")
+            key = await seasons.resolve(self.bot, guild, season, time.time())
+        except BadInput as exc:
+            await self.error(interaction, exc, lang)
+            return
+        embed, view = await self.season_page(interaction, guild, mode, key, 0)
+        await interaction.response.send_message(embed=embed, view=view)
+
+    @leaderboard.autocomplete("season")
+    async def season_autocomplete(self, interaction: Interaction, current: str) -> list[Choice[str]]:
+        """The seasons of the scope chosen so far (this server's by default)."""
+        scope = getattr(interaction.namespace, "scope", "server")
+        guild = None if scope == "global" else interaction.guild_id
+        return await seasons.season_choices(self.bot, guild, current, await self.lang(interaction))
+
+    @answered
+    async def on_season_page(
+        self, interaction: Interaction, guild: int | None, mode: str | None, season: str, page: int
+    ) -> None:
+        """A page button of a season's board: that page, edited in place (the season checked again: a forged one is
+        refused in one line)."""
+        if guild is not None and guild != interaction.guild_id:
+            guild = interaction.guild_id  # a forged id may not read another server's board
+        try:
+            key = await seasons.resolve(self.bot, guild, season, time.time())
+        except BadInput as exc:
+            await self.error(interaction, exc, await self.lang(interaction))
+            return
+        embed, view = await self.season_page(interaction, guild, mode, key, page)
+        message = interaction.message
+        if message is not None and message.flags.components_v2:  # a forged page button on a table: no embed there
+            await interaction.response.send_message(embed=embed, view=view, ephemeral=True)
+            return
+        await interaction.response.edit_message(embed=embed, view=view)
+
+    async def season_page(
+        self, interaction: Interaction, guild: int | None, mode: str | None, key: str, page: int
+    ) -> tuple[discord.Embed, discord.ui.View]:
+        """Page ``page`` (from 0, clamped) of season ``key``'s board, with its page buttons."""
+        lang = await self.lang(interaction)
+        store = self.bot.store
+        total = await store.season_leaderboard_count(guild_id=guild, mode=mode, season=key)
+        page, pages = screens.page_of(total, LEADERBOARD_PAGE, page)
+        rows = await store.season_leaderboard(
+            guild_id=guild, mode=mode, season=key, limit=LEADERBOARD_PAGE, offset=page * LEADERBOARD_PAGE
+        )
+        embed = seasons.season_embed(rows, guild, mode, key, page, pages, lang)
+        view = discord.ui.View(timeout=None)
+        view.add_item(SeasonBoardButton(guild, mode, key, max(page - 1, 0), "p", "◀", disabled=page == 0))
+        view.add_item(
+            SeasonBoardButton(guild, mode, key, min(page + 1, pages - 1), "n", "▶", disabled=page >= pages - 1)
+        )
+        return embed, view
 
     @answered
     async def on_leaderboard_page(
@@ -591,14 +669,17 @@ class UnoCog(
         ),
         turn_pings=_l("Mention the player whose turn it is in a short message", "opt.turn_pings"),
         game_threads=_l("Play each game in a thread of its own", "opt.game_threads"),
+        season_period=_l("How long a season of this server's leaderboard lasts", "opt.season_period"),
+        ai_level=_l("The level of the AI seat the lobby's Add AI adds", "opt.ai_level"),
         reset_rules=_l("Forget the saved rule options (back to the standard rules)", "opt.reset_rules"),
     )
     @app_commands.choices(
         default_game=GAME_CHOICES,
         language=[Choice(name=_l("Each user's Discord language", "choice.auto"), value="auto")]
         + [Choice(name=LANGUAGE_NAMES[code], value=code) for code in LANGUAGES],
+        season_period=PERIOD_CHOICES,
+        ai_level=LEVEL_CHOICES,
     )
-    @settings_parameters
     async def settings(
         self,
         interaction: Interaction,
@@ -609,12 +690,15 @@ class UnoCog(
         default_target: app_commands.Range[int, 0, TARGET_SCORE_MAX] | None = None,
         turn_pings: bool | None = None,
         game_threads: bool | None = None,
+        season_period: str | None = None,
+        ai_level: str | None = None,
         reset_rules: bool | None = None,
-        **rules: Any,
     ) -> None:
         """Show or change the server's settings (Manage Server): the defaults of ``/uno new`` (game, target score,
-        turn timer, rule options), language, card images, turn pings and a thread per game. Every value is checked
-        here; one bad value changes nothing."""
+        turn timer), language, card images, turn pings, a thread per game, the season period (issue 19 point 4) and
+        the level of Add AI (issue 21 point 1). The default rules are changed in the panel its **Default rules**
+        button opens (:mod:`cogs.uno.defaults`; ``reset_rules`` forgets them). Every value is checked here; one bad
+        value changes nothing."""
         lang = await self.lang(interaction)
         if not is_admin(interaction):
             await interaction.response.send_message(t("error.no_permission", lang), ephemeral=True)
@@ -638,15 +722,12 @@ class UnoCog(
                 changes["turn_pings"] = inputs.flag(turn_pings)
             if game_threads is not None:
                 changes["game_threads"] = inputs.flag(game_threads)
-            reset = inputs.flag(reset_rules) if reset_rules is not None else False
-            typed = given(rules)
-            if reset or typed:
-                saved = {} if reset else dict(current.default_options)
-                saved.update(typed)
-                try:  # kept as the engine writes them: only what differs from SPEC's defaults
-                    changes["default_options"] = Options.from_dict(saved).to_dict()
-                except OptionError as exc:
-                    raise BadInput("bad_option") from exc
+            if season_period is not None:
+                changes["season_period"] = inputs.choice(season_period, SEASON_PERIODS)
+            if ai_level is not None:
+                changes["ai_level"] = inputs.choice(ai_level, AI_LEVELS)
+            if reset_rules is not None and inputs.flag(reset_rules):
+                changes["default_options"] = {}
             current = await self.bot.store.update_settings(guild_id, **changes) if changes else current
         except (AdapterError, InvalidInputError) as exc:
             await self.error(interaction, exc if isinstance(exc, AdapterError) else BadInput("bad_request"), lang)
@@ -662,8 +743,7 @@ class UnoCog(
             images=t("settings.on", lang) if not current.text_only else t("settings.off", lang),
         )
         target = current.default_target_score
-        saved_options = Options.from_dict(current.default_options)
-        lines = screens.option_lines(saved_options, None, lang) + house.option_lines(saved_options, lang)
+        lines = rule_lines(saved_options(current), lang)
         text += "\n" + t(
             "settings.defaults",
             lang,
@@ -672,10 +752,18 @@ class UnoCog(
             threads=t("settings.enabled" if current.game_threads else "settings.disabled", lang),
             rules=("\n" + "\n".join(f"• {line}" for line in lines)) if lines else t("settings.standard_rules", lang),
         )
+        text += "\n" + t(
+            "settings.seasons_ai",
+            lang,
+            period=t(f"choice.period.{current.season_period}", lang),
+            level=t(f"ai.level.{current.ai_level}", lang),
+        )
         if current.language is None:  # how the tables' language is chosen, and how to choose it (issue 18 point 5)
             text += "\n\n" + t("settings.auto_tables", lang)
+        text += "\n\n" + t("settings.rules_hint", lang)
         title = t("settings.saved", lang) if changes else t("settings.title", lang)
-        await interaction.response.send_message(embed=discord.Embed(title=title, description=text), ephemeral=True)
+        embed = discord.Embed(title=title, description=text)
+        await interaction.response.send_message(embed=embed, view=defaults_button(guild_id, lang), ephemeral=True)
 
     @app_commands.command(
         name=_l("prefs", "cmd.prefs.name"),

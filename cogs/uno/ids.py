@@ -9,6 +9,8 @@ player saw, so a click on an out-of-date message is refused instead of doing som
   partners whom at a partner table, SPEC T1).
 - The lobby's rule panel (issue 18 point 3): ``uno:r:<verb>:<channel>:<arg>`` (selects: preset, flags, pick, set;
   ``arg``: the option a ``set`` select changes).
+- The server's default rules (the rule panel opened from ``/uno settings``): ``uno:sd:open:<guild>`` (its button),
+  ``uno:sd:<verb>:<guild>:<arg>`` (its selects, as the lobby panel's).
 - Table: ``uno:t:<verb>:<channel>`` (hand, uno, catch, next, again).
 - Table decisions for one player: ``uno:d:<verb>:<channel>:<fp>:<arg>`` (challenge, accept, colour).
 - Hand buttons: ``uno:h:<verb>:<channel>:<fp>:<arg>`` (draw, keep, uno, refresh, page, colour, back, challenge,
@@ -17,6 +19,8 @@ player saw, so a click on an out-of-date message is refused instead of doing som
   jump-in (SPEC H) names a card by its place in the hand, with the fingerprint
   :func:`cogs.uno.house.jump_fingerprint`.
 - Leaderboard pages: ``uno:lb:<guild or 0>:<mode or all>:<page>:<p|n>``, by rating ``…:<p|n>:r``.
+- Season board pages (issue 19 point 4): ``uno:ls:<guild or 0>:<mode or all>:<season>:<page>:<p|n>`` (``season``
+  a key such as ``2026-12``, ``2026-W49``, ``2026-Q4``).
 - History pages (issue 19 point 2): ``uno:hi:<user>:<guild or 0>:<page>:<p|n>``; its recap select
   ``uno:hr:<user>:<page>`` (the value is a match key); a match's recap button: ``uno:rc:<match key>`` (the match key is
   ``<channel>:<start in ms>:<seed>``, :attr:`bot.adapter.session.Session.match_key`).
@@ -33,6 +37,7 @@ from bot.engine.view import HandCard, PlayerView
 
 LOBBY_VERBS = ("join", "leave", "ai", "ai_easy", "ai_hard", "start", "cancel", "rules", "partners")
 RULES_VERBS = ("preset", "flags", "pick", "set")
+DEFAULTS_VERBS = RULES_VERBS
 TABLE_VERBS = ("hand", "uno", "catch", "next", "again")
 DECISION_VERBS = ("challenge", "accept", "colour")
 HAND_VERBS = ("draw", "keep", "uno", "refresh", "page", "colour", "back", "challenge", "accept", "declare", "jump")
@@ -46,9 +51,15 @@ DECISION_RE = rf"uno:d:(?P<verb>{'|'.join(DECISION_VERBS)}):{_CH}:{_TAIL}"
 HAND_RE = rf"uno:h:(?P<verb>{'|'.join(HAND_VERBS)}):{_CH}:{_TAIL}"
 HAND_SELECT_RE = rf"uno:hs:(?P<verb>{'|'.join(HAND_SELECT_VERBS)}):{_CH}:{_TAIL}"
 RULES_RE = rf"uno:r:(?P<verb>{'|'.join(RULES_VERBS)}):{_CH}:(?P<arg>[a-z_]{{0,40}})"
+DEFAULTS_OPEN_RE = r"uno:sd:open:(?P<guild>[0-9]{1,20})"
+DEFAULTS_RE = rf"uno:sd:(?P<verb>{'|'.join(DEFAULTS_VERBS)}):(?P<guild>[0-9]{{1,20}}):(?P<arg>[a-z_]{{0,40}})"
 LEADERBOARD_RE = (
     r"uno:lb:(?P<guild>[0-9]{1,20}):(?P<mode>all|classic|flip|flex):(?P<page>[0-9]{1,4}):(?P<dir>[pn])"
     r"(?::(?P<order>r))?"  # by rating (issue 19 point 3); the ids of before end at the direction
+)
+SEASON_BOARD_RE = (
+    r"uno:ls:(?P<guild>[0-9]{1,20}):(?P<mode>all|classic|flip|flex):(?P<season>[0-9]{4}-(?:W[0-9]{2}|Q[1-4]|[0-9]{2})):"
+    r"(?P<page>[0-9]{1,4}):(?P<dir>[pn])"
 )
 
 HISTORY_RE = r"uno:hi:(?P<user>[0-9]{1,20}):(?P<guild>[0-9]{1,20}):(?P<page>[0-9]{1,5}):(?P<dir>[pn])"
@@ -65,6 +76,11 @@ def rules_id(verb: str, channel: int, arg: str = "") -> str:
     return f"uno:r:{verb}:{channel}:{arg}"
 
 
+def defaults_id(verb: str, guild: int, arg: str = "") -> str:
+    """A component of the server's default-rules panel: ``open`` (the button of ``/uno settings``) or a select."""
+    return f"uno:sd:open:{guild}" if verb == "open" else f"uno:sd:{verb}:{guild}:{arg}"
+
+
 def table_id(verb: str, channel: int) -> str:
     return f"uno:t:{verb}:{channel}"
 
@@ -79,6 +95,11 @@ def hand_id(verb: str, channel: int, fp: str, arg: str = "") -> str:
 
 def hand_select_id(verb: str, channel: int, fp: str, arg: str = "") -> str:
     return f"uno:hs:{verb}:{channel}:{fp}:{arg}"
+
+
+def season_board_id(guild: int | None, mode: str | None, season: str, page: int, direction: str) -> str:
+    """A page button of season ``season``'s board (``None``: all servers / all games)."""
+    return f"uno:ls:{guild or 0}:{mode or 'all'}:{season}:{page}:{direction}"
 
 
 def leaderboard_id(guild: int | None, mode: str | None, page: int, direction: str, order: str = "wins") -> str:

@@ -1,5 +1,6 @@
 """The rule options in Discord, all derived from the engine's one table (:data:`bot.engine.options.RULE_OPTIONS`,
-issue 17 point 1): the slash options of ``/uno new`` and ``/uno settings``, the checks of what a user sends, the lobby
+issue 17 point 1): the slash options of ``/uno new`` (the server's defaults: the same rows, in the rule panel of
+:mod:`cogs.uno.defaults`), the checks of what a user sends, the lobby
 and ``/uno rules`` lines, the presets and README's rule table.
 
 Texts come from the catalogues by the option's name (``text`` is the stem where an older key is kept):
@@ -38,9 +39,6 @@ Callback = Callable[..., Coroutine[Any, Any, None]]
 
 #: The rule options ``/uno new`` takes (SPEC table O; the target score has its own option).
 SLASH_OPTIONS: tuple[RuleOption, ...] = tuple(row for row in RULE_OPTIONS.values() if row.slash)
-#: The rule options ``/uno settings`` takes: those of ``/uno new`` that are declared ``settings`` (Discord allows 25
-#: options a command; the others are set per table, by ``/uno new`` and the lobby's rule panel).
-SETTINGS_OPTIONS: tuple[RuleOption, ...] = tuple(row for row in SLASH_OPTIONS if row.settings)
 
 #: Lobby lines of options other than house rules whose catalogue keys predate the table: (name, value) -> key.
 _LINE_KEYS: Mapping[tuple[str, object], str] = {
@@ -121,11 +119,6 @@ def rule_parameters(func: Callback) -> Any:
     names in each language. Put it under the command's other decorators. (Typed ``Any``: mypy cannot match a
     callback with ``**rules`` against discord.py's ``Concatenate`` signature.)"""
     return _with_rules(func, SLASH_OPTIONS)
-
-
-def settings_parameters(func: Callback) -> Any:
-    """:func:`rule_parameters` for ``/uno settings``: the options of :data:`SETTINGS_OPTIONS`."""
-    return _with_rules(func, SETTINGS_OPTIONS)
 
 
 def _with_rules(func: Callback, rows: tuple[RuleOption, ...]) -> Any:
@@ -274,8 +267,6 @@ def readme_table() -> str:
     ]
     for row in RULE_OPTIONS.values():
         name = f"`{row.name}`" if row.slash else f"`{row.name}` (`target`)"
-        if row.slash and not row.settings:
-            name += " ¹"
         default = value_label(row, row.default, "en")
         if row.kind is int:
             assert row.bounds is not None
@@ -286,12 +277,6 @@ def readme_table() -> str:
         where = games.get(row.games) or ", ".join(m.value for m in Mode if m in row.games)
         section = f"SPEC {row.section}" + (" (house rule)" if row.house else "")
         lines.append(f"| {name} | {label(row, 'en')} | {default} | {others} | {where} | {section} |")
-    if any(row.slash and not row.settings for row in RULE_OPTIONS.values()):
-        lines += [
-            "",
-            "¹ Set per table (`/uno new`, the lobby's rule panel), not by `/uno settings`: Discord allows 25 options a"
-            " command.",
-        ]
     return "\n".join(lines) + "\n"
 
 
@@ -317,7 +302,6 @@ if __name__ == "__main__":
 __all__ = [
     "HOUSE_NAMES",
     "README_MARKERS",
-    "SETTINGS_OPTIONS",
     "SLASH_OPTIONS",
     "catalogue_keys",
     "checked",
@@ -330,7 +314,6 @@ __all__ = [
     "option_lines",
     "readme_table",
     "rule_parameters",
-    "settings_parameters",
     "stack_kinds",
     "value_label",
 ]

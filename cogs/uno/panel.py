@@ -16,14 +16,14 @@ may change the rules (everyone else is told so, and changes nothing).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import discord
 
 from bot.adapter import AdapterError, SessionManager, SessionView, Status
 from bot.adapter.errors import AlreadyStarted, GameFinished, NoGame, NotHost
 from bot.engine.errors import RuleError
-from bot.engine.options import PRESETS, RULE_OPTIONS, RuleOption
+from bot.engine.options import PRESETS, RULE_OPTIONS, Options, RuleOption
 from bot.i18n import t
 
 from . import inputs
@@ -60,14 +60,38 @@ def panel_screen(session: SessionView, lang: str, picked: str | None = None) -> 
     embed.add_field(
         name=t("lobby.house_rules", lang), value="\n".join(house) if house else t("panel.no_house_rules", lang)
     )
-    rows = rows_for(session)
+    view = discord.ui.View(timeout=None)
+    for item in rule_selects(
+        rows_for(session),
+        o,
+        lang,
+        picked,
+        lambda verb, arg, placeholder, options, **kw: RuleSelect(verb, ch, arg, placeholder, options, **kw),
+    ):
+        view.add_item(item)
+    return Screen(embed=embed, view=view)
+
+
+class SelectMaker(Protocol):
+    """Builds one select of a rule panel: ``verb`` (preset, flags, pick, set), ``arg`` (the option a ``set``
+    changes), its placeholder and options; ``row``, ``min_values``, ``max_values`` as discord.py's."""
+
+    def __call__(
+        self, verb: str, arg: str, placeholder: str, options: list[discord.SelectOption], **kw: Any
+    ) -> discord.ui.Item[Any]: ...
+
+
+def rule_selects(
+    rows: list[RuleOption], o: Options, lang: str, picked: str | None, make: SelectMaker
+) -> list[discord.ui.Item[Any]]:
+    """The selects of a rule panel over ``rows`` at options ``o`` (a lobby's, or a server's defaults: see
+    :mod:`cogs.uno.defaults`), one per row of the message: the preset, the on/off options, the pick of another option
+    and, once one is ``picked``, its values."""
     flags = [row for row in rows if row.kind is bool]
     others = [row for row in rows if row.kind is not bool]
-    view = discord.ui.View(timeout=None)
-    view.add_item(
-        RuleSelect(
+    items = [
+        make(
             "preset",
-            ch,
             "",
             t("panel.preset", lang),
             [
@@ -78,12 +102,11 @@ def panel_screen(session: SessionView, lang: str, picked: str | None = None) -> 
             ],
             row=0,
         )
-    )
+    ]
     if flags:
-        view.add_item(
-            RuleSelect(
+        items.append(
+            make(
                 "flags",
-                ch,
                 "",
                 t("panel.flags", lang),
                 [
@@ -98,10 +121,9 @@ def panel_screen(session: SessionView, lang: str, picked: str | None = None) -> 
             )
         )
     if others:
-        view.add_item(
-            RuleSelect(
+        items.append(
+            make(
                 "pick",
-                ch,
                 "",
                 t("panel.pick", lang),
                 [
@@ -120,17 +142,10 @@ def panel_screen(session: SessionView, lang: str, picked: str | None = None) -> 
     if row is not None and row in others:
         current = getattr(o, row.name)
         values = list(row.values) if current in row.values else sorted([*row.values, current])
-        view.add_item(
-            RuleSelect(
-                "set",
-                ch,
-                row.name,
-                label(row, lang),
-                [_option(row, v, lang, current=current) for v in values],
-                row=3,
-            )
+        items.append(
+            make("set", row.name, label(row, lang), [_option(row, v, lang, current=current) for v in values], row=3)
         )
-    return Screen(embed=embed, view=view)
+    return items
 
 
 def _value(row: RuleOption, text: str) -> Any:
@@ -145,7 +160,12 @@ def _value(row: RuleOption, text: str) -> Any:
 def changes_of(session: SessionView, verb: str, arg: str, values: list[str]) -> tuple[str | None, dict[str, Any]]:
     """What a panel select asks: ``(preset or None, {option: value})``, every name and value checked against the
     table and the game (:class:`~cogs.uno.inputs.BadInput` for anything a real panel could not send)."""
-    rows = {row.name: row for row in rows_for(session)}
+    return changes_for(rows_for(session), verb, arg, values)
+
+
+def changes_for(offered: list[RuleOption], verb: str, arg: str, values: list[str]) -> tuple[str | None, dict[str, Any]]:
+    """:func:`changes_of` for a panel offering the rows ``offered``."""
+    rows = {row.name: row for row in offered}
     if verb == "preset":
         if len(values) != 1 or values[0] not in PRESETS:
             raise inputs.BadInput("bad_option")
@@ -220,4 +240,4 @@ class RulesPanel:
             await interaction.edit_original_response(**screen.edit_kwargs())
 
 
-__all__ = ["RulesPanel", "changes_of", "panel_screen", "rows_for"]
+__all__ = ["RulesPanel", "SelectMaker", "changes_for", "changes_of", "panel_screen", "rows_for", "rule_selects"]

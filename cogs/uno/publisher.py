@@ -318,7 +318,7 @@ class Publisher:
             await self.repaint(session, resumed=job.resumed)
         elif session.status is Status.LOBBY:
             if self._message_id(session) is not None:  # the first lobby message is the answer to the command
-                await self.edit_public(session, screens.lobby_screen(session, lang))
+                await self.edit_public(session, screens.lobby_screen(session, lang, await self.ai_level(session)))
         elif session.public is not None:
             await self.show_table(session, lang)
         for kind, at, event in job.summaries:
@@ -484,6 +484,10 @@ class Publisher:
         latest = self.bot.manager.snapshot(session.channel_id)
         return latest.ui if latest is not None and latest.same_session(session) else session.ui
 
+    async def ai_level(self, session: SessionView) -> str:
+        """The server's default AI level, for the lobby's Add AI (issue 21 point 1; cached settings)."""
+        return (await self.bot.guild_settings(session.guild_id)).ai_level
+
     def _message_id(self, session: SessionView) -> int | None:
         """The public message of the session: as last committed (a table posted anew since ``session`` was
         committed is in the newer snapshot)."""
@@ -592,7 +596,7 @@ class Publisher:
                 found = await self.find_lobby(session)
                 if found is not None:
                     await self._note(session, lambda ui: replace(ui, message=found))
-            await self.edit_public(session, screens.lobby_screen(session, lang))
+            await self.edit_public(session, screens.lobby_screen(session, lang, await self.ai_level(session)))
             return
         public = session.public
         if public is None:

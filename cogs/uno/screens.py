@@ -16,7 +16,7 @@ import discord
 
 from bot.adapter import SessionView, Status
 from bot.adapter.session_view import SeatView as SessionSeat
-from bot.ai import Level
+from bot.ai import DEFAULT_LEVEL, Level
 from bot.card_emojis import CARD_EMOJIS
 from bot.engine.actions import Accept, CallUno, Challenge, DeclareColour, Draw, Keep
 from bot.engine.cards import Face, Kind, Mode, Side, colours_of, hand_sort_key
@@ -195,7 +195,9 @@ def _png(data: bytes, name: str) -> discord.File:
 # Lobby
 
 
-def lobby_screen(session: SessionView, lang: str) -> Screen:
+def lobby_screen(session: SessionView, lang: str, ai_level: str = DEFAULT_LEVEL) -> Screen:
+    """The lobby of ``session`` in ``lang``; ``ai_level``: the server's default AI level (``/uno settings
+    ai_level``, issue 21 point 1), whose button is labelled **Add AI** and stands out."""
     ch = session.channel_id
     embed = discord.Embed(
         title=t("lobby.title", lang, game=game_name(session.mode, lang)), colour=MODE_COLOUR[session.mode]
@@ -229,8 +231,16 @@ def lobby_screen(session: SessionView, lang: str) -> Screen:
         LobbyButton("start", ch, t("btn.start", lang), discord.ButtonStyle.primary, row=0),
         LobbyButton("cancel", ch, t("btn.cancel", lang), discord.ButtonStyle.danger, row=0),
         LobbyButton("rules", ch, t("btn.rules", lang), discord.ButtonStyle.secondary, row=0),  # the host's rule panel
-        *(  # issue 21: one Add AI button per level
-            LobbyButton(verb, ch, t(label, lang), disabled=full, row=1) for verb, label in AI_BUTTONS.values()
+        *(  # issue 21: one Add AI button per level; the server's default level is "Add AI", highlighted
+            LobbyButton(
+                verb,
+                ch,
+                t("btn.add_ai" if level == ai_level else label, lang),
+                discord.ButtonStyle.primary if level == ai_level else discord.ButtonStyle.secondary,
+                disabled=full,
+                row=1,
+            )
+            for level, (verb, label) in AI_BUTTONS.items()
         ),
         *(  # SPEC T1: the host changes who partners whom
             [LobbyButton("partners", ch, t("btn.partners", lang), row=1)]
@@ -241,11 +251,12 @@ def lobby_screen(session: SessionView, lang: str) -> Screen:
     return Screen(embed=embed, view=view)
 
 
-#: The lobby's Add AI buttons (issue 21), easiest first: level -> (verb, label). ``ai`` (Normal) keeps its old verb and
-#: label, so lobby messages posted before AI levels keep working.
+#: The lobby's Add AI buttons (issue 21), easiest first: level -> (verb, label). ``ai`` (Normal) keeps its old verb, so
+#: lobby messages posted before AI levels keep working; the button of the server's default level is labelled
+#: ``btn.add_ai`` instead (:func:`lobby_screen`).
 AI_BUTTONS: dict[Level, tuple[str, str]] = {
     Level.EASY: ("ai_easy", "btn.add_ai_easy"),
-    Level.NORMAL: ("ai", "btn.add_ai"),
+    Level.NORMAL: ("ai", "btn.add_ai_normal"),
     Level.HARD: ("ai_hard", "btn.add_ai_hard"),
 }
 

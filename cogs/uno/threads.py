@@ -230,7 +230,8 @@ class GameThreads:
         session = self.bot.manager.snapshot(thread.id)
         if session is None:
             return
-        with screens.lobby_screen(session, lang) as screen:
+        level = (await self.bot.guild_settings(session.guild_id)).ai_level
+        with screens.lobby_screen(session, lang, level) as screen:
             try:
                 message = await thread.send(**screen.send_kwargs(), allowed_mentions=discord.AllowedMentions.none())
             except discord.HTTPException as exc:

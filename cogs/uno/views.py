@@ -31,6 +31,14 @@ class PanelHandlers(Protocol):
     ) -> None: ...
 
 
+class DefaultsHandlers(Protocol):
+    """The server's default-rules panel of ``/uno settings`` (:class:`~cogs.uno.defaults.DefaultsPanel`)."""
+
+    async def open(self, interaction: Interaction, guild: int) -> None: ...
+
+    async def on_select(self, interaction: Interaction, verb: str, guild: int, arg: str, values: list[str]) -> None: ...
+
+
 class ClickHandlers(Protocol):
     """The handlers of the game's clicks (:class:`~cogs.uno.clicks.Clicks`)."""
 
@@ -55,6 +63,9 @@ class Handlers(Protocol):
     @property
     def clicks(self) -> ClickHandlers: ...
 
+    @property
+    def defaults(self) -> DefaultsHandlers: ...
+
     async def on_leaderboard_page(
         self, interaction: Interaction, guild: int | None, mode: str | None, page: int, order: str = "wins"
     ) -> None: ...
@@ -62,6 +73,10 @@ class Handlers(Protocol):
     async def on_history_page(self, interaction: Interaction, user: int, guild: int | None, page: int) -> None: ...
 
     async def on_recap(self, interaction: Interaction, match_key: str) -> None: ...
+
+    async def on_season_page(
+        self, interaction: Interaction, guild: int | None, mode: str | None, season: str, page: int
+    ) -> None: ...
 
 
 def release(view: discord.ui.View | None) -> None:
@@ -301,6 +316,62 @@ class RuleSelect(UnoItem[discord.ui.Select[Any]], template=ids.RULES_RE):
         await cog.clicks.panel.on_select(interaction, self.verb, self.channel, self.arg, values)
 
 
+class DefaultsButton(UnoItem[discord.ui.Button[Any]], template=ids.DEFAULTS_OPEN_RE):
+    """**Default rules** under ``/uno settings``: opens the server's default-rules panel (:mod:`cogs.uno.defaults`)."""
+
+    def __init__(self, guild: int, label: str = "") -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label or "-", style=discord.ButtonStyle.secondary, custom_id=ids.defaults_id("open", guild)
+            )
+        )
+        self.guild = guild
+
+    @classmethod
+    def from_match(cls, match: re.Match[str]) -> Self:
+        return cls(int(match["guild"]))
+
+    async def handle(self, cog: Handlers, interaction: discord.Interaction[UnoBot]) -> None:
+        await cog.defaults.open(interaction, self.guild)
+
+
+class DefaultsSelect(UnoItem[discord.ui.Select[Any]], template=ids.DEFAULTS_RE):
+    """A select of the server's default-rules panel (:mod:`cogs.uno.defaults`)."""
+
+    def __init__(
+        self,
+        verb: str,
+        guild: int,
+        arg: str = "",
+        placeholder: str = "",
+        options: list[discord.SelectOption] | None = None,
+        *,
+        row: int | None = None,
+        min_values: int = 1,
+        max_values: int = 1,
+    ) -> None:
+        super().__init__(
+            discord.ui.Select(
+                custom_id=ids.defaults_id(verb, guild, arg),
+                placeholder=placeholder[:150],
+                options=options or [discord.SelectOption(label="-", value="-")],
+                row=row,
+                min_values=min_values,
+                max_values=max_values,
+            )
+        )
+        self.verb, self.guild, self.arg = verb, guild, arg
+
+    @classmethod
+    def from_match(cls, match: re.Match[str]) -> Self:
+        return cls(match["verb"], int(match["guild"]), match["arg"])
+
+    async def handle(self, cog: Handlers, interaction: discord.Interaction[UnoBot]) -> None:
+        data: Any = interaction.data or {}
+        values = [str(v) for v in data.get("values", [])]
+        await cog.defaults.on_select(interaction, self.verb, self.guild, self.arg, values)
+
+
 class LeaderboardButton(UnoItem[discord.ui.Button[Any]], template=ids.LEADERBOARD_RE):
     def __init__(
         self,
@@ -332,6 +403,39 @@ class LeaderboardButton(UnoItem[discord.ui.Button[Any]], template=ids.LEADERBOAR
 
     async def handle(self, cog: Handlers, interaction: discord.Interaction[UnoBot]) -> None:
         await cog.on_leaderboard_page(interaction, self.guild, self.mode, self.page, self.order)
+
+
+class SeasonBoardButton(UnoItem[discord.ui.Button[Any]], template=ids.SEASON_BOARD_RE):
+    """A page button of a season's board (``/uno leaderboard season:``, issue 19 point 4)."""
+
+    def __init__(
+        self,
+        guild: int | None,
+        mode: str | None,
+        season: str,
+        page: int,
+        direction: str,
+        label: str = "",
+        *,
+        disabled: bool = False,
+    ) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label,
+                style=discord.ButtonStyle.secondary,
+                custom_id=ids.season_board_id(guild, mode, season, page, direction),
+                disabled=disabled,
+            )
+        )
+        self.guild, self.mode, self.season, self.page = guild, mode, season, page
+
+    @classmethod
+    def from_match(cls, match: re.Match[str]) -> Self:
+        mode = None if match["mode"] == "all" else match["mode"]
+        return cls(int(match["guild"]) or None, mode, match["season"], int(match["page"]), match["dir"])
+
+    async def handle(self, cog: Handlers, interaction: discord.Interaction[UnoBot]) -> None:
+        await cog.on_season_page(interaction, self.guild, self.mode, self.season, self.page)
 
 
 class HistoryButton(UnoItem[discord.ui.Button[Any]], template=ids.HISTORY_RE):
@@ -411,4 +515,7 @@ DYNAMIC_ITEMS: tuple[type[UnoItem[Any]], ...] = (
     HistoryButton,
     HistoryRecapSelect,
     RecapButton,
+    SeasonBoardButton,
+    DefaultsButton,
+    DefaultsSelect,
 )

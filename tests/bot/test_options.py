@@ -71,14 +71,13 @@ def _command(name: str) -> object:
     return next(c for c in UnoCog.__cog_app_commands__ if c.name == name)
 
 
-@pytest.mark.parametrize("command", ["new", "settings"])
-def test_17_1_the_slash_options_are_the_tables_rows(command: str) -> None:
-    cmd = _command(command)
+def test_17_1_the_slash_options_are_the_tables_rows() -> None:
+    cmd = _command("new")
     params = {p.name: p for p in cmd.parameters}  # type: ignore[attr-defined]
-    rows = [row for row in RULE_OPTIONS.values() if row.slash and (command == "new" or row.settings)]
+    rows = [row for row in RULE_OPTIONS.values() if row.slash]
     assert [p for p in params if p in RULE_OPTIONS] == [row.name for row in rows]
-    assert len(params) <= 25  # Discord's limit: the rows past it are declared settings=False (set per table)
-    assert "target_score" not in params  # it has its own option (target / default_target)
+    assert len(params) <= 25  # Discord's limit
+    assert "target_score" not in params  # it has its own option (target)
     for row in rows:
         param = params[row.name]
         assert not param.required
@@ -89,6 +88,18 @@ def test_17_1_the_slash_options_are_the_tables_rows(command: str) -> None:
             assert (param.min_value, param.max_value) == row.bounds
         if row.house:  # house rules have a name in each language
             assert param.locale_name is not None and param.locale_name.extras["key"] == f"opt.{row.name}.name"
+
+
+def test_settings_takes_general_options_and_the_rule_panel_every_rule_of_new() -> None:
+    """``/uno settings`` keeps its general options (room for the season period and the AI level under Discord's 25);
+    the server's default rules are every row ``/uno new`` takes, set in the rule panel it opens
+    (:mod:`cogs.uno.defaults`), derived from the same table."""
+    from cogs.uno import defaults
+
+    params = [p.name for p in _command("settings").parameters]  # type: ignore[attr-defined]
+    assert not set(params) & set(RULE_OPTIONS) and len(params) <= 25
+    assert {"season_period", "ai_level", "default_target", "reset_rules"} <= set(params)
+    assert [row for row in RULE_OPTIONS.values() if row.slash] == defaults.ROWS
 
 
 @pytest.mark.parametrize("lang", ALL)

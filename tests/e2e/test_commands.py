@@ -24,6 +24,7 @@ from bot.storage import GuildSettings
 from tests.discord_emulator import DiscordEmulator, Message
 from tests.discord_emulator.model import COMPONENTS_V2
 
+from .server_defaults import set_default_rules
 from .shown import shown
 from .uno_driver import Table, make_bot, start_two_player_game, uno_world
 
@@ -343,16 +344,10 @@ async def test_server_defaults_open_a_table_with_two_clicks(
     assert "Manage Server" in res.ephemeral_messages[0].text
     assert await bot.store.get_settings(guild.id) == GuildSettings(guild.id)
 
-    res = await emulator.slash(
-        carol,
-        channel,
-        "uno settings",
-        default_game="flip",
-        default_target=150,
-        turn_pings=False,
-        scoring="lowest",
-        false_catch_penalty=2,
-    )
+    await emulator.slash(carol, channel, "uno settings", default_game="flip", default_target=150, turn_pings=False)
+    # the default rules: in the panel of /uno settings' Default rules button
+    await set_default_rules(emulator, carol, channel, scoring="lowest", false_catch_penalty=2)
+    res = await emulator.slash(carol, channel, "uno settings")
     (saved,) = res.ephemeral_messages
     for line in (
         "Default target score: 150",
@@ -477,7 +472,9 @@ async def test_forged_settings_and_prefs_are_refused_and_change_nothing(
         {"default_target": -5},
         {"language": "nl"},
         {"default_game": "poker"},
-        {"card_images": False, "false_catch_penalty": 99},  # one bad value spoils the whole change
+        {"season_period": "yearly"},
+        {"ai_level": "expert"},
+        {"card_images": False, "season_period": "daily"},  # one bad value spoils the whole change
     ):
         res = await emulator.forged_slash(carol, channel, "uno settings", **options)
         (reply,) = res.ephemeral_messages

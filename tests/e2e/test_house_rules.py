@@ -21,6 +21,7 @@ from bot.engine.game import Game
 from bot.engine.options import Options
 from tests.discord_emulator import DiscordEmulator, Message, User
 
+from .server_defaults import set_default_rules
 from .shown import shown
 from .uno_driver import Table, make_bot, uno_world
 
@@ -339,12 +340,13 @@ async def test_seven_zero_is_refused_outside_classic(
 async def test_a_servers_saved_house_rules_are_the_defaults_of_uno_new(
     emulator: DiscordEmulator, world: dict[str, Any], bot_starter: Any, tmp_path: Path
 ) -> None:
-    """/uno settings saves house rules as the defaults of /uno new (SPEC H, issue 9); a saved classic-only rule is
-    left out of a UNO FLIP table instead of refusing it."""
+    """/uno settings (its Default rules panel) saves house rules as the defaults of /uno new (SPEC H, issue 9); a saved
+    classic-only rule is left out of a UNO FLIP table instead of refusing it."""
     bot = await bot_starter(make_bot(emulator, tmp_path / "uno.sqlite3", world["guild"]))
     alice, _, carol = world["users"]
     channel = world["channel"]
-    res = await emulator.slash(carol, channel, "uno settings", stacking="any_draw", seven_zero=True)
+    await set_default_rules(emulator, carol, channel, stacking="any_draw", seven_zero=True)
+    res = await emulator.slash(carol, channel, "uno settings")
     (saved,) = res.ephemeral_messages
     assert "Stacking: any draw card on any" in saved.text and "Seven-zero" in saved.text
     await emulator.slash(alice, channel, "uno new", game="classic")

@@ -15,6 +15,7 @@ from bot.adapter.session import Status
 from bot.engine.options import Options
 from tests.discord_emulator import DiscordEmulator, Message
 
+from .server_defaults import set_default_rules
 from .uno_driver import Table, make_bot, uno_world
 
 
@@ -127,7 +128,8 @@ async def test_18_3_chaos_switches_every_house_rule_of_the_game_on_and_saved_def
     bot = await bot_starter(make_bot(emulator, tmp_path / "uno.sqlite3", world["guild"]))
     alice, _, carol = world["users"]
     channel = world["channel"]
-    await emulator.slash(carol, channel, "uno settings", scoring="lowest", force_play=True, default_target=200)
+    await emulator.slash(carol, channel, "uno settings", default_target=200)
+    await set_default_rules(emulator, carol, channel, scoring="lowest", force_play=True)
     await emulator.slash(alice, channel, "uno new", game="flex")
     table = Table(emulator, bot, channel, [alice])
     assert table.session.options == Options(target_score=200, scoring="lowest", force_play=True)  # saved defaults

@@ -38,6 +38,7 @@ async def filled_sqlite(path: Path) -> SqliteStore:
     await store.update_settings(501, default_mode="flip", turn_timer=20, language="sk", text_only=True)
     await store.update_settings(502, language=None, turn_timer=600, default_target_score=0, game_threads=True)
     await store.update_settings(503, default_options={"scoring": "lowest"}, turn_pings=False)
+    await store.update_settings(504, season_period="quarterly", ai_level="easy")
     await store.update_prefs(11, large_cards=True)
     for channel in (7001, 7002, 7003):
         snap = {"channel": channel, "hands": [["R5", "W+4"], ["G7"]], "name": "Žofia 🃏"}
@@ -53,13 +54,13 @@ async def test_a_copy_keeps_every_setting_game_result_and_rank(db_path: Path, pg
     await src.close()
     lines: list[str] = []
     report = await copy_sqlite_to_postgres(db_path, str(pg.target), progress=lines.append)
-    assert (report.settings, report.prefs, report.live_games, report.matches) == (3, 1, 3, 162)
+    assert (report.settings, report.prefs, report.live_games, report.matches) == (4, 1, 3, 162)
     assert any("match_players" in line for line in lines)
 
     src = await SqliteStore.open(db_path)
     dst = await pg.open()
     try:
-        for guild in (501, 502, 503, 1001):
+        for guild in (501, 502, 503, 504, 1001):
             assert await dst.get_settings(guild) == await src.get_settings(guild)
         assert (await dst.get_settings(503)).default_options == {"scoring": "lowest"}
         for user in (11, 12):
@@ -78,6 +79,10 @@ async def test_a_copy_keeps_every_setting_game_result_and_rank(db_path: Path, pg
                     )
         await check_consistency(pg)
         assert await pg.fetch("SELECT count(*) FROM matches") == [(162,)]
+        # the seasons' standings (issue 19 point 4), rebuilt from the copied results: those SQLite kept
+        for sql in ("SELECT * FROM season_standings ORDER BY 1, 2, 3, 4", "SELECT * FROM seasons ORDER BY 1, 2, 3"):
+            copied, kept = await pg.fetch(sql), await Backend("sqlite", db_path).fetch(sql)
+            assert copied == kept != []
         # the ratings are recomputed from the copied results: the very ratings SQLite stored (issue 19 point 3)
         for guild in (None, *GUILDS, 1001, 1002):
             for mode in MODES:
@@ -99,7 +104,7 @@ async def test_a_target_that_holds_data_is_refused_and_left_alone(db_path: Path,
     await (await filled_sqlite(db_path)).close()
     await copy_sqlite_to_postgres(db_path, str(pg.target))
     before = await pg.fetch("SELECT count(*), max(id) FROM matches")
-    with pytest.raises(TargetNotEmpty, match="already holds 3 server settings, 3 live games and 162 matches"):
+    with pytest.raises(TargetNotEmpty, match="already holds 4 server settings, 3 live games and 162 matches"):
         await copy_sqlite_to_postgres(db_path, str(pg.target))
     assert await pg.fetch("SELECT count(*), max(id) FROM matches") == before
 

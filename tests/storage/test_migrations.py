@@ -35,6 +35,8 @@ TABLES = {
     "player_ratings",
     "rating_changes",
     "match_records",
+    "season_standings",
+    "seasons",
 }
 
 
