@@ -268,3 +268,32 @@ def totals_rows(result: MatchResult, match_id: int) -> list[tuple[Any, ...]]:
                 rows.append((guild, mode, p.user_id, p.display_name, match_id, *counts))
     rows.sort(key=lambda r: (r[0], r[1], r[2]))
     return rows
+
+
+def totals_upsert(table: str, keys: tuple[str, ...]) -> str:
+    """The statement that adds one match's counts to a row of running totals (``player_totals``, or a season's
+    ``season_standings``), in the shared SQL of :mod:`bot.storage._dialect` (``{greatest}``): parameters are ``keys``,
+    then ``user_id, display_name, last_match_id, wins, played, abandoned, rounds_won, points``; the win rate is
+    derived. The newest match's name wins."""
+    cols = (*keys, "user_id", "display_name", "last_match_id")
+    n = len(cols)
+    wins, played = f"${n + 1}::int", f"${n + 2}::int"
+    values = ", ".join(f"${i + 1}" for i in range(n))
+    rest = ", ".join(f"${i}" for i in range(n + 3, n + 6))
+    return f"""
+INSERT INTO {table} AS t
+    ({", ".join(cols)}, wins, played, abandoned, rounds_won, points, win_rate)
+VALUES ({values}, {wins}, {played}, {rest},
+        CASE WHEN {played} > 0 THEN CAST({wins} AS DOUBLE PRECISION) / {played} ELSE 0.0 END)
+ON CONFLICT ({", ".join((*keys, "user_id"))}) DO UPDATE SET
+    display_name = CASE WHEN excluded.last_match_id >= t.last_match_id
+                        THEN excluded.display_name ELSE t.display_name END,
+    last_match_id = {{greatest}}(t.last_match_id, excluded.last_match_id),
+    wins = t.wins + excluded.wins,
+    played = t.played + excluded.played,
+    abandoned = t.abandoned + excluded.abandoned,
+    rounds_won = t.rounds_won + excluded.rounds_won,
+    points = t.points + excluded.points,
+    win_rate = CASE WHEN t.played + excluded.played > 0
+                    THEN CAST(t.wins + excluded.wins AS DOUBLE PRECISION) / (t.played + excluded.played) ELSE 0.0 END
+"""

@@ -21,7 +21,7 @@ from typing import Any, Final
 
 from bot.limits import GLOBAL_SEASON_PERIOD, SEASON_PERIODS
 
-from ._common import ALL_GUILDS
+from ._common import ALL_GUILDS, totals_upsert
 from ._models import InvalidInputError
 
 _KEY = re.compile(r"(?P<year>[0-9]{4})-(?:W(?P<week>[0-9]{2})|Q(?P<quarter>[1-4])|(?P<month>[0-9]{2}))")
@@ -140,24 +140,7 @@ __all__ = [
 
 # --- the statements, in the shared SQL of bot.storage._dialect ------------------------------------------------------
 
-UPSERT_STANDING = """
-INSERT INTO season_standings AS t
-    (guild_id, season, mode, user_id, display_name, last_match_id, wins, played, abandoned, rounds_won, points,
-     win_rate)
-VALUES ($1, $2, $3, $4, $5, $6, $7::int, $8::int, $9, $10, $11,
-        CASE WHEN $8::int > 0 THEN CAST($7::int AS DOUBLE PRECISION) / $8::int ELSE 0.0 END)
-ON CONFLICT (guild_id, season, mode, user_id) DO UPDATE SET
-    display_name = CASE WHEN excluded.last_match_id >= t.last_match_id
-                        THEN excluded.display_name ELSE t.display_name END,
-    last_match_id = {greatest}(t.last_match_id, excluded.last_match_id),
-    wins = t.wins + excluded.wins,
-    played = t.played + excluded.played,
-    abandoned = t.abandoned + excluded.abandoned,
-    rounds_won = t.rounds_won + excluded.rounds_won,
-    points = t.points + excluded.points,
-    win_rate = CASE WHEN t.played + excluded.played > 0
-                    THEN CAST(t.wins + excluded.wins AS DOUBLE PRECISION) / (t.played + excluded.played) ELSE 0.0 END
-"""
+UPSERT_STANDING = totals_upsert("season_standings", ("guild_id", "season", "mode"))
 """What a match adds to one player's standing in one season (the parameters of :func:`season_rows`)."""
 
 COUNT_MATCH = (

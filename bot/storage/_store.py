@@ -49,6 +49,7 @@ from ._common import (
     settings_from_row,
     settings_row,
     totals_rows,
+    totals_upsert,
 )
 from ._dialect import Dialect, Row, Tx
 from ._models import (
@@ -151,23 +152,7 @@ _FENCE = (
     "AND ($3::bigint IS NULL OR NOT EXISTS (SELECT 1 FROM live_games WHERE channel_id = $1 AND version <> $3::bigint))"
 )
 
-_UPSERT_TOTALS = """
-INSERT INTO player_totals AS t
-    (guild_id, mode, user_id, display_name, last_match_id, wins, played, abandoned, rounds_won, points, win_rate)
-VALUES ($1, $2, $3, $4, $5, $6::int, $7::int, $8, $9, $10,
-        CASE WHEN $7::int > 0 THEN CAST($6::int AS DOUBLE PRECISION) / $7::int ELSE 0.0 END)
-ON CONFLICT (guild_id, mode, user_id) DO UPDATE SET
-    display_name = CASE WHEN excluded.last_match_id >= t.last_match_id
-                        THEN excluded.display_name ELSE t.display_name END,
-    last_match_id = {greatest}(t.last_match_id, excluded.last_match_id),
-    wins = t.wins + excluded.wins,
-    played = t.played + excluded.played,
-    abandoned = t.abandoned + excluded.abandoned,
-    rounds_won = t.rounds_won + excluded.rounds_won,
-    points = t.points + excluded.points,
-    win_rate = CASE WHEN t.played + excluded.played > 0
-                    THEN CAST(t.wins + excluded.wins AS DOUBLE PRECISION) / (t.played + excluded.played) ELSE 0.0 END
-"""
+_UPSERT_TOTALS = totals_upsert("player_totals", ("guild_id", "mode"))
 
 # One statement, so one snapshot. Only a player with a match won is ranked (a match lost to an AI is no "Rank 1 of 1",
 # issue 18). The rank is 1 + how many ranked players come before this one in RANK_ORDER, summed

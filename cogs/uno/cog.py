@@ -48,7 +48,7 @@ from .publisher import Publisher
 from .recap import history_embed, history_option, recap_embed
 from .replies import answered, channel_of, command_error, guild_of, send_ephemeral
 from .rules import rules_embed
-from .text import folded, shown_name
+from .text import board_lines, folded, shown_name
 from .threads import GameThreads, follow, private_answer
 from .views import DYNAMIC_ITEMS, Handlers, HistoryButton, HistoryRecapSelect, LeaderboardButton, SeasonBoardButton
 
@@ -509,20 +509,7 @@ class UnoCog(
                 guild_id=guild, mode=mode, limit=LEADERBOARD_PAGE, offset=page * LEADERBOARD_PAGE
             )
             embed = discord.Embed(title=t("lb.title", lang, scope=scope, game=game), colour=0xFFD600)
-            lines = [
-                t(
-                    "lb.row",
-                    lang,
-                    rank=r.rank,
-                    name=shown_name(r.display_name),
-                    wins=r.wins,
-                    played=r.played,
-                    rate=round(r.win_rate * 100),
-                    rounds=r.rounds_won,
-                    points=r.points,
-                )
-                for r in rows
-            ]
+            lines = board_lines(rows, lang)
             embed.description = "\n".join(lines) if lines else t("lb.empty", lang)
             embed.set_footer(text=t("lb.footer", lang, page=page + 1, pages=pages))
         view = discord.ui.View(timeout=None)

@@ -30,7 +30,7 @@ from bot.storage import (
 )
 
 from .inputs import BadInput
-from .text import folded, shown_name
+from .text import board_lines, folded
 
 if TYPE_CHECKING:
     from bot.client import UnoBot
@@ -109,20 +109,7 @@ def season_embed(
     scope = t("lb.scope_server", lang) if guild else t("lb.scope_global", lang)
     game = t(f"mode.{mode}", lang) if mode else t("lb.all_games", lang)
     embed = discord.Embed(title=t("lb.title_season", lang, scope=scope, game=game, season=key), colour=0xFFD600)
-    lines = [
-        t(
-            "lb.row",
-            lang,
-            rank=r.rank,
-            name=shown_name(r.display_name),
-            wins=r.wins,
-            played=r.played,
-            rate=round(r.win_rate * 100),
-            rounds=r.rounds_won,
-            points=r.points,
-        )
-        for r in rows
-    ]
+    lines = board_lines(rows, lang)
     body = "\n".join(lines) if lines else t("lb.season_empty", lang)
     embed.description = season_header(key, lang, time.time()) + "\n\n" + body
     embed.set_footer(text=t("lb.footer", lang, page=page + 1, pages=pages))

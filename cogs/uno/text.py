@@ -46,6 +46,7 @@ from bot.engine.events import (
 )
 from bot.i18n import t, tn
 from bot.render import colour_emoji, colour_mark
+from bot.storage import LeaderboardRow
 
 WILD_EMOJI = "🌈"
 #: What a turn timer can do for a player (:func:`timeout_outcome`); texts ``ev.timeout.*`` and ``hand.timeout.*``
@@ -67,6 +68,25 @@ def shown_name(name: str) -> str:
     leaderboards, stats and link lines all go through it."""
     text = discord.utils.escape_mentions(discord.utils.escape_markdown(name))
     return text.replace("<", "<" + ZERO_WIDTH)
+
+
+def board_lines(rows: Iterable[LeaderboardRow], lang: str) -> list[str]:
+    """One line per row of a board by wins (all time or a season): rank, name, wins, matches, win rate in %, rounds
+    and points, in ``lang``."""
+    return [
+        t(
+            "lb.row",
+            lang,
+            rank=r.rank,
+            name=shown_name(r.display_name),
+            wins=r.wins,
+            played=r.played,
+            rate=round(r.win_rate * 100),
+            rounds=r.rounds_won,
+            points=r.points,
+        )
+        for r in rows
+    ]
 
 
 #: Letters whose stroke or bar is part of the letter (Unicode gives them no decomposition into a letter and a mark),

@@ -96,6 +96,32 @@ def _handling(item: discord.ui.Item[Any]) -> Iterator[None]:
         release(item.view)
 
 
+def _values(interaction: discord.Interaction[Any]) -> list[str]:
+    """The values a select's interaction carries (none when Discord sent none)."""
+    data: Any = interaction.data or {}
+    return [str(v) for v in data.get("values", [])]
+
+
+def _panel_select(
+    custom_id: str,
+    placeholder: str,
+    options: list[discord.SelectOption] | None,
+    row: int | None,
+    min_values: int,
+    max_values: int,
+) -> discord.ui.Select[Any]:
+    """A select of a rule panel (the lobby's or the server's defaults): Discord's 150-character placeholder, and one
+    stand-in option when rebuilt from a custom_id alone."""
+    return discord.ui.Select(
+        custom_id=custom_id,
+        placeholder=placeholder[:150],
+        options=options or [discord.SelectOption(label="-", value="-")],
+        row=row,
+        min_values=min_values,
+        max_values=max_values,
+    )
+
+
 def _cog(interaction: discord.Interaction[Any]) -> Handlers:
     """The loaded UNO cog's handlers. Raises ``RuntimeError`` when the cog is not loaded."""
     cog = interaction.client.get_cog("Uno")
@@ -274,8 +300,7 @@ class HandSelect(UnoItem[discord.ui.Select[Any]], template=ids.HAND_SELECT_RE):
         return cls(match["verb"], int(match["channel"]), match["fp"], match["arg"])
 
     async def handle(self, cog: Handlers, interaction: discord.Interaction[UnoBot]) -> None:
-        data: Any = interaction.data or {}
-        values = [str(v) for v in data.get("values", [])]
+        values = _values(interaction)
         await cog.clicks.on_hand(interaction, self.verb, self.channel, self.fp, self.arg, values)
 
 
@@ -295,14 +320,7 @@ class RuleSelect(UnoItem[discord.ui.Select[Any]], template=ids.RULES_RE):
         max_values: int = 1,
     ) -> None:
         super().__init__(
-            discord.ui.Select(
-                custom_id=ids.rules_id(verb, channel, arg),
-                placeholder=placeholder[:150],
-                options=options or [discord.SelectOption(label="-", value="-")],
-                row=row,
-                min_values=min_values,
-                max_values=max_values,
-            )
+            _panel_select(ids.rules_id(verb, channel, arg), placeholder, options, row, min_values, max_values)
         )
         self.verb, self.channel, self.arg = verb, channel, arg
 
@@ -311,8 +329,7 @@ class RuleSelect(UnoItem[discord.ui.Select[Any]], template=ids.RULES_RE):
         return cls(match["verb"], int(match["channel"]), match["arg"])
 
     async def handle(self, cog: Handlers, interaction: discord.Interaction[UnoBot]) -> None:
-        data: Any = interaction.data or {}
-        values = [str(v) for v in data.get("values", [])]
+        values = _values(interaction)
         await cog.clicks.panel.on_select(interaction, self.verb, self.channel, self.arg, values)
 
 
@@ -351,14 +368,7 @@ class DefaultsSelect(UnoItem[discord.ui.Select[Any]], template=ids.DEFAULTS_RE):
         max_values: int = 1,
     ) -> None:
         super().__init__(
-            discord.ui.Select(
-                custom_id=ids.defaults_id(verb, guild, arg),
-                placeholder=placeholder[:150],
-                options=options or [discord.SelectOption(label="-", value="-")],
-                row=row,
-                min_values=min_values,
-                max_values=max_values,
-            )
+            _panel_select(ids.defaults_id(verb, guild, arg), placeholder, options, row, min_values, max_values)
         )
         self.verb, self.guild, self.arg = verb, guild, arg
 
@@ -367,8 +377,7 @@ class DefaultsSelect(UnoItem[discord.ui.Select[Any]], template=ids.DEFAULTS_RE):
         return cls(match["verb"], int(match["guild"]), match["arg"])
 
     async def handle(self, cog: Handlers, interaction: discord.Interaction[UnoBot]) -> None:
-        data: Any = interaction.data or {}
-        values = [str(v) for v in data.get("values", [])]
+        values = _values(interaction)
         await cog.defaults.on_select(interaction, self.verb, self.guild, self.arg, values)
 
 
@@ -482,8 +491,7 @@ class HistoryRecapSelect(UnoItem[discord.ui.Select[Any]], template=ids.HISTORY_R
         return cls(int(match["user"]), int(match["page"]))
 
     async def handle(self, cog: Handlers, interaction: discord.Interaction[UnoBot]) -> None:
-        data: Any = interaction.data or {}
-        values = [str(v) for v in data.get("values", [])]
+        values = _values(interaction)
         await cog.on_recap(interaction, values[0] if values else "")
 
 
