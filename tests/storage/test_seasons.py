@@ -70,6 +70,26 @@ def test_the_periods_have_one_home():
         season_key("yearly", 0.0)
 
 
+async def test_the_sql_of_each_dialect_agrees_with_python_on_every_day_of_a_decade(store: Store):
+    """The ``{season:…}`` fragment (the rebuild's SQL; the migration's backfill writes the same expressions) gives
+    :func:`season_key`'s key for a moment of every day from 2019 to 2030, at a different hour each day (ISO weeks 53,
+    years whose first days belong to the year before)."""
+    first = at("2019-01-01 00:00:00")
+    moments = [first + day * 86400 + (day * 3607) % 86400 for day in range(366 * 12)]
+    db: Any = store._db  # type: ignore[attr-defined]  # the dialect under the store
+    for i in range(0, len(moments), 1000):
+        chunk = moments[i : i + 1000]
+        values = ", ".join(f"(${n + 1}::float8)" for n in range(len(chunk)))
+        rows = await db.read(
+            f"WITH v (t) AS (VALUES {values}) SELECT t, {{season:weekly,t}}, {{season:monthly,t}}, "
+            "{season:quarterly,t} FROM v",
+            *chunk,
+        )
+        assert [tuple(r[1:]) for r in sorted(rows)] == [
+            (season_key("weekly", t), season_key("monthly", t), season_key("quarterly", t)) for t in sorted(chunk)
+        ]
+
+
 async def seasons_tables(backend: Backend) -> dict[str, list[tuple[Any, ...]]]:
     return {
         "season_standings": await backend.fetch("SELECT * FROM season_standings ORDER BY 1, 2, 3, 4"),
