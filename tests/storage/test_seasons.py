@@ -189,8 +189,12 @@ async def test_the_season_period_and_ai_level_are_server_settings(store: Store, 
 
 async def test_migration_7_backfills_the_seasons_of_the_recorded_matches(store: Store, backend: Backend, tmp_path):
     """The backfill of 0007 (its own SQL, in each migration file) gives what recording the matches one by one gave:
-    the matches are copied into a database of schema 6, which this code then opens."""
+    the matches are copied into a database of schema 6, which this code then opens. Besides the boundaries, a match
+    every 37 days and 5 hours from 2019 to 2030 in another server."""
     await record_across_boundaries(store)
+    for i in range(120):
+        t = at("2019-01-01 03:00:00") + i * (37 * 86400 + 5 * 3600)
+        assert await store.finish_match(match(f"d{i}", guild=9, seats=((11 + i % 3, "Ann"), (20, "Dan")), ended_at=t))
     kept = await seasons_tables(backend)
     rows = {t: await backend.fetch(f"SELECT * FROM {t} ORDER BY 1, 2") for t in ("matches", "match_players")}
     if backend.name == "sqlite":
