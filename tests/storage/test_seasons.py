@@ -68,6 +68,9 @@ def test_the_periods_have_one_home():
     assert tuple(Level) == limits.AI_LEVELS and DEFAULT_LEVEL == limits.AI_LEVEL_DEFAULT
     with pytest.raises(InvalidInputError):
         season_key("yearly", 0.0)
+    for bad in (float("nan"), float("inf"), 1e20, True, "1700000000"):
+        with pytest.raises(InvalidInputError):
+            season_key("monthly", bad)  # type: ignore[arg-type]
 
 
 async def test_the_sql_of_each_dialect_agrees_with_python_on_every_day_of_a_decade(store: Store):
@@ -159,6 +162,8 @@ async def test_seasons_are_listed_newest_first_with_the_current_one(store: Store
         await store.seasons(guild_id=None, period="weekly", now=now)  # all servers: months only
     with pytest.raises(InvalidInputError):
         await store.seasons(guild_id=1, period="daily", now=now)
+    with pytest.raises(InvalidInputError):
+        await store.seasons(guild_id=1, period="weekly", now=float("nan"))
 
 
 @pytest.mark.parametrize(
