@@ -44,9 +44,15 @@ def check_period(value: object, *, scope_global: bool = False) -> str:
 
 def season_key(period: str, at: float) -> str:
     """The key of the ``period`` season (``weekly``, ``monthly`` or ``quarterly``) holding ``at`` (Unix seconds,
-    UTC): ``2026-W49``, ``2026-12``, ``2026-Q4``. Raises :class:`InvalidInputError` for an unknown period."""
-    day = datetime.fromtimestamp(at, UTC).date()
+    UTC, years 1–9999): ``2026-W49``, ``2026-12``, ``2026-Q4``. Raises :class:`InvalidInputError` for an unknown
+    period or a time that is not such a number."""
     period = check_period(period)
+    if isinstance(at, bool) or not isinstance(at, int | float):
+        raise InvalidInputError("a season's time must be Unix seconds")
+    try:
+        day = datetime.fromtimestamp(at, UTC).date()
+    except (OverflowError, OSError, ValueError):
+        raise InvalidInputError(f"{at!r} is not a time a season can hold") from None
     if period == "weekly":
         year, week, _ = day.isocalendar()
         return f"{year:04d}-W{week:02d}"

@@ -963,8 +963,6 @@ class SqlStore:
         :class:`InvalidInputError`, as does a bad ``now`` or ``limit``."""
         guild = check_optional_guild(guild_id)
         period = _seasons.check_period(period, scope_global=guild is None)
-        if isinstance(now, bool) or not isinstance(now, int | float):
-            raise InvalidInputError("now must be Unix seconds")
         current = _seasons.season_key(period, now)
         limit, _ = check_page(limit, 0)
         rows = await self._db.read(

@@ -68,6 +68,29 @@ def test_the_periods_have_one_home():
     assert tuple(Level) == limits.AI_LEVELS and DEFAULT_LEVEL == limits.AI_LEVEL_DEFAULT
     with pytest.raises(InvalidInputError):
         season_key("yearly", 0.0)
+    for bad in (float("nan"), float("inf"), 1e20, True, "1700000000"):
+        with pytest.raises(InvalidInputError):
+            season_key("monthly", bad)  # type: ignore[arg-type]
+
+
+async def test_the_sql_of_each_dialect_agrees_with_python_on_every_day_of_a_decade(store: Store):
+    """The ``{season:…}`` fragment (the rebuild's SQL; the migration's backfill writes the same expressions) gives
+    :func:`season_key`'s key for a moment of every day from 2019 to 2030, at a different hour each day (ISO weeks 53,
+    years whose first days belong to the year before)."""
+    first = at("2019-01-01 00:00:00")
+    moments = [first + day * 86400 + (day * 3607) % 86400 for day in range(366 * 12)]
+    db: Any = store._db  # type: ignore[attr-defined]  # the dialect under the store
+    for i in range(0, len(moments), 1000):
+        chunk = moments[i : i + 1000]
+        values = ", ".join(f"(${n + 1}::float8)" for n in range(len(chunk)))
+        rows = await db.read(
+            f"WITH v (t) AS (VALUES {values}) SELECT t, {{season:weekly,t}}, {{season:monthly,t}}, "
+            "{season:quarterly,t} FROM v",
+            *chunk,
+        )
+        assert [tuple(r[1:]) for r in sorted(rows)] == [
+            (season_key("weekly", t), season_key("monthly", t), season_key("quarterly", t)) for t in sorted(chunk)
+        ]
 
 
 async def seasons_tables(backend: Backend) -> dict[str, list[tuple[Any, ...]]]:
@@ -139,6 +162,8 @@ async def test_seasons_are_listed_newest_first_with_the_current_one(store: Store
         await store.seasons(guild_id=None, period="weekly", now=now)  # all servers: months only
     with pytest.raises(InvalidInputError):
         await store.seasons(guild_id=1, period="daily", now=now)
+    with pytest.raises(InvalidInputError):
+        await store.seasons(guild_id=1, period="weekly", now=float("nan"))
 
 
 @pytest.mark.parametrize(
@@ -169,8 +194,12 @@ async def test_the_season_period_and_ai_level_are_server_settings(store: Store, 
 
 async def test_migration_7_backfills_the_seasons_of_the_recorded_matches(store: Store, backend: Backend, tmp_path):
     """The backfill of 0007 (its own SQL, in each migration file) gives what recording the matches one by one gave:
-    the matches are copied into a database of schema 6, which this code then opens."""
+    the matches are copied into a database of schema 6, which this code then opens. Besides the boundaries, a match
+    every 37 days and 5 hours from 2019 to 2030 in another server."""
     await record_across_boundaries(store)
+    for i in range(120):
+        t = at("2019-01-01 03:00:00") + i * (37 * 86400 + 5 * 3600)
+        assert await store.finish_match(match(f"d{i}", guild=9, seats=((11 + i % 3, "Ann"), (20, "Dan")), ended_at=t))
     kept = await seasons_tables(backend)
     rows = {t: await backend.fetch(f"SELECT * FROM {t} ORDER BY 1, 2") for t in ("matches", "match_players")}
     if backend.name == "sqlite":
