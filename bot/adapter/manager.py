@@ -465,9 +465,10 @@ class SessionManager:
     async def rematch(self, channel_id: int, user_id: int, name: str) -> Session:
         """Play again after the match of ``channel_id`` ended: a new lobby with the same game, options, turn timer and
         ``ui`` language, and everyone still seated at the end (AI seats too) seated again in the same order; they may
-        leave before the start. ``user_id`` is seated as well, after the others, if there is room and they played this
-        match without being removed by the host (a player who left asks to play again; one kicked, or a server manager
-        who never sat, opens the lobby for the others without a seat: issue 18). The match's host hosts it again while
+        leave before the start. ``user_id`` is seated as well, after the others (at a partner table in their own
+        place, so that partners stay partners: SPEC T1), if there is room and they played this match without being
+        removed by the host (a player who left asks to play again; one kicked, or a server manager who never sat,
+        opens the lobby for the others without a seat: issue 18). The match's host hosts it again while
         still seated (issue 18 point 5: pressing Play again does not take the table, nor ``/uno end``, from them); else
         ``user_id`` if seated, else the first human seated. Raises
         :class:`~bot.adapter.errors.NoGame` when the channel keeps no finished match and
@@ -478,7 +479,11 @@ class SessionManager:
         seats = [s for s in old.seats if not s.left]
         returning = any(s.user_id == user_id and s.left and s.out is not Out.KICKED for s in old.seats)
         if returning and old.seat_of(user_id) is None and len(seats) < old.max_players:
-            seats.append(Seat(user_id, name))
+            if plays_teams(old.mode, old.options):  # SPEC T1: back in their place, beside the same partner
+                place = next(i for i, s in enumerate(old.seats) if s.user_id == user_id and s.left)
+                seats.insert(sum(1 for s in old.seats[:place] if not s.left), Seat(user_id, name))
+            else:
+                seats.append(Seat(user_id, name))
         humans = [s for s in seats if s.user_id is not None]
         host = next(
             (s for s in humans if s.user_id == old.host_id),

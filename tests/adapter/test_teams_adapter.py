@@ -165,3 +165,18 @@ async def test_t5_a_player_who_left_shares_neither_the_teams_win_nor_its_place(
     await store.rebuild_aggregates()
     stats = await store.player_stats(DAVE, guild_id=GUILD, mode="classic")
     assert stats is not None and stats.wins == 0
+
+
+async def test_t1_play_again_after_a_partner_left_seats_them_back_with_the_same_partner(store: Store) -> None:
+    # review8: Bob (seat 1) left a 4-player partner game and pressed Play again; he was seated after the others, so
+    # the rematch paired Alice with Dave and Bob with Carol instead of Alice-Carol and Bob-Dave (SPEC T1)
+    m = manager_for(store)
+    session = await lobby(m, "classic", options={"teams": True, "target_score": 0})
+    for uid, name in [(BOB, "Bob"), (CAROL, "Carol"), (DAVE, "Dave")]:
+        await m.join(CHANNEL, uid, name)
+    await m.start_game(CHANNEL, ALICE)
+    await m.leave(CHANNEL, BOB)
+    await _play_out(m, session, seed=1)
+    assert session.status is Status.FINISHED
+    rematch = await m.rematch(CHANNEL, BOB, "Bob")
+    assert [s.user_id for s in rematch.seats] == [ALICE, BOB, CAROL, DAVE]
