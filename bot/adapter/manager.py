@@ -27,7 +27,7 @@ from bot.engine.actions import Action, NextRound
 from bot.engine.cards import Mode
 from bot.engine.events import Event
 from bot.engine.game import Game
-from bot.engine.options import OptionError, Options, preset
+from bot.engine.options import OptionError, Options, TeamsElimination, preset
 from bot.engine.rules import RULESETS
 from bot.engine.teams import TEAM_PLAYERS, plays_teams
 from bot.engine.view import Phase, PlayerView
@@ -57,6 +57,12 @@ T = TypeVar("T")
 #: events and actor. It is called under the session's lock right before the commit, so the lines are saved with the
 #: move they tell of (and survive a restart), and a failed commit drops them with the move.
 LogWriter = Callable[[Update], Sequence[str]]
+
+
+def _option_refused(exc: Exception) -> E.BadRequest:
+    """The adapter's refusal of options the engine refused: SPEC T6's with its own reason, any other as a bad
+    request."""
+    return E.TeamsElimination(str(exc)) if isinstance(exc, TeamsElimination) else E.BadRequest(str(exc))
 
 
 class SessionManager:
@@ -457,7 +463,7 @@ class SessionManager:
             opts = options if isinstance(options, Options) else Options.from_dict(dict(options or {}))
             RULESETS[parsed].check_options(opts)  # e.g. seven_zero is classic only (SPEC H)
         except (ValueError, OptionError) as exc:
-            raise E.BadRequest(str(exc)) from exc
+            raise _option_refused(exc) from exc
         if not TURN_TIMER_MIN <= turn_timer <= TURN_TIMER_MAX:
             raise E.BadRequest(f"turn timer must be {TURN_TIMER_MIN} to {TURN_TIMER_MAX} seconds")
         return parsed, opts
@@ -573,7 +579,7 @@ class SessionManager:
                 options = Options.from_dict({**base.to_dict(), **changes})
                 RULESETS[s.mode].check_options(options)
             except (OptionError, TypeError) as exc:
-                raise E.BadRequest(str(exc)) from exc
+                raise _option_refused(exc) from exc
             s.options = options
             return K.LOBBY
 

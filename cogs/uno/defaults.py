@@ -144,8 +144,8 @@ class DefaultsPanel:
                 base = with_preset(preset_name, base)
             try:
                 options = Options.from_dict({**base.to_dict(), **changes})
-            except OptionError as exc:
-                raise BadInput("bad_option") from exc
+            except OptionError as exc:  # SPEC T6: partners and elimination, with its own reason
+                raise BadInput(exc.code) from exc
             settings = await self.bot.store.update_settings(guild, default_options=options.to_dict())
         except (BadInput, InvalidInputError) as exc:
             await self.error(interaction, exc if isinstance(exc, BadInput) else bad_request(), lang)

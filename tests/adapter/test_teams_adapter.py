@@ -180,3 +180,16 @@ async def test_t1_play_again_after_a_partner_left_seats_them_back_with_the_same_
     assert session.status is Status.FINISHED
     rematch = await m.rematch(CHANNEL, BOB, "Bob")
     assert [s.user_id for s in rematch.seats] == [ALICE, BOB, CAROL, DAVE]
+
+
+# --- T6 Other options -----------------------------------------------------------------------------------------------
+async def test_t6_teams_with_elimination_is_refused_with_its_own_reason(store: Store) -> None:
+    # review8: the host turning elimination on at a partner table (or /uno new teams + elimination) was answered
+    # "That request is not valid." (issue 18 point 5: say what was wrong)
+    m = manager_for(store)
+    session = await lobby(m, "classic", options={"teams": True})
+    with pytest.raises(AE.TeamsElimination):
+        await m.set_options(CHANNEL, ALICE, {"elimination": 200})
+    assert session.options.teams and session.options.elimination == 0
+    with pytest.raises(AE.TeamsElimination):
+        m.check_lobby(guild_id=GUILD, mode="flip", options={"teams": True, "elimination": 100})

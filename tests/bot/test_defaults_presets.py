@@ -17,3 +17,11 @@ def test_a_preset_on_the_server_defaults_keeps_the_partner_game_as_the_lobby_doe
         assert options.target_score == 300
         lobby = preset(name, Mode.CLASSIC, saved)
         assert options.teams == lobby.teams
+
+
+def test_t6_every_catalogue_says_why_teams_and_elimination_are_refused():
+    from bot.i18n import LANGUAGES, t
+
+    english = t("error.teams_elimination", "en")
+    assert all(t("error.teams_elimination", lang) for lang in LANGUAGES)
+    assert all(t("error.teams_elimination", lang) != english for lang in LANGUAGES if lang != "en")
