@@ -92,6 +92,12 @@ class BadRequest(AdapterError):
     code = "bad_request"
 
 
+class TeamsElimination(BadRequest):
+    """Partners and house rule elimination together (SPEC T6): refused with its own reason."""
+
+    code = "teams_elimination"
+
+
 class NoSuchSeat(AdapterError):
     """No player sits in the seat a request names (``seat``: its number as shown, from 1)."""
 

@@ -27,7 +27,7 @@ from bot.engine.actions import Action, NextRound
 from bot.engine.cards import Mode
 from bot.engine.events import Event
 from bot.engine.game import Game
-from bot.engine.options import OptionError, Options, preset
+from bot.engine.options import OptionError, Options, TeamsElimination, preset
 from bot.engine.rules import RULESETS
 from bot.engine.teams import TEAM_PLAYERS, plays_teams
 from bot.engine.view import Phase, PlayerView
@@ -57,6 +57,12 @@ T = TypeVar("T")
 #: events and actor. It is called under the session's lock right before the commit, so the lines are saved with the
 #: move they tell of (and survive a restart), and a failed commit drops them with the move.
 LogWriter = Callable[[Update], Sequence[str]]
+
+
+def _option_refused(exc: Exception) -> E.BadRequest:
+    """The adapter's refusal of options the engine refused: SPEC T6's with its own reason, any other as a bad
+    request."""
+    return E.TeamsElimination(str(exc)) if isinstance(exc, TeamsElimination) else E.BadRequest(str(exc))
 
 
 class SessionManager:
@@ -457,7 +463,7 @@ class SessionManager:
             opts = options if isinstance(options, Options) else Options.from_dict(dict(options or {}))
             RULESETS[parsed].check_options(opts)  # e.g. seven_zero is classic only (SPEC H)
         except (ValueError, OptionError) as exc:
-            raise E.BadRequest(str(exc)) from exc
+            raise _option_refused(exc) from exc
         if not TURN_TIMER_MIN <= turn_timer <= TURN_TIMER_MAX:
             raise E.BadRequest(f"turn timer must be {TURN_TIMER_MIN} to {TURN_TIMER_MAX} seconds")
         return parsed, opts
@@ -465,9 +471,10 @@ class SessionManager:
     async def rematch(self, channel_id: int, user_id: int, name: str) -> Session:
         """Play again after the match of ``channel_id`` ended: a new lobby with the same game, options, turn timer and
         ``ui`` language, and everyone still seated at the end (AI seats too) seated again in the same order; they may
-        leave before the start. ``user_id`` is seated as well, after the others, if there is room and they played this
-        match without being removed by the host (a player who left asks to play again; one kicked, or a server manager
-        who never sat, opens the lobby for the others without a seat: issue 18). The match's host hosts it again while
+        leave before the start. ``user_id`` is seated as well, after the others (at a partner table in their own
+        place, so that partners stay partners: SPEC T1), if there is room and they played this match without being
+        removed by the host (a player who left asks to play again; one kicked, or a server manager who never sat,
+        opens the lobby for the others without a seat: issue 18). The match's host hosts it again while
         still seated (issue 18 point 5: pressing Play again does not take the table, nor ``/uno end``, from them); else
         ``user_id`` if seated, else the first human seated. Raises
         :class:`~bot.adapter.errors.NoGame` when the channel keeps no finished match and
@@ -478,7 +485,11 @@ class SessionManager:
         seats = [s for s in old.seats if not s.left]
         returning = any(s.user_id == user_id and s.left and s.out is not Out.KICKED for s in old.seats)
         if returning and old.seat_of(user_id) is None and len(seats) < old.max_players:
-            seats.append(Seat(user_id, name))
+            if plays_teams(old.mode, old.options):  # SPEC T1: back in their place, beside the same partner
+                place = next(i for i, s in enumerate(old.seats) if s.user_id == user_id and s.left)
+                seats.insert(sum(1 for s in old.seats[:place] if not s.left), Seat(user_id, name))
+            else:
+                seats.append(Seat(user_id, name))
         humans = [s for s in seats if s.user_id is not None]
         host = next(
             (s for s in humans if s.user_id == old.host_id),
@@ -568,7 +579,7 @@ class SessionManager:
                 options = Options.from_dict({**base.to_dict(), **changes})
                 RULESETS[s.mode].check_options(options)
             except (OptionError, TypeError) as exc:
-                raise E.BadRequest(str(exc)) from exc
+                raise _option_refused(exc) from exc
             s.options = options
             return K.LOBBY
 

@@ -9,6 +9,7 @@ from collections.abc import Callable
 
 from bot.engine.events import Event
 from bot.engine.game import Game
+from bot.engine.teams import team_of
 from bot.engine.view import Phase
 from bot.storage import MatchPlayer, MatchResult, RoundResult
 
@@ -33,7 +34,7 @@ def settle(session: Session, now: float, *, abandoned: bool = False) -> MatchRes
     """Mark ``session`` finished at ``now`` (Unix seconds), fill ``session.result`` and return the match's record for
     the store. Placement: the winner first, then by score (lowest first under ``scoring="lowest"``), then by seat; in a
     partner game (SPEC T4) both partners share their team's place, so the store credits the match win to both and rates
-    them as one team."""
+    them as one team, but a player who left or was removed ranks after every team (SPEC T5)."""
     game = session.game
     assert game is not None
     session.status = Status.FINISHED
@@ -42,9 +43,7 @@ def settle(session: Session, now: float, *, abandoned: bool = False) -> MatchRes
     abandoned = abandoned or game.abandoned or game.winner is None
     scores = game.scores
     order = game.placement()  # the engine's ranking (SPEC G9), the one the summary shows too
-    # SPEC T4: in a partner game a team's place is both partners' (the order lists partners one after the other)
-    per_place = 2 if game.teams else 1
-    placement = {s: i // per_place + 1 for i, s in enumerate(order)}
+    placement = _places(session, order, game.teams)
     rounds = tuple(RoundResult(i + 1, r.winner, sum(r.points)) for i, r in enumerate(game.history))
     players = tuple(
         MatchPlayer(
@@ -75,6 +74,23 @@ def settle(session: Session, now: float, *, abandoned: bool = False) -> MatchRes
         players=players,
         rounds=rounds,
     )
+
+
+def _places(session: Session, order: list[int], teams: int) -> dict[int, int]:
+    """Each seat's recorded place (1 = first) from the engine's ``order``. In a partner game (SPEC T4) a team's place
+    is both partners'; a player who left the match or was removed from it (SPEC T5) shares neither their team's place
+    nor its win: they rank after every team, in the engine's order."""
+    if not teams:
+        return {s: i + 1 for i, s in enumerate(order)}
+    stayed = [s for s in order if not session.seats[s].left]
+    gone = [s for s in order if session.seats[s].left]
+    team_place: dict[int, int] = {}
+    places: dict[int, int] = {}
+    for s in stayed:
+        places[s] = team_place.setdefault(team_of(s, teams), len(team_place) + 1)
+    for k, s in enumerate(gone, start=len(team_place) + 1):
+        places[s] = k
+    return places
 
 
 __all__ = ["abandon", "settle"]

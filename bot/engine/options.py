@@ -39,6 +39,12 @@ class OptionError(ValueError):
     code = "bad_option"
 
 
+class TeamsElimination(OptionError):
+    """Partners and house rule elimination together (SPEC T6)."""
+
+    code = "teams_elimination"
+
+
 @dataclass(frozen=True, slots=True)
 class RuleOption:
     """One row of SPEC table O: an option of a match.
@@ -204,7 +210,7 @@ class Options:
         for row in RULE_OPTIONS.values():
             row.check(getattr(self, row.name))
         if self.teams and self.elimination:
-            raise OptionError("teams and elimination cannot be played together")  # SPEC T6
+            raise TeamsElimination("teams and elimination cannot be played together")  # SPEC T6
 
     def house_rules(self) -> tuple[str, ...]:
         """The house rules in force (SPEC H), in the order of table O."""

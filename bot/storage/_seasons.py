@@ -99,7 +99,7 @@ def season_bounds(key: str) -> tuple[float, float]:
             month = int(m["month"])
             start = date(year, month, 1)
             end = date(year + 1, 1, 1) if month == 12 else date(year, month + 1, 1)
-    except ValueError:
+    except (ValueError, OverflowError):  # OverflowError: a season ending past the year 9999 (9999-W52)
         raise bad from None
     return _unix(start), _unix(end)
 

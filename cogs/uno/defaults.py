@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.engine.options import PRESETS, RULE_OPTIONS, OptionError, Options, RuleOption
+from bot.engine.options import KEPT_BY_PRESETS, PRESETS, RULE_OPTIONS, OptionError, Options, RuleOption
 from bot.i18n import t
 from bot.storage import GuildSettings, InvalidInputError
 
@@ -82,8 +82,11 @@ def defaults_button(guild: int, lang: str) -> discord.ui.View:
 
 def with_preset(name: str, options: Options) -> Options:
     """``options`` with preset ``name`` for every game: the options of ``/uno new`` back to the standard rules, then
-    the preset's values (the target score and the options ``/uno new`` does not take are kept)."""
-    values: dict[str, Any] = {n: getattr(options, n) for n, row in RULE_OPTIONS.items() if not row.slash}
+    the preset's values (the target score, the options ``/uno new`` does not take and ``teams`` are kept, as a lobby's
+    preset keeps them: :data:`bot.engine.options.KEPT_BY_PRESETS`)."""
+    values: dict[str, Any] = {
+        n: getattr(options, n) for n, row in RULE_OPTIONS.items() if not row.slash or n in KEPT_BY_PRESETS
+    }
     values.update(PRESETS[name])
     return Options(**values)
 
@@ -141,8 +144,8 @@ class DefaultsPanel:
                 base = with_preset(preset_name, base)
             try:
                 options = Options.from_dict({**base.to_dict(), **changes})
-            except OptionError as exc:
-                raise BadInput("bad_option") from exc
+            except OptionError as exc:  # SPEC T6: partners and elimination, with its own reason
+                raise BadInput(exc.code) from exc
             settings = await self.bot.store.update_settings(guild, default_options=options.to_dict())
         except (BadInput, InvalidInputError) as exc:
             await self.error(interaction, exc if isinstance(exc, BadInput) else bad_request(), lang)

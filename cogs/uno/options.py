@@ -164,12 +164,13 @@ def given(values: Mapping[str, object]) -> dict[str, Any]:
 
 
 def for_game(options: Mapping[str, Any], mode: Mode | str) -> dict[str, Any]:
-    """Saved rule options for a table of ``mode``: a saved house rule that game does not have (SPEC H: ``seven_zero``
-    is classic only) is left out instead of refusing the table; one given to ``/uno new`` is not."""
+    """Saved rule options for a table of ``mode``: a saved option that game does not have (SPEC H: ``seven_zero``
+    is classic only; SPEC T1: ``teams`` is classic and FLIP only, and would refuse a Flex table with ``elimination``,
+    SPEC T6) is left out instead of refusing the table; one given to ``/uno new`` is not."""
     return {
         name: value
         for name, value in options.items()
-        if name not in RULE_OPTIONS or not RULE_OPTIONS[name].house or RULE_OPTIONS[name].applies_to(mode)
+        if name not in RULE_OPTIONS or RULE_OPTIONS[name].applies_to(mode)
     }
 
 

@@ -977,8 +977,10 @@ def match_summary(session: SessionView, lang: str) -> Screen:
     scores = result.scores if result is not None else (0,) * len(session.seats)
     winner = result.winner if result is not None else None
     partnered = teams_at(session.mode, session.options, len(session.seats))
-    if result is not None and result.completed and winner is not None and partnered:  # SPEC T3: both partners win
-        embed.title = match_title(winner, partnered, lambda s: player_name(session, s, lang), lang)
+    if result is not None and result.completed and winner is not None and partnered:  # SPEC T3: both partners win (T5)
+        embed.title = match_title(
+            winner, partnered, lambda s: player_name(session, s, lang), lang, lambda s: session.seats[s].left
+        )
         embed.description = t("match.recorded", lang)
     elif result is not None and result.completed and winner is not None:
         embed.title = t("match.title", lang, player=player_name(session, winner, lang))

@@ -77,13 +77,13 @@ async def season_choices(bot: UnoBot, guild: int | None, typed: str, lang: str) 
 
 async def resolve(bot: UnoBot, guild: int | None, value: object, now: float) -> str:
     """The season key a ``season`` value names: :data:`CURRENT` is the scope's season in progress; a key must be one
-    the scope keeps (any period for a server, a month for all servers) and must have started. :class:`BadInput`
-    ``bad_season`` otherwise."""
-    if value == CURRENT:
-        return season_key(await period_of(bot, guild), now)
+    the scope keeps (any period for a server, a month for all servers) and must have started; its case and the spaces
+    around it do not matter. :class:`BadInput` ``bad_season`` otherwise."""
     if not isinstance(value, str):
         raise BadInput("bad_season")
-    key = value.strip()
+    if value.strip().lower() == CURRENT:
+        return season_key(await period_of(bot, guild), now)
+    key = value.strip().upper()  # typed by hand: 2026-w49, 2026-q4
     try:
         start, _ = season_bounds(key)
         period = season_period(key)

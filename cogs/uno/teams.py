@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 
 from bot.engine.cards import Mode
 from bot.engine.options import Options
-from bot.engine.teams import TEAM_PLAYERS, members, plays_teams, team_of, team_totals
+from bot.engine.teams import TEAM_PLAYERS, members, partner_of, plays_teams, team_of, team_totals
 from bot.i18n import t, tn
 
 #: A seat's shown name, by seat.
@@ -70,9 +70,12 @@ def round_line(winner: int, teams: int, name: Names, lang: str) -> str:
     return t("round.team", lang, n=team + 1, players=partners(team, teams, name, lang))
 
 
-def match_title(winner: int, teams: int, name: Names, lang: str) -> str:
-    """The match summary's title: the team that won the match, both partners named (SPEC T3)."""
+def match_title(winner: int, teams: int, name: Names, lang: str, left: Callable[[int], bool] | None = None) -> str:
+    """The match summary's title: the team that won the match, both partners named (SPEC T3); a partner who
+    ``left`` the match does not share its win (SPEC T5), so only the winner is named then."""
     team = team_of(winner, teams)
+    if left is not None and left(partner_of(winner, teams)):
+        return t("match.title_team", lang, n=team + 1, players=name(winner))
     return t("match.title_team", lang, n=team + 1, players=partners(team, teams, name, lang))
 
 

@@ -128,3 +128,68 @@ async def test_t1_partners_cannot_be_changed_without_teams_or_at_five(store: Sto
     with pytest.raises(AE.TeamPlayers):
         await m.change_partners(CHANNEL, ALICE)
     assert [s.name for s in session.seats] == before
+
+
+# --- T5 Leaving a team game -----------------------------------------------------------------------------------------
+@pytest.mark.parametrize(("how", "seed", "partner_wins"), [("leave", 0, True), ("kick", 5, True), ("leave", 7, False)])
+async def test_t5_a_player_who_left_shares_neither_the_teams_win_nor_its_place(
+    store: Store, how: str, seed: int, partner_wins: bool
+) -> None:
+    # review8: the partner of a player who left played on alone, and when they won the match the one who left was
+    # credited a match win and the team's rating gain too (join, leave, and let the partner win for you)
+    m = manager_for(store)
+    session = await lobby(m, "classic", options={"teams": True, "target_score": 0})
+    for uid, name in [(BOB, "Bob"), (CAROL, "Carol"), (DAVE, "Dave")]:
+        await m.join(CHANNEL, uid, name)
+    await m.start_game(CHANNEL, ALICE)
+    if how == "leave":
+        await m.leave(CHANNEL, DAVE)  # seat 3, partner of seat 1 (Bob)
+    else:
+        await m.kick(CHANNEL, ALICE, 3)
+    await _play_out(m, session, seed=seed)
+    assert session.result is not None and session.result.completed
+    winner = session.result.winner
+    assert winner is not None and (winner == 1) == partner_wins
+    users = [ALICE, BOB, CAROL, DAVE]
+    won = {winner, (winner + 2) % 4} - {3}
+    for seat, uid in enumerate(users):
+        stats = await store.player_stats(uid, guild_id=GUILD, mode="classic")
+        assert stats is not None and stats.played == 1
+        assert stats.wins == (1 if seat in won else 0), seat
+    ratings = {uid: r.mu for uid in users for r in await store.player_ratings(uid, guild_id=GUILD, mode="classic")}
+    assert ratings[DAVE] < 25.0 and ratings[DAVE] < ratings[BOB], ratings  # ranked after both teams: he loses
+    rows = await store.match_history(DAVE, guild_id=GUILD)
+    assert [r.placement for r in rows] == [3]
+    check = await store.rebuild_ratings()
+    assert check.ok
+    await store.rebuild_aggregates()
+    stats = await store.player_stats(DAVE, guild_id=GUILD, mode="classic")
+    assert stats is not None and stats.wins == 0
+
+
+async def test_t1_play_again_after_a_partner_left_seats_them_back_with_the_same_partner(store: Store) -> None:
+    # review8: Bob (seat 1) left a 4-player partner game and pressed Play again; he was seated after the others, so
+    # the rematch paired Alice with Dave and Bob with Carol instead of Alice-Carol and Bob-Dave (SPEC T1)
+    m = manager_for(store)
+    session = await lobby(m, "classic", options={"teams": True, "target_score": 0})
+    for uid, name in [(BOB, "Bob"), (CAROL, "Carol"), (DAVE, "Dave")]:
+        await m.join(CHANNEL, uid, name)
+    await m.start_game(CHANNEL, ALICE)
+    await m.leave(CHANNEL, BOB)
+    await _play_out(m, session, seed=1)
+    assert session.status is Status.FINISHED
+    rematch = await m.rematch(CHANNEL, BOB, "Bob")
+    assert [s.user_id for s in rematch.seats] == [ALICE, BOB, CAROL, DAVE]
+
+
+# --- T6 Other options -----------------------------------------------------------------------------------------------
+async def test_t6_teams_with_elimination_is_refused_with_its_own_reason(store: Store) -> None:
+    # review8: the host turning elimination on at a partner table (or /uno new teams + elimination) was answered
+    # "That request is not valid." (issue 18 point 5: say what was wrong)
+    m = manager_for(store)
+    session = await lobby(m, "classic", options={"teams": True})
+    with pytest.raises(AE.TeamsElimination):
+        await m.set_options(CHANNEL, ALICE, {"elimination": 200})
+    assert session.options.teams and session.options.elimination == 0
+    with pytest.raises(AE.TeamsElimination):
+        m.check_lobby(guild_id=GUILD, mode="flip", options={"teams": True, "elimination": 100})

@@ -236,3 +236,12 @@ def test_17_1_each_rows_section_is_the_one_the_rules_reference_gives() -> None:
             sections[cells[0].strip("`")] = [s.strip() for s in cells[3].split(",")]
     assert set(sections) == set(RULE_OPTIONS)
     assert all(RULE_OPTIONS[name].section in secs for name, secs in sections.items())
+
+
+def test_a_saved_partner_game_is_left_out_of_a_game_without_teams() -> None:
+    # review8: a server whose default rules play partners (SPEC T1, classic and FLIP only) could not open a Flex table
+    # with house rule elimination: the saved ``teams`` came along and "teams and elimination" (SPEC T6) refused it
+    saved = {"teams": True, "jump_in": True}
+    assert opts.for_game(saved, "flex") == {"jump_in": True}
+    assert Options.from_dict({**opts.for_game(saved, "flex"), "elimination": 100}).elimination == 100
+    assert opts.for_game(saved, "classic") == saved and opts.for_game(saved, "flip") == saved

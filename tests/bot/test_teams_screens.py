@@ -116,3 +116,19 @@ def test_t1_the_lobby_offers_change_partners_at_a_partner_table_of_4_6_or_8() ->
     assert any(":partners:" in v for v in verbs(_lobby(4, TEAMS)))
     assert not any(":partners:" in v for v in verbs(_lobby(5, TEAMS)))
     assert not any(":partners:" in v for v in verbs(_lobby(4, Options())))
+
+
+@pytest.mark.parametrize("lang", ["en", "pl"])
+def test_t5_the_match_summary_does_not_name_a_partner_who_left_among_the_winners(lang: str) -> None:
+    # review8: the records no longer credit a player who left with their team's win (SPEC T5); the summary's title
+    # still said "Team 1 wins the match: Player00 and Player02!" with Player00 gone since the first round
+    session = flip_session(4)
+    options = Options(teams=True, target_score=0)
+    session.mode, session.options = Mode.CLASSIC, options
+    session.game = game = build(Mode.CLASSIC, ["B9 G2", "Y7", "R5", "G4"], "R3", current=2, options=options)
+    session.game.remove_player(0)
+    session.seats[0].left = True
+    game.apply(game.legal_actions(2)[0])
+    settle(session, 10.0)
+    embed = screens.match_summary(SessionView.of(session), lang).embeds()[0]
+    assert embed.title == t("match.title_team", lang, n=1, players="Player02")
