@@ -95,7 +95,7 @@ def carry_out(game: GameState, played: Played) -> int | None:
             return _draw_card(game, played, rules.draw_cards[kind])
         if kind in rules.wild_draws:
             return _wild_draw(game, played)
-        if kind is Kind.NUMBER and game.options.seven_zero and not played.went_out:
+        if kind is Kind.NUMBER and game._seven_zero and not played.went_out:
             if swaps_hands(played.face):
                 return _seven(game, played)
             if passes_hands(played.face):
@@ -166,8 +166,8 @@ def _wild_draw(game: GameState, x: Played) -> int | None:
     if game.options.stacking != "off" and kind in STACK_DRAWS:
         accept = game.rules.wild_draws[kind].accept.count
         assert accept is not None
-        return _stack(game, x, accept, challengeable=not game.options.block_illegal_wild_draw)
-    if x.went_out or game.options.block_illegal_wild_draw:
+        return _stack(game, x, accept, challengeable=not game._block)
+    if x.went_out or game._block:
         game._wild_penalty(x.next, kind, accepted=True, events=x.events)
         if not x.went_out:
             x.events.append(TurnSkipped(x.next))
@@ -296,7 +296,7 @@ def _flex_wild_draw_four(game: GameState, x: Played) -> int | None:
     """The target draws 4, or challenges (SPEC X7, ``flex_target_can_challenge``); play then resumes with the next
     player in order."""
     assert x.target is not None
-    if x.restricted and not x.went_out and not game.options.block_illegal_wild_draw:
+    if x.restricted and not x.went_out and not game._block:
         game._start_challenge(x.player, x.target, x.card, x.guilty, flex=True, resume=x.next)
         return None
     game._draw(x.target, 4, "penalty", x.events)
