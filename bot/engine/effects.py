@@ -1,9 +1,10 @@
 """What a played card does, by kind (SPEC C3, F5, F6, F8, X5, G9, G10): one small function per kind, in two
 tables — :data:`REGULAR` for a card's regular side and :data:`FLEX` for a Flex card's flex side.
 
-Each effect gets the game and a :class:`Played` record and returns the seat who plays next, or ``None`` when a
+Each effect gets the game's state (:class:`~bot.engine.state.GameState`, never the game itself: this module is
+imported by :mod:`bot.engine.game`) and a :class:`Played` record and returns the seat who plays next, or ``None`` when a
 decision is now pending (a challenge, a colour) or nothing follows. When the player went out (``went_out``), only
-draws (and a Flip) are still carried out (SPEC G9). The effects change the game only through its own primitives
+draws (and a Flip) are still carried out (SPEC G9). The effects change the game only through the state's primitives
 (``_draw``, ``_flip``, ``_start_challenge``…); :meth:`bot.engine.game.Game._do_play` calls :func:`carry_out`.
 """
 
@@ -29,7 +30,7 @@ from .rules import DEFLECTS, DEFLECTS_BACK, STACK_DRAWS
 from .view import Phase
 
 if TYPE_CHECKING:
-    from .game import Game
+    from .state import GameState
 
 
 @dataclass(slots=True)
@@ -76,10 +77,10 @@ class Played:
         self.events = events
 
 
-Effect = Callable[["Game", Played], "int | None"]
+Effect = Callable[["GameState", Played], "int | None"]
 
 
-def carry_out(game: Game, played: Played) -> int | None:
+def carry_out(game: GameState, played: Played) -> int | None:
     """Carry out ``played`` by the table of its side; a kind with no entry has no effect (the next player plays)."""
     if game.stack is not None and not played.flex and played.face.kind in DEFLECTS:
         return _deflect(game, played)
@@ -94,7 +95,7 @@ def carry_out(game: Game, played: Played) -> int | None:
             return _draw_card(game, played, rules.draw_cards[kind])
         if kind in rules.wild_draws:
             return _wild_draw(game, played)
-        if kind is Kind.NUMBER and game.options.seven_zero and not played.went_out:
+        if kind is Kind.NUMBER and game._seven_zero and not played.went_out:
             if swaps_hands(played.face):
                 return _seven(game, played)
             if passes_hands(played.face):
@@ -105,14 +106,14 @@ def carry_out(game: Game, played: Played) -> int | None:
 # --- regular side ---------------------------------------------------------------------------------------------------
 
 
-def _skip(game: Game, x: Played) -> int | None:
+def _skip(game: GameState, x: Played) -> int | None:
     """Skip (SPEC C3): the next player loses their turn."""
     if not x.went_out:
         x.events.append(TurnSkipped(x.next))
     return game._next(x.next)
 
 
-def _reverse(game: Game, x: Played) -> int | None:
+def _reverse(game: GameState, x: Played) -> int | None:
     """Reverse (SPEC C3): the direction changes; with two players it acts as Skip (SPEC G10)."""
     if x.went_out:
         return None
@@ -124,7 +125,7 @@ def _reverse(game: Game, x: Played) -> int | None:
     return game._next(x.player)
 
 
-def _draw_card(game: Game, x: Played, count: int) -> int | None:
+def _draw_card(game: GameState, x: Played, count: int) -> int | None:
     """Draw One / Two / Five (SPEC C3, F5, F6, G6): the next player draws ``count`` and loses their turn; with house
     rule ``stacking`` they decide first (:func:`_stack`)."""
     if game.options.stacking != "off" and x.face.kind in STACK_DRAWS:
@@ -135,12 +136,12 @@ def _draw_card(game: Game, x: Played, count: int) -> int | None:
     return game._next(x.next)
 
 
-def _skip_everyone(game: Game, x: Played) -> int | None:
+def _skip_everyone(game: GameState, x: Played) -> int | None:
     """Skip Everyone (SPEC F6): the player takes another turn."""
     return x.player
 
 
-def _flip_card(game: Game, x: Played) -> int | None:
+def _flip_card(game: GameState, x: Played) -> int | None:
     """Flip (SPEC F8): the game turns over; an exposed wild asks for a colour."""
     top = game._flip(x.events)
     if top.is_wild and not x.went_out:
@@ -151,22 +152,22 @@ def _flip_card(game: Game, x: Played) -> int | None:
     return x.next
 
 
-def _shuffle_hands(game: Game, x: Played) -> int | None:
+def _shuffle_hands(game: GameState, x: Played) -> int | None:
     """Wild Shuffle Hands (SPEC C1): every hand is gathered, shuffled and dealt from the next player."""
     if not x.went_out:
         game._shuffle_hands(x.next, x.events)
     return x.next
 
 
-def _wild_draw(game: Game, x: Played) -> int | None:
+def _wild_draw(game: GameState, x: Played) -> int | None:
     """Wild Draw Four / Two / Color (SPEC G7, C3, F5, F6): the next player challenges or accepts; a last card, or
     ``block_illegal_wild_draw``, draws at once (nothing to judge)."""
     kind = x.face.kind
     if game.options.stacking != "off" and kind in STACK_DRAWS:
         accept = game.rules.wild_draws[kind].accept.count
         assert accept is not None
-        return _stack(game, x, accept, challengeable=not game.options.block_illegal_wild_draw)
-    if x.went_out or game.options.block_illegal_wild_draw:
+        return _stack(game, x, accept, challengeable=not game._block)
+    if x.went_out or game._block:
         game._wild_penalty(x.next, kind, accepted=True, events=x.events)
         if not x.went_out:
             x.events.append(TurnSkipped(x.next))
@@ -175,7 +176,7 @@ def _wild_draw(game: Game, x: Played) -> int | None:
     return None
 
 
-def _stack(game: Game, x: Played, count: int, *, challengeable: bool) -> int | None:
+def _stack(game: GameState, x: Played, count: int, *, challengeable: bool) -> int | None:
     """House rule ``stacking`` (SPEC H): the card adds ``count`` to the pending total (a new stack starts at
     ``count``) and the next player decides: stack a card that stacks on it, or take the total and lose the turn
     (and, for a wild draw on top, challenge it: SPEC G7, see :meth:`bot.engine.game.Game._do_challenge`). A last card
@@ -194,7 +195,7 @@ def _stack(game: Game, x: Played, count: int, *, challengeable: bool) -> int | N
     return None
 
 
-def _deflect(game: Game, x: Played) -> int | None:
+def _deflect(game: GameState, x: Played) -> int | None:
     """House rule ``stack_deflect`` (SPEC H7): a Reverse or a Skip played on a pending stack sends the whole total on,
     unchanged — a Reverse turns the direction of play and sends it back (to the next player in the new direction),
     a Skip to the next player. Played as a last card, the player it goes to takes the total at once (SPEC G9)."""
@@ -215,7 +216,7 @@ def _deflect(game: Game, x: Played) -> int | None:
     return None
 
 
-def _seven(game: Game, x: Played) -> int | None:
+def _seven(game: GameState, x: Played) -> int | None:
     """House rule ``seven_zero`` (SPEC H): a 7 swaps hands with the chosen other player (``target``)."""
     target = x.target
     assert target is not None and target != x.player
@@ -229,7 +230,7 @@ def _seven(game: Game, x: Played) -> int | None:
     return x.next
 
 
-def _zero(game: Game, x: Played) -> int | None:
+def _zero(game: GameState, x: Played) -> int | None:
     """House rule ``seven_zero`` (SPEC H): a 0 passes every hand one seat on in the direction of play."""
     seats = game.turn_order(x.player)
     old = {s: game.hands[s] for s in seats}
@@ -244,7 +245,7 @@ def _zero(game: Game, x: Played) -> int | None:
     return x.next
 
 
-def _after_hands_moved(game: Game) -> None:
+def _after_hands_moved(game: GameState) -> None:
     """Hands changed owners: every UNO call lapses and nobody can be caught (SPEC G8 ruling for house rule
     ``seven_zero``: a player left with one card may call UNO, and is not catchable until they play again)."""
     game.uno = [False] * game.players
@@ -254,19 +255,19 @@ def _after_hands_moved(game: Game) -> None:
 # --- flex side (SPEC X5) ---------------------------------------------------------------------------------------------
 
 
-def _flex_draw_two(game: Game, x: Played) -> int | None:
+def _flex_draw_two(game: GameState, x: Played) -> int | None:
     """Every other player draws 1; nobody is skipped."""
     for seat in game._others_in_turn_order(x.player):
         game._draw(seat, 1, "penalty", x.events)
     return x.next
 
 
-def _flex_skip(game: Game, x: Played) -> int | None:
+def _flex_skip(game: GameState, x: Played) -> int | None:
     """Every other player is skipped: the player takes another turn."""
     return x.player
 
 
-def _flex_reverse(game: Game, x: Played) -> int | None:
+def _flex_reverse(game: GameState, x: Played) -> int | None:
     """Reverse, and the first player in the new direction is skipped."""
     if x.went_out:
         return None
@@ -277,25 +278,25 @@ def _flex_reverse(game: Game, x: Played) -> int | None:
     return game._next(skipped)
 
 
-def _flex_target_draw_two(game: Game, x: Played) -> int | None:
+def _flex_target_draw_two(game: GameState, x: Played) -> int | None:
     """The target draws 2; play continues with the next player (nobody loses a turn)."""
     assert x.target is not None
     game._draw(x.target, 2, "penalty", x.events)
     return x.next
 
 
-def _flex_all_draw(game: Game, x: Played) -> int | None:
+def _flex_all_draw(game: GameState, x: Played) -> int | None:
     """Every other player draws 2; the next player does not lose their turn."""
     for seat in game._others_in_turn_order(x.player):
         game._draw(seat, 2, "penalty", x.events)
     return x.next
 
 
-def _flex_wild_draw_four(game: Game, x: Played) -> int | None:
+def _flex_wild_draw_four(game: GameState, x: Played) -> int | None:
     """The target draws 4, or challenges (SPEC X7, ``flex_target_can_challenge``); play then resumes with the next
     player in order."""
     assert x.target is not None
-    if x.restricted and not x.went_out and not game.options.block_illegal_wild_draw:
+    if x.restricted and not x.went_out and not game._block:
         game._start_challenge(x.player, x.target, x.card, x.guilty, flex=True, resume=x.next)
         return None
     game._draw(x.target, 4, "penalty", x.events)

@@ -14,7 +14,7 @@ in ``tests/fixtures/snapshots/``.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any, TypeVar
 
 from . import errors as E
 from .cards import Colour, Mode, Side
@@ -23,11 +23,13 @@ from .options import Options
 from .pending import PendingChallenge
 from .rng import Rng
 from .rules import RULESETS
+from .state import GameState
 from .teams import team_count
 from .view import Phase, RoundRecord
 
-if TYPE_CHECKING:
-    from .game import Game
+#: The class :func:`load` builds: :class:`~bot.engine.game.Game` (which passes itself), typed here by its state only so
+#: that this module does not import the game (which imports it).
+G = TypeVar("G", bound=GameState)
 
 #: Snapshot format version written by :func:`dump`.
 SNAPSHOT_VERSION = 4
@@ -79,7 +81,7 @@ def upgrade(d: dict[str, Any]) -> dict[str, Any]:
     return d
 
 
-def dump(game: Game) -> dict[str, Any]:
+def dump(game: GameState) -> dict[str, Any]:
     """A JSON-able snapshot of ``game`` in the current format."""
     ch = game.challenge
     return {
@@ -119,7 +121,7 @@ def dump(game: Game) -> dict[str, Any]:
     }
 
 
-def load(cls: type[Game], data: dict[str, Any]) -> Game:
+def load(cls: type[G], data: dict[str, Any]) -> G:
     """Load a snapshot of any known version. Raises :class:`~bot.engine.errors.SnapshotError` (or
     :class:`~bot.engine.errors.SnapshotTooNew`) for an unknown version or a malformed or inconsistent snapshot."""
     try:
@@ -130,7 +132,7 @@ def load(cls: type[Game], data: dict[str, Any]) -> Game:
         raise E.SnapshotError(f"bad snapshot: {exc!r}") from exc
 
 
-def _load(cls: type[Game], d: dict[str, Any]) -> Game:
+def _load(cls: type[G], d: dict[str, Any]) -> G:
     mode = Mode(d["mode"])
     options = Options.from_dict(d["options"])
     RULESETS[mode].check_options(options)

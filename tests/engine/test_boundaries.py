@@ -59,10 +59,10 @@ def test_the_engine_does_no_io_and_reads_no_clock():
 
 
 def test_the_check_sees_relative_and_type_only_imports():
-    """The reader resolves ``from .game import Game`` under ``if TYPE_CHECKING:`` (bot/engine/effects.py), so a
+    """The reader resolves ``from .state import GameState`` under ``if TYPE_CHECKING:`` (bot/engine/effects.py), so a
     forbidden import cannot hide behind a relative or a type-only import."""
     names = {i.name for i in ig.imports("bot.engine.effects")}
-    assert "bot.engine.game" in names
+    assert "bot.engine.state" in names
     assert {i.name for i in ig.imports("bot.engine.rules")} >= {"bot.limits"}  # ``from bot import limits``
 
 
