@@ -8,6 +8,7 @@ must not kill it, or the bot logs "the image worker died" as it stops.
 from __future__ import annotations
 
 import asyncio
+import importlib
 import logging
 import os
 import signal
@@ -25,6 +26,15 @@ ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.skipif(not hasattr(signal, "pthread_sigmask"), reason="POSIX signal masks only")
 
 
+def _painter() -> Painter:
+    """A painter of the :mod:`cogs.uno.painter` that is in ``sys.modules`` now. discord.py imports a cog's modules
+    anew with each bot it loads (an e2e test earlier in this process), and the worker pickles the drawing functions
+    by their module's name: a painter of an older copy of the module would hand the worker functions that are no
+    longer the ones that name finds (``PicklingError``)."""
+    painter: Painter = importlib.import_module("cogs.uno.painter").Painter()
+    return painter
+
+
 def _worker_pids(painter: Painter) -> list[int]:
     pool = painter.pool.executor
     assert pool is not None, "no worker pool"
@@ -34,7 +44,7 @@ def _worker_pids(painter: Painter) -> list[int]:
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
 async def test_a_signal_while_the_worker_starts_does_not_kill_it(sig: signal.Signals, caplog: pytest.LogCaptureFixture):
     caplog.set_level(logging.WARNING)
-    painter = Painter()
+    painter = _painter()
     try:
         faces = classic_faces()[:5]
         job = asyncio.ensure_future(painter.hand(faces, [0], Side.LIGHT, None))
@@ -54,7 +64,7 @@ async def test_a_signal_while_the_worker_starts_does_not_kill_it(sig: signal.Sig
 
 
 async def test_holding_the_signals_leaves_the_bots_own_mask_as_it_was():
-    painter = Painter()
+    painter = _painter()
     try:
         before = signal.pthread_sigmask(signal.SIG_BLOCK, [])
         png = await asyncio.wait_for(painter.hand(classic_faces()[:3], [], Side.LIGHT, None), 60)
