@@ -904,8 +904,10 @@ class SqlStore:
         """
         key = scope(check_optional_guild(guild_id), check_optional_mode(mode))
         limit, offset = check_page(limit, offset)
+        # "played > 0", implied by "wins > 0", is the rank index's own condition (a partial index): without it
+        # PostgreSQL's planner cannot use that index and sorts the whole scope (48 ms instead of 0.2 at 10^6 matches)
         rows = await self._db.read(
-            f"SELECT {RANK_COLUMNS} FROM player_totals WHERE guild_id = $1 AND mode = $2 AND wins > 0 "
+            f"SELECT {RANK_COLUMNS} FROM player_totals WHERE guild_id = $1 AND mode = $2 AND played > 0 AND wins > 0 "
             f"ORDER BY {RANK_ORDER} LIMIT $3 OFFSET $4",
             *key,
             limit,
