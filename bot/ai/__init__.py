@@ -18,21 +18,25 @@ from random import Random
 from bot.engine.actions import Action
 from bot.engine.options import Options
 from bot.engine.view import PlayerView
+from bot.limits import AI_LEVEL_DEFAULT
 
 from . import easy, hard, normal
 from .memory import Memory
 
 
 class Level(StrEnum):
-    """An AI seat's level (saved with the seat: the value is what snapshots and settings hold)."""
+    """An AI seat's level (saved with the seat: the value is what snapshots and settings hold). The values are
+    :data:`bot.limits.AI_LEVELS`, the one list that storage (which may not import this package) checks settings
+    against; the members are named here so that code and mypy can say ``Level.HARD`` (a test keeps the two equal)."""
 
     EASY = "easy"
     NORMAL = "normal"
     HARD = "hard"
 
 
-#: The level of an AI seat nobody chose one for (and of AI seats saved before levels existed).
-DEFAULT_LEVEL = Level.NORMAL
+#: The level of an AI seat nobody chose one for (and of AI seats saved before levels existed):
+#: :data:`bot.limits.AI_LEVEL_DEFAULT`.
+DEFAULT_LEVEL = Level(AI_LEVEL_DEFAULT)
 
 
 def decide(
