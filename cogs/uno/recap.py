@@ -46,13 +46,14 @@ def opponents_text(names: Sequence[str]) -> str:
 
 
 def history_line(row: HistoryRow, lang: str) -> str:
-    """One match of a history page."""
+    """One match of a history page; in a partner game (SPEC T) the player's partners, then their opponents."""
     opponents = opponents_text(row.opponents)
     game = t(f"mode.{row.mode}", lang)
     date = f"<t:{int(row.ended_at)}:d>"
+    team = {"partners": opponents_text(row.partners)} if row.partners else {}
     if row.status == "completed":
         line = t(
-            "history.row",
+            "history.row_team" if team else "history.row",
             lang,
             date=date,
             game=game,
@@ -60,19 +61,34 @@ def history_line(row: HistoryRow, lang: str) -> str:
             seats=row.seats,
             points=row.points,
             opponents=opponents,
+            **team,
         )
     else:
-        line = t("history.row_abandoned", lang, date=date, game=game, points=row.points, opponents=opponents)
+        key = "history.row_team_abandoned" if team else "history.row_abandoned"
+        line = t(key, lang, date=date, game=game, points=row.points, opponents=opponents, **team)
     if row.rating_change is not None:
         line += t("history.rating", lang, change=signed(row.rating_change))
     return line
 
 
 def history_option(row: HistoryRow, lang: str) -> discord.SelectOption:
-    """The recap select's option of one recorded match: its game, placement and opponents; its date below."""
+    """The recap select's option of one recorded match: its game, placement, partners (SPEC T) and opponents; its
+    date below."""
     game = t(f"mode.{row.mode}", lang)
     opponents = ", ".join(row.opponents)
-    label = t("history.option", lang, game=game, place=row.placement, seats=row.seats, opponents=opponents)
+    if row.partners:
+        partners = ", ".join(row.partners)
+        label = t(
+            "history.option_team",
+            lang,
+            game=game,
+            place=row.placement,
+            seats=row.seats,
+            partners=partners,
+            opponents=opponents,
+        )
+    else:
+        label = t("history.option", lang, game=game, place=row.placement, seats=row.seats, opponents=opponents)
     day = datetime.datetime.fromtimestamp(row.ended_at, datetime.UTC).strftime("%Y-%m-%d")
     return discord.SelectOption(label=label[:100], value=row.match_key, description=day)
 
