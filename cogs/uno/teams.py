@@ -64,9 +64,12 @@ def totals_line(scores: Sequence[int], teams: int, lang: str) -> str:
     )
 
 
-def round_line(winner: int, teams: int, name: Names, lang: str) -> str:
-    """The round summary's first line: the team that won the round (SPEC T2)."""
+def round_line(winner: int, teams: int, name: Names, lang: str, left: Callable[[int], bool] | None = None) -> str:
+    """The round summary's first line: the team that won the round (SPEC T2), both partners named; a partner who
+    ``left`` the match plays no part in its rounds any more (SPEC T5), so only the winner is named then."""
     team = team_of(winner, teams)
+    if left is not None and left(partner_of(winner, teams)):
+        return t("round.team", lang, n=team + 1, players=name(winner))
     return t("round.team", lang, n=team + 1, players=partners(team, teams, name, lang))
 
 

@@ -1,13 +1,26 @@
-"""Partner games (SPEC T) on screen, a defect of issue 17 point 7 fixed: ``/uno history`` names a player's partner as
-their partner, never among their opponents (T1, T4)."""
+"""Partner games (SPEC T) on screen, defects of issue 17 point 7 fixed: ``/uno history`` names a player's partner as
+their partner, never among their opponents (T1, T4); the round summary and the match summary do not count a partner
+who left among the winners (T5)."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
+from bot.adapter.results import settle
+from bot.adapter.session import Status
+from bot.adapter.session_view import SessionView
+from bot.engine.builder import build
+from bot.engine.cards import Mode
+from bot.engine.events import RoundEnded
+from bot.engine.options import Options
 from bot.i18n import LANGUAGES, t
 from bot.storage import HistoryRow
+from cogs.uno import screens
 from cogs.uno.recap import history_embed, history_line, history_option
+
+from .sessions import flip_session
 
 
 def row(partners: tuple[str, ...], opponents: tuple[str, ...], status: str = "completed") -> HistoryRow:
@@ -62,3 +75,50 @@ def test_t4_a_history_page_of_ten_eight_seat_partner_games_with_long_names_fits_
     page = [row(names[:1], names[1:])] * 10
     embed = history_embed("x" * 32, page, lang, 9, 10, "this server")
     assert len(embed.description or "") <= 4096 and len(embed) <= 6000
+
+
+# --- T5: a partner who left ------------------------------------------------------------------------------------------
+def _partner_left(target: int) -> tuple[SessionView, RoundEnded]:
+    """Four players, partners seat 0–2 and 1–3; seat 0 left in the first round, then seat 2 goes out (SPEC T2, T5)."""
+    session = flip_session(4)
+    options = Options(teams=True, target_score=target)
+    session.mode, session.options = Mode.CLASSIC, options
+    session.game = game = build(Mode.CLASSIC, ["B9 G2", "Y7", "R5", "G4"], "R3", current=2, options=options)
+    session.remove(0)
+    session.seats[0].left = True
+    events = game.apply(game.legal_actions(2)[0])
+    ended = next(e for e in events if isinstance(e, RoundEnded))
+    if target == 0:
+        settle(session, 10.0)
+    return SessionView.of(session), ended
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_t5_the_round_summary_does_not_name_a_partner_who_left_among_the_round_winners(lang: str) -> None:
+    sv, ended = _partner_left(500)
+    assert sv.status is Status.PLAYING
+    summary = screens.round_summary(sv, ended, lang).embeds()[0].description or ""
+    assert summary.splitlines()[0] == t("round.team", lang, n=1, players="Player02")
+    assert "Player00" in summary  # still listed with the seats' points, below
+    # both partners still playing: both named (SPEC T2)
+    session = flip_session(4)
+    options = Options(teams=True, target_score=500)
+    session.mode, session.options = Mode.CLASSIC, options
+    session.game = game = build(Mode.CLASSIC, ["B9 G2", "Y7", "R5", "G4"], "R3", current=2, options=options)
+    ended = next(e for e in game.apply(game.legal_actions(2)[0]) if isinstance(e, RoundEnded))
+    head = (screens.round_summary(SessionView.of(session), ended, lang).embeds()[0].description or "").splitlines()[0]
+    assert head == t("round.team", lang, n=1, players=t("team.members", lang, a="Player00", b="Player02"))
+
+
+@pytest.mark.parametrize("lang", ["en", "sk"])
+def test_t5_the_match_summary_ranks_a_partner_who_left_after_every_team(lang: str) -> None:
+    """SPEC T4 and T5: the summary ranks as the records do (bot/adapter/results.py), the player who left last."""
+    sv, _ = _partner_left(0)
+    assert sv.result is not None and sv.result.completed and sv.result.winner == 2
+    ranked = (screens.match_summary(sv, lang).embeds()[0].fields[0].value or "").splitlines()
+    assert [re.sub(r" — .*", "", line) for line in ranked] == [
+        "1. Player02",
+        "2. Player01",
+        "3. Player03",
+        "4. Player00",
+    ]
