@@ -243,7 +243,7 @@ def lobby_screen(session: SessionView, lang: str, ai_level: str = DEFAULT_LEVEL)
             for level, (verb, label) in AI_BUTTONS.items()
         ),
         *(  # SPEC T1: the host changes who partners whom
-            [LobbyButton("partners", ch, t("btn.partners", lang), row=1)]
+            [LobbyButton("partners", ch, t("btn.partners", lang), row=1, fp=ids.lobby_fingerprint(session))]
             if teams_at(session.mode, session.options, len(session.seats))
             else []
         ),

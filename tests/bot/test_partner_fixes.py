@@ -1,6 +1,7 @@
-"""Partner games (SPEC T) on screen, defects of issue 17 point 7 fixed: ``/uno history`` names a player's partner as
-their partner, never among their opponents (T1, T4); the round summary and the match summary do not count a partner
-who left among the winners (T5)."""
+"""Partner games (SPEC T) on screen, three defects of issue 17 point 7 fixed: ``/uno history`` names a player's partner
+as their partner, never among their opponents (T1, T4); the round summary and the match summary do not count a
+partner who left among the winners (T5); the host's **Change partners** button carries the lobby's fingerprint (T1),
+so that a stale or double click changes nothing (its clicks: tests/e2e/test_partner_fixes.py)."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from bot.engine.events import RoundEnded
 from bot.engine.options import Options
 from bot.i18n import LANGUAGES, t
 from bot.storage import HistoryRow
-from cogs.uno import screens
+from cogs.uno import ids, screens
 from cogs.uno.recap import history_embed, history_line, history_option
 
 from .sessions import flip_session
@@ -122,3 +123,33 @@ def test_t5_the_match_summary_ranks_a_partner_who_left_after_every_team(lang: st
         "3. Player03",
         "4. Player00",
     ]
+
+
+# --- T1: Change partners carries the lobby's fingerprint -------------------------------------------------------------
+def _lobby_ids(sv: SessionView) -> list[str]:
+    view = screens.lobby_screen(sv, "en").view
+    assert view is not None
+    return [str(getattr(item, "custom_id", "")) for item in view.children]
+
+
+def test_t1_the_change_partners_button_carries_the_fingerprint_of_the_lobby_it_is_shown_on() -> None:
+    session = flip_session(4)
+    session.status, session.game, session.options = Status.LOBBY, None, Options(teams=True)
+    first = SessionView.of(session)
+    (button,) = [c for c in _lobby_ids(first) if ":partners:" in c]
+    assert button == f"uno:l:partners:1:{ids.lobby_fingerprint(first)}"
+    match = re.fullmatch(ids.LOBBY_RE, button)
+    assert match is not None and match["fp"] == ids.lobby_fingerprint(first)
+    session.version += 1  # any committed change of the lobby
+    later = SessionView.of(session)
+    assert ids.lobby_fingerprint(later) != ids.lobby_fingerprint(first)
+    assert f"uno:l:partners:1:{ids.lobby_fingerprint(later)}" in _lobby_ids(later)
+    # another session of the channel at the same version: another fingerprint
+    session.created_at += 1.0
+    session.version -= 1
+    assert ids.lobby_fingerprint(SessionView.of(session)) != ids.lobby_fingerprint(first)
+    # the other lobby buttons keep their ids, and the id of before still parses (then refused: no fingerprint)
+    assert "uno:l:join:1" in _lobby_ids(first)
+    old = re.fullmatch(ids.LOBBY_RE, "uno:l:partners:1")
+    assert old is not None and old["verb"] == "partners" and old["fp"] is None
+    assert re.fullmatch(ids.LOBBY_RE, "uno:l:partners:1:XYZ") is None
