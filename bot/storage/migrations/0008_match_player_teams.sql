@@ -7,8 +7,10 @@ ALTER TABLE match_players ADD COLUMN team INTEGER CHECK (team >= 1);
 -- adapter's JSON, bot/adapter/records.py) holds the match's options and player count. A match whose start says
 -- teams = true in classic UNO or UNO FLIP, for 4, 6 or 8 players, its record and its rows agreeing on the count, gets
 -- its seats' teams; every other match keeps NULL (shown as before). The LIKE skips the JSON of every other start.
-CREATE TEMPORARY TABLE team_matches AS
-SELECT m.id AS match_id, CAST(json_extract(r.entry, '$.start.players') AS INTEGER) AS players
+-- (keyed by match: the UPDATE below looks each seat's match up in it)
+CREATE TEMPORARY TABLE team_matches (match_id INTEGER PRIMARY KEY, players INTEGER NOT NULL);
+INSERT INTO team_matches (match_id, players)
+SELECT m.id, CAST(json_extract(r.entry, '$.start.players') AS INTEGER)
 FROM matches AS m JOIN match_records AS r ON r.match_key = m.match_key AND r.seq = 0
 WHERE m.mode IN ('classic', 'flip') AND r.entry LIKE '%"teams"%' AND json_valid(r.entry)
   AND json_extract(r.entry, '$.start.options.teams') = 1
