@@ -118,8 +118,10 @@ async def test_t1_a_double_click_on_change_partners_changes_the_partners_once(
     await emulator.settle()
     assert table.session.version == version + 1  # one change
     assert "**Team 1**: Alice and Dave" in table.public_message().text
+    # one of the two is refused: by the handler (both clicks carried the message before its edit), or, when the edit
+    # came first, before it (the message no longer has that button); which one depends on timing
     replies = [m.text for m in first.ephemeral_messages + second.ephemeral_messages]
-    assert replies == [STALE]
+    assert len(replies) == 1 and replies[0] in (STALE, t("hand.changed", "en")), replies
     # a double click whose second click comes after the message was edited: refused before the handler (the message
     # no longer has that button); with the message still unchanged on the clicker's side, by the handler
     shown = partners_id(table)
