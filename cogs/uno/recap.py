@@ -13,9 +13,11 @@ from collections.abc import Sequence
 import discord
 
 from bot.adapter.records import Recap
+from bot.engine.teams import team_of
 from bot.i18n import t, tn
 from bot.storage import HistoryRow
 
+from .teams import winners
 from .text import card_name, shown_name
 
 RECAP_ROUNDS = 20
@@ -101,7 +103,8 @@ def history_embed(name: str, rows: Sequence[HistoryRow], lang: str, page: int, p
 
 
 def recap_embed(recap: Recap, lang: str, ended_at: float | None = None) -> discord.Embed:
-    """A match told round by round: who went out with which card for how many points, then its highlights."""
+    """A match told round by round: who went out with which card for how many points, then its highlights; the
+    winner, or in a partner game the winning team and its partners (SPEC T3, T5)."""
 
     def name(seat: int | None) -> str:
         if seat is None or not 0 <= seat < len(recap.names):
@@ -121,9 +124,13 @@ def recap_embed(recap: Recap, lang: str, ended_at: float | None = None) -> disco
         )
         for r in recap.rounds[-RECAP_ROUNDS:]
     ]
-    ending = (
-        t("recap.winner", lang, player=name(recap.winner)) if recap.winner is not None else t("recap.abandoned", lang)
-    )
+    if recap.winner is not None and recap.teams:  # SPEC T3, T5: the team, its partners who won
+        won = winners(recap.winner, recap.teams, name, lang, lambda s: s < len(recap.left) and recap.left[s])
+        ending = t("recap.winner_team", lang, n=team_of(recap.winner, recap.teams) + 1, players=won)
+    elif recap.winner is not None:
+        ending = t("recap.winner", lang, player=name(recap.winner))
+    else:
+        ending = t("recap.abandoned", lang)
     date = f" · <t:{int(ended_at)}:d>" if ended_at is not None else ""
     embed.description = ("\n".join(lines) + "\n\n" if lines else "") + ending + date
     told = []

@@ -5,6 +5,7 @@ so that a stale or double click changes nothing (its clicks: tests/e2e/test_part
 
 from __future__ import annotations
 
+import dataclasses
 import re
 
 import pytest
@@ -153,3 +154,56 @@ def test_t1_the_change_partners_button_carries_the_fingerprint_of_the_lobby_it_i
     old = re.fullmatch(ids.LOBBY_RE, "uno:l:partners:1")
     assert old is not None and old["verb"] == "partners" and old["fp"] is None
     assert re.fullmatch(ids.LOBBY_RE, "uno:l:partners:1:XYZ") is None
+
+
+# --- T3, T5: a partner game's recap ----------------------------------------------------------------------------------
+NAMES = ("Anna", "Ben", "Cleo", "Dan")
+
+
+def partner_record(leave: int | None) -> tuple[list[tuple[int, dict[str, object]]], int]:
+    """A one-round partner game's record (bot/adapter/records.py) played with seeded random legal moves, ``leave``
+    taken out of it at the start; the first seed whose winner is seat 2 (Cleo, team 1 with Anna)."""
+    from random import Random
+
+    from bot.adapter import records
+    from bot.engine.game import Game
+    from bot.engine.view import Phase
+
+    options = Options(teams=True, target_score=0)
+    for seed in range(200):
+        game, _ = Game.new("classic", 4, seed=seed, options=options)
+        seats = [(11 + s, n, None) for s, n in enumerate(NAMES)]
+        entries: list[tuple[int, dict[str, object]]] = [(0, records.start_entry("classic", 4, seed, options, seats))]
+        if leave is not None:
+            game.remove_player(leave)
+            entries.append((game.step, {"remove": leave}))
+        rng = Random(seed)
+        while game.phase is not Phase.MATCH_OVER:
+            seat = game.pending if game.pending is not None else game.active.index(True)
+            legal = game.legal_actions(seat)
+            action = legal[rng.randrange(legal.plays or len(legal))]
+            game.apply(action)
+            entries.append((game.step, {"a": records.encode(action)}))
+        if game.winner == 2:
+            return entries, seed
+    raise AssertionError("no seed where Cleo wins")
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_t3_t5_a_partner_games_recap_names_the_winning_team_without_a_partner_who_left(lang: str) -> None:
+    from bot.adapter.records import recap
+    from cogs.uno.recap import recap_embed
+
+    entries, _ = partner_record(None)
+    told = recap(entries)
+    assert (told.winner, told.teams, told.left) == (2, 2, (False,) * 4)
+    ending = (recap_embed(told, lang).description or "").splitlines()[-1]
+    assert ending == t("recap.winner_team", lang, n=1, players=t("team.members", lang, a="Anna", b="Cleo"))
+    entries, _ = partner_record(0)  # Anna left at the start: Cleo wins for the team alone (SPEC T5)
+    told = recap(entries)
+    assert told.left == (True, False, False, False)
+    ending = (recap_embed(told, lang).description or "").splitlines()[-1]
+    assert ending == t("recap.winner_team", lang, n=1, players="Cleo")
+    # without teams, as before
+    solo = dataclasses.replace(told, teams=0, left=())
+    assert (recap_embed(solo, lang).description or "").splitlines()[-1] == t("recap.winner", lang, player="Cleo")
