@@ -69,6 +69,8 @@ MODES = ("classic",) * 12 + ("flip",) * 5 + ("flex",) * 3
 SEAT_COUNTS = (2, 3, 3, 4, 4, 4, 4, 5, 5, 6)
 NOW = 1_750_000_000.0
 Row = tuple[object, ...]
+PLAYER_COLUMNS = "match_id, seat, user_id, display_name, is_ai, final_score, placement, rounds_won, points_scored"
+"""The match_players columns the bulk build writes (``team``, migration 0008, stays NULL: no partner games)."""
 
 
 def snowflake(rng: random.Random, first_year: float, last_year: float) -> int:
@@ -172,7 +174,7 @@ def build(path: Path, world: World, n: int) -> None:
     def flush() -> None:
         db.execute("BEGIN")
         db.executemany("INSERT INTO matches VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", matches)
-        db.executemany("INSERT INTO match_players VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", players)
+        db.executemany(f"INSERT INTO match_players ({PLAYER_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", players)
         db.executemany("INSERT INTO match_rounds VALUES (?, ?, ?, ?)", rounds)
         db.execute("COMMIT")
         matches.clear()
@@ -250,7 +252,7 @@ async def pg_build(url: str, world: World, n: int) -> None:
     async def flush() -> None:
         async with conn.transaction():
             await conn.copy_records_to_table("matches", records=matches)
-            await conn.copy_records_to_table("match_players", records=players)
+            await conn.copy_records_to_table("match_players", records=players, columns=PLAYER_COLUMNS.split(", "))
             await conn.copy_records_to_table("match_rounds", records=rounds)
         matches.clear()
         players.clear()

@@ -542,14 +542,20 @@ class SessionManager:
 
         return await self._lobby_change(channel_id, change, user_id)
 
-    async def change_partners(self, channel_id: int, user_id: int, *, is_admin: bool = False) -> Session:
+    async def change_partners(
+        self, channel_id: int, user_id: int, *, is_admin: bool = False, version: int | None = None
+    ) -> Session:
         """The host (or a server manager) of a partner table changes who partners whom (SPEC T1: seat ``s`` partners
         seat ``s + n/2``): every seat but the first moves one place on, the last to the second. Pressed again and
         again it goes through every pairing of four players (and as many as there are seats but one of six or
-        eight). Raises :class:`~bot.adapter.errors.BadRequest` at a table without teams and
-        :class:`~bot.adapter.errors.TeamPlayers` without 4, 6 or 8 players; nothing changes."""
+        eight). ``version``: the lobby's version the request was made from (the message clicked); when the lobby has
+        changed since, :class:`~bot.adapter.errors.Stale` (a double click rotates once). Raises
+        :class:`~bot.adapter.errors.BadRequest` at a table without teams and :class:`~bot.adapter.errors.TeamPlayers`
+        without 4, 6 or 8 players; nothing changes."""
 
         def change(s: Session) -> K:
+            if version is not None and version != s.version:
+                raise E.Stale("the lobby has changed", version=s.version)
             self._require_lobby(s)
             self._require_host(s, user_id, is_admin)
             if not plays_teams(s.mode, s.options):

@@ -156,13 +156,17 @@ class Highlight:
 @dataclass(frozen=True, slots=True)
 class Recap:
     """What a match's recap shows: its game and seats (``names`` by seat, from the record's start), the rounds, the
-    highlights in the order they happened, and the winner (``None`` when abandoned)."""
+    highlights in the order they happened, and the winner (``None`` when abandoned). In a partner game (SPEC T)
+    ``teams`` is the number of teams (0 without) and ``left`` says, by seat, who was taken out of the match (left,
+    kicked or timed out: SPEC T5, they share neither their team's place nor its win)."""
 
     mode: str
     names: tuple[str, ...]
     rounds: tuple[RoundRecap, ...]
     highlights: tuple[Highlight, ...]
     winner: int | None
+    teams: int = 0
+    left: tuple[bool, ...] = ()
 
 
 def recap(entries: Iterable[tuple[int, Mapping[str, Any]]]) -> Recap:
@@ -192,7 +196,8 @@ def recap(entries: Iterable[tuple[int, Mapping[str, Any]]]) -> Recap:
             last_card, swaps = {}, {}
             number += 1
     names = tuple(str(name) for _, name, _ in start["seats"])
-    return Recap(str(start["mode"]), names, tuple(rounds), tuple(highlights), game.winner)
+    left = tuple(not active for active in game.active) if game.teams else ()  # SPEC T6: no elimination with teams
+    return Recap(str(start["mode"]), names, tuple(rounds), tuple(highlights), game.winner, game.teams, left)
 
 
 __all__ = [

@@ -34,7 +34,8 @@ def settle(session: Session, now: float, *, abandoned: bool = False) -> MatchRes
     """Mark ``session`` finished at ``now`` (Unix seconds), fill ``session.result`` and return the match's record for
     the store. Placement: the winner first, then by score (lowest first under ``scoring="lowest"``), then by seat; in a
     partner game (SPEC T4) both partners share their team's place, so the store credits the match win to both and rates
-    them as one team, but a player who left or was removed ranks after every team (SPEC T5)."""
+    them as one team, but a player who left or was removed ranks after every team (SPEC T5); each seat's team is
+    recorded (numbered from 1), so that a history tells partners from opponents."""
     game = session.game
     assert game is not None
     session.status = Status.FINISHED
@@ -55,6 +56,7 @@ def settle(session: Session, now: float, *, abandoned: bool = False) -> MatchRes
             placement=placement[s],
             rounds_won=sum(1 for r in game.history if r.winner == s),
             points_scored=sum(r.points[s] for r in game.history),
+            team=team_of(s, game.teams) + 1 if game.teams else None,  # SPEC T1: teams numbered from 1
         )
         for s, seat in enumerate(session.seats)
     )

@@ -245,6 +245,8 @@ class MatchPlayer:
     with the match but never reach a leaderboard). ``placement`` 1 = first; ``final_score`` the match total;
     ``rounds_won`` must equal the number of :class:`RoundResult` with this seat as winner; ``points_scored`` the points
     this seat scored over the match (SPEC G9; with ``scoring = "lowest"``, whatever the adapter counts as scored).
+    ``team``: in a partner game the seat's team, numbered from 1 (SPEC T1; partners share it), else ``None``
+    (migration 0008; matches recorded before have it only when their record says they were a partner game).
     """
 
     seat: int
@@ -255,6 +257,7 @@ class MatchPlayer:
     placement: int
     rounds_won: int
     points_scored: int
+    team: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -277,6 +280,8 @@ class MatchResult:
     - ``target_score`` ≥ 0 (0 = a single round decides, SPEC G9); ``started_at`` ≤ ``ended_at``, Unix seconds.
     - ``players``: 2–10 seats, distinct seat numbers, distinct users; ``rounds``: the rounds played to their end,
       numbered 1, 2, … in order (an abandoned match may have none).
+    - ``team`` (a partner game, SPEC T): given for every seat or for none; each from 1 to the number of seats, at
+      least two teams.
     """
 
     match_key: str
@@ -299,8 +304,10 @@ class HistoryRow:
     ``match_key`` names its record (:meth:`Store.match_record`; ``recorded`` whether it has one: matches from before
     records have none); ``ended_at`` Unix seconds; ``status`` ``completed`` or ``abandoned``; ``placement`` 1 = first
     of ``seats``; ``final_score`` and ``points`` the player's (as :class:`MatchPlayer`); ``opponents`` the other seats'
-    names in seat order (AI seats included); ``rating_change`` how much the player's shown rating moved with this
-    match in the history's scope, ``None`` when the match was not rated.
+    names in seat order (AI seats included), without the player's ``partners`` (a partner game, SPEC T: the other
+    seats of their team, in seat order; empty without teams or for a match recorded without its teams);
+    ``rating_change`` how much the player's shown rating moved with this match in the history's scope, ``None`` when
+    the match was not rated.
     """
 
     match_id: int
@@ -316,6 +323,7 @@ class HistoryRow:
     opponents: tuple[str, ...]
     rating_change: int | None
     recorded: bool
+    partners: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -705,6 +713,15 @@ def check_match_result(result: object) -> MatchResult:
         _int(f"seat {seat}: placement", p.placement, 1, len(players))
         check_count(f"seat {seat}: rounds_won", p.rounds_won)
         check_count(f"seat {seat}: points_scored", p.points_scored)
+
+    teams = [p.team for p in players]
+    if any(team is not None for team in teams):
+        for p in players:
+            if p.team is None:
+                raise InvalidInputError(f"seat {p.seat}: a partner game needs every seat's team")
+            _int(f"seat {p.seat}: team", p.team, 1, len(players))
+        if len(set(teams)) < 2:
+            raise InvalidInputError("a partner game needs at least two teams")
 
     won: dict[int, int] = dict.fromkeys(seats, 0)
     for i, r in enumerate(rounds, start=1):

@@ -233,6 +233,11 @@ _ACQUIRE_LEASE = (
 )
 
 
+def _partner(team: object, mine: object) -> bool:
+    """Is a seat of ``team`` a partner of a player of team ``mine`` (SPEC T; both None without teams)?"""
+    return mine is not None and team == mine
+
+
 def _marks(count: int, first: int = 1) -> str:
     """``$first, $first+1, …``: ``count`` numbered parameters, for an ``IN (…)`` list."""
     return ", ".join(f"${first + i}" for i in range(count))
@@ -740,7 +745,7 @@ class SqlStore:
             match_id = int(ids[0][0])
             await tx.executemany(
                 "INSERT INTO match_players (match_id, seat, user_id, display_name, is_ai, final_score, placement, "
-                "rounds_won, points_scored) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+                "rounds_won, points_scored, team) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
                 [
                     (
                         match_id,
@@ -752,6 +757,7 @@ class SqlStore:
                         p.placement,
                         p.rounds_won,
                         p.points_scored,
+                        p.team,
                     )
                     for p in result.players
                 ],
@@ -784,14 +790,16 @@ class SqlStore:
     ) -> list[HistoryRow]:
         """A player's finished matches, newest first (issue 19 point 2): in one server, or (``None``) everywhere.
         ``rating_change`` is that scope's (the server's ratings, or the all-servers ones). ``limit`` 1–1000, ``offset``
-        ≥ 0. One index range for the page, then one read each for the opponents, rating changes and records."""
+        ≥ 0. One index range for the page, then one read each for the other seats, rating changes and records. In a
+        partner game (SPEC T; its teams recorded, migration 0008) the player's partners are ``partners``, never
+        ``opponents``."""
         check_id("user_id", user_id)
         guild = check_optional_guild(guild_id)
         limit, offset = check_page(limit, offset)
         where = "" if guild is None else " AND m.guild_id = $4"
         rows = await self._db.read(
             "SELECT m.id, m.match_key, m.mode, m.guild_id, m.ended_at, m.status, p.placement, p.final_score, "
-            "p.points_scored, p.seat FROM match_players AS p JOIN matches AS m ON m.id = p.match_id "
+            "p.points_scored, p.seat, p.team FROM match_players AS p JOIN matches AS m ON m.id = p.match_id "
             f"WHERE p.user_id = $1{where} ORDER BY p.match_id DESC LIMIT $2 OFFSET $3",
             user_id,
             limit,
@@ -801,13 +809,13 @@ class SqlStore:
         if not rows:
             return []
         ids = [int(r[0]) for r in rows]
-        seats: dict[int, list[tuple[int, str]]] = {}
-        for match_id, seat, name in await self._db.read(
-            f"SELECT match_id, seat, display_name FROM match_players WHERE match_id IN ({_marks(len(ids))}) "
+        seats: dict[int, list[tuple[int, str, int | None]]] = {}
+        for match_id, seat, name, team in await self._db.read(
+            f"SELECT match_id, seat, display_name, team FROM match_players WHERE match_id IN ({_marks(len(ids))}) "
             "ORDER BY match_id, seat",
             *ids,
         ):
-            seats.setdefault(int(match_id), []).append((int(seat), str(name)))
+            seats.setdefault(int(match_id), []).append((int(seat), str(name), None if team is None else int(team)))
         changes = {
             int(match_id): shown_rating(mu1, sigma1) - shown_rating(mu0, sigma0)
             for match_id, mu0, sigma0, mu1, sigma1 in await self._db.read(
@@ -839,11 +847,12 @@ class SqlStore:
                 len(seats.get(int(mid), ())),
                 int(final),
                 int(points),
-                tuple(name for s, name in seats.get(int(mid), ()) if s != int(seat)),
+                tuple(name for s, name, t in seats.get(int(mid), ()) if s != int(seat) and not _partner(t, team)),
                 changes.get(int(mid)),
                 str(key) in recorded,
+                tuple(name for s, name, t in seats.get(int(mid), ()) if s != int(seat) and _partner(t, team)),
             )
-            for mid, key, mode, g, ended, status, place, final, points, seat in rows
+            for mid, key, mode, g, ended, status, place, final, points, seat, team in rows
         ]
 
     async def match_history_count(self, user_id: int, *, guild_id: int | None) -> int:

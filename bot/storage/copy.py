@@ -6,8 +6,8 @@
 Stop the bot first. The SQLite file is brought up to date (its migrations) and then only read; the PostgreSQL
 database gets the schema (its migrations) and, in one transaction: every server's settings and user's preferences
 (damaged values as their defaults), every live game (so the
-matches in progress resume after the move), every finished match with its players and rounds (same ids) and every
-match record (issue 19 point 1), and the
+matches in progress resume after the move), every finished match with its players (with their teams in a partner
+game, migration 0008) and rounds (same ids) and every match record (issue 19 point 1), and the
 leaderboard totals, rank tables and seasons' standings (issue 19 point 4) rebuilt from those matches, so every
 leaderboard, season, player's stats and rank is the same as before; then the skill ratings are recomputed from the
 copied results (issue 19 point 3: the same ratings as ``python -m bot.storage.ratings --rebuild`` gives on the SQLite
@@ -112,11 +112,17 @@ async def copy_sqlite_to_postgres(
             counts = [0, 0, 0]
             for table, sql, convert, i in (
                 ("matches", "SELECT * FROM matches ORDER BY id", _match_row, 0),
-                ("match_players", "SELECT * FROM match_players ORDER BY match_id, seat", _player_row, 1),
+                (
+                    "match_players",
+                    f"SELECT {_PLAYER_COLUMNS} FROM match_players ORDER BY match_id, seat",
+                    _player_row,
+                    1,
+                ),
                 ("match_rounds", "SELECT * FROM match_rounds ORDER BY match_id, number", _round_row, 2),
             ):
+                columns = _PLAYER_COLUMNS.split(", ") if table == "match_players" else None
                 for chunk in _chunks(path, sql):
-                    await conn.copy_records_to_table(table, records=[convert(r) for r in chunk])
+                    await conn.copy_records_to_table(table, records=[convert(r) for r in chunk], columns=columns)
                     counts[i] += len(chunk)
                 progress(f"copied {counts[i]:,} rows of {table}")
             records = 0
@@ -187,8 +193,14 @@ def _match_row(r: Sequence[object]) -> tuple[object, ...]:
     )
 
 
+_PLAYER_COLUMNS = (
+    "match_id, seat, user_id, display_name, is_ai, final_score, placement, rounds_won, points_scored, team"
+)
+"""The columns of ``match_players`` copied, by name (``team``: migration 0008, SPEC T)."""
+
+
 def _player_row(r: Sequence[object]) -> tuple[object, ...]:
-    mid, seat, user, name, is_ai, final, placement, won, points = r
+    mid, seat, user, name, is_ai, final, placement, won, points, team = r
     return (
         _int(mid),
         _int(seat),
@@ -199,6 +211,7 @@ def _player_row(r: Sequence[object]) -> tuple[object, ...]:
         _int(placement),
         _int(won),
         _int(points),
+        _int(team),
     )
 
 

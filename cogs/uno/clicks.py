@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.adapter import AdapterError, SessionManager, SessionView, Status, Update
-from bot.adapter.errors import MatchForgotten, NoGame, NotMatchPlayer
+from bot.adapter.errors import MatchForgotten, NoGame, NotMatchPlayer, Stale
 from bot.adapter.session_view import SeatView as SessionSeat
 from bot.ai import Level
 from bot.engine.actions import Accept, Action, CallUno, Catch, Challenge, DeclareColour, Draw, Keep, NextRound, Play
@@ -87,8 +87,10 @@ LOBBY_ACTIONS: dict[str, LobbyOp] = {
     "ai_hard": lambda m, ch, i: m.add_ai(ch, i.user.id, is_admin=is_admin(i), level=Level.HARD),
     "start": lambda m, ch, i: m.start_game(ch, i.user.id, is_admin=is_admin(i)),
     "cancel": lambda m, ch, i: m.end(ch, i.user.id, is_admin=is_admin(i)),
-    "partners": lambda m, ch, i: m.change_partners(ch, i.user.id, is_admin=is_admin(i)),
 }
+#: The lobby verb of **Change partners** (SPEC T1): its button carries the lobby's fingerprint
+#: (:func:`~cogs.uno.ids.lobby_fingerprint`), checked by :meth:`Clicks.change_partners`.
+PARTNERS = "partners"
 
 
 # --------------------------------------------------------------------------------------------------------------------
@@ -282,13 +284,16 @@ class Clicks:
         await op(self.manager, channel, interaction)
 
     @answered
-    async def on_lobby(self, interaction: Interaction, verb: str, channel: int) -> None:
+    async def on_lobby(self, interaction: Interaction, verb: str, channel: int, fp: str | None = None) -> None:
         lang = await self.lang(interaction)
         if channel != interaction.channel_id:
             await self.error(interaction, AdapterError(), lang)
             return
         if verb == "rules":  # the host's rule panel (issue 18 point 3): an ephemeral message of its own
             await self.panel.open(interaction, channel, lang)
+            return
+        if verb == PARTNERS:
+            await self.change_partners(interaction, channel, fp, lang)
             return
         await self.ack(interaction)  # the lobby message itself shows the change: acknowledge before saving it
         try:
@@ -298,6 +303,25 @@ class Clicks:
             return
         if verb == "join":
             await follow(interaction.channel, interaction.user)  # a game in a thread: the thread is theirs to follow
+
+    async def change_partners(self, interaction: Interaction, channel: int, fp: str | None, lang: str) -> None:
+        """**Change partners** (SPEC T1), clicked on a lobby message that showed the lobby of fingerprint ``fp``. A
+        click on an older message, the second click of a double click, or a button posted by the release before the
+        fingerprint (``fp`` None) is refused with one line and changes nothing: the partners move once per lobby the
+        host saw. The adapter checks the version again under the session's lock (two clicks at once)."""
+        try:
+            session = self.snapshot(channel)
+            if fp is None or fp != ids.lobby_fingerprint(session):
+                await send_ephemeral(interaction, t("lobby.partners_stale", lang))
+                return
+            await self.ack(interaction)  # the lobby message itself shows the change
+            await self.manager.change_partners(
+                channel, interaction.user.id, is_admin=is_admin(interaction), version=session.version
+            )
+        except Stale:
+            await send_ephemeral(interaction, t("lobby.partners_stale", lang))
+        except (AdapterError, RuleError) as exc:
+            await self.error(interaction, exc, lang)
 
     async def post_lobby(self, interaction: Interaction, channel: int) -> None:
         """Answer with the lobby just opened in ``channel`` and remember its message: every later update edits this

@@ -4,9 +4,11 @@ All ids start with ``uno:`` and stay far below Discord's 100 characters. They ca
 names a *play option* by its index in the player's current list of plays, checked against a fingerprint of what the
 player saw, so a click on an out-of-date message is refused instead of doing something else (DESIGN "Discord layer").
 
-- Lobby: ``uno:l:<verb>:<channel>`` (join, leave, ai, ai_easy, ai_hard, start, cancel, rules, partners: ``ai`` adds a
-  *Normal* AI seat, as it did before AI levels, so older lobby messages keep working; ``partners`` changes who
-  partners whom at a partner table, SPEC T1).
+- Lobby: ``uno:l:<verb>:<channel>`` (join, leave, ai, ai_easy, ai_hard, start, cancel, rules: ``ai`` adds a
+  *Normal* AI seat, as it did before AI levels, so older lobby messages keep working), and
+  ``uno:l:partners:<channel>:<fp>``: **Change partners** (SPEC T1), with the fingerprint of the lobby it was shown
+  on (:func:`lobby_fingerprint`), so that a click on an older lobby message, or the second click of a double click,
+  is refused instead of changing the partners again; the id of before (no ``:<fp>``) is refused the same way.
 - The lobby's rule panel (issue 18 point 3): ``uno:r:<verb>:<channel>:<arg>`` (selects: preset, flags, pick, set;
   ``arg``: the option a ``set`` select changes).
 - The server's default rules (the rule panel opened from ``/uno settings``): ``uno:sd:open:<guild>`` (its button),
@@ -30,10 +32,14 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from bot.engine.actions import Play, PlayMany
 from bot.engine.cards import Face, hand_sort_key
 from bot.engine.view import HandCard, PlayerView
+
+if TYPE_CHECKING:
+    from bot.adapter import SessionView
 
 LOBBY_VERBS = ("join", "leave", "ai", "ai_easy", "ai_hard", "start", "cancel", "rules", "partners")
 RULES_VERBS = ("preset", "flags", "pick", "set")
@@ -45,7 +51,7 @@ HAND_SELECT_VERBS = ("play", "target", "jump", "many")
 
 _CH = r"(?P<channel>[0-9]{1,20})"
 _TAIL = r"(?P<fp>[0-9a-f]{8}):(?P<arg>[a-z0-9.]{0,24})"
-LOBBY_RE = rf"uno:l:(?P<verb>{'|'.join(LOBBY_VERBS)}):{_CH}"
+LOBBY_RE = rf"uno:l:(?P<verb>{'|'.join(LOBBY_VERBS)}):{_CH}(?::(?P<fp>[0-9a-f]{{8}}))?"
 TABLE_RE = rf"uno:t:(?P<verb>{'|'.join(TABLE_VERBS)}):{_CH}"
 DECISION_RE = rf"uno:d:(?P<verb>{'|'.join(DECISION_VERBS)}):{_CH}:{_TAIL}"
 HAND_RE = rf"uno:h:(?P<verb>{'|'.join(HAND_VERBS)}):{_CH}:{_TAIL}"
@@ -68,8 +74,9 @@ MATCH_KEY_RE = r"[0-9]{1,20}:[0-9]{1,16}:[0-9]{1,20}"
 RECAP_RE = rf"uno:rc:(?P<key>{MATCH_KEY_RE})"
 
 
-def lobby_id(verb: str, channel: int) -> str:
-    return f"uno:l:{verb}:{channel}"
+def lobby_id(verb: str, channel: int, fp: str | None = None) -> str:
+    """A lobby button; ``fp``: the lobby's :func:`lobby_fingerprint` (the ``partners`` button carries it)."""
+    return f"uno:l:{verb}:{channel}" + (f":{fp}" if fp is not None else "")
 
 
 def rules_id(verb: str, channel: int, arg: str = "") -> str:
@@ -122,6 +129,12 @@ def recap_id(match_key: str) -> str:
 
 def _digest(*parts: object) -> str:
     return hashlib.blake2b(repr(parts).encode(), digest_size=4).hexdigest()
+
+
+def lobby_fingerprint(session: SessionView) -> str:
+    """What a lobby message showed: its session (``created_at``) at its change counter (``version``, which every
+    committed change of the lobby moves on). 8 hex digits."""
+    return _digest("lobby", session.created_at, session.version)
 
 
 def hand_fingerprint(view: PlayerView) -> str:

@@ -13,9 +13,11 @@ from collections.abc import Sequence
 import discord
 
 from bot.adapter.records import Recap
+from bot.engine.teams import team_of
 from bot.i18n import t, tn
 from bot.storage import HistoryRow
 
+from .teams import winners
 from .text import card_name, shown_name
 
 RECAP_ROUNDS = 20
@@ -46,13 +48,14 @@ def opponents_text(names: Sequence[str]) -> str:
 
 
 def history_line(row: HistoryRow, lang: str) -> str:
-    """One match of a history page."""
+    """One match of a history page; in a partner game (SPEC T) the player's partners, then their opponents."""
     opponents = opponents_text(row.opponents)
     game = t(f"mode.{row.mode}", lang)
     date = f"<t:{int(row.ended_at)}:d>"
+    team = {"partners": opponents_text(row.partners)} if row.partners else {}
     if row.status == "completed":
         line = t(
-            "history.row",
+            "history.row_team" if team else "history.row",
             lang,
             date=date,
             game=game,
@@ -60,19 +63,34 @@ def history_line(row: HistoryRow, lang: str) -> str:
             seats=row.seats,
             points=row.points,
             opponents=opponents,
+            **team,
         )
     else:
-        line = t("history.row_abandoned", lang, date=date, game=game, points=row.points, opponents=opponents)
+        key = "history.row_team_abandoned" if team else "history.row_abandoned"
+        line = t(key, lang, date=date, game=game, points=row.points, opponents=opponents, **team)
     if row.rating_change is not None:
         line += t("history.rating", lang, change=signed(row.rating_change))
     return line
 
 
 def history_option(row: HistoryRow, lang: str) -> discord.SelectOption:
-    """The recap select's option of one recorded match: its game, placement and opponents; its date below."""
+    """The recap select's option of one recorded match: its game, placement, partners (SPEC T) and opponents; its
+    date below."""
     game = t(f"mode.{row.mode}", lang)
     opponents = ", ".join(row.opponents)
-    label = t("history.option", lang, game=game, place=row.placement, seats=row.seats, opponents=opponents)
+    if row.partners:
+        partners = ", ".join(row.partners)
+        label = t(
+            "history.option_team",
+            lang,
+            game=game,
+            place=row.placement,
+            seats=row.seats,
+            partners=partners,
+            opponents=opponents,
+        )
+    else:
+        label = t("history.option", lang, game=game, place=row.placement, seats=row.seats, opponents=opponents)
     day = datetime.datetime.fromtimestamp(row.ended_at, datetime.UTC).strftime("%Y-%m-%d")
     return discord.SelectOption(label=label[:100], value=row.match_key, description=day)
 
@@ -85,7 +103,8 @@ def history_embed(name: str, rows: Sequence[HistoryRow], lang: str, page: int, p
 
 
 def recap_embed(recap: Recap, lang: str, ended_at: float | None = None) -> discord.Embed:
-    """A match told round by round: who went out with which card for how many points, then its highlights."""
+    """A match told round by round: who went out with which card for how many points, then its highlights; the
+    winner, or in a partner game the winning team and its partners (SPEC T3, T5)."""
 
     def name(seat: int | None) -> str:
         if seat is None or not 0 <= seat < len(recap.names):
@@ -105,9 +124,13 @@ def recap_embed(recap: Recap, lang: str, ended_at: float | None = None) -> disco
         )
         for r in recap.rounds[-RECAP_ROUNDS:]
     ]
-    ending = (
-        t("recap.winner", lang, player=name(recap.winner)) if recap.winner is not None else t("recap.abandoned", lang)
-    )
+    if recap.winner is not None and recap.teams:  # SPEC T3, T5: the team, its partners who won
+        won = winners(recap.winner, recap.teams, name, lang, lambda s: s < len(recap.left) and recap.left[s])
+        ending = t("recap.winner_team", lang, n=team_of(recap.winner, recap.teams) + 1, players=won)
+    elif recap.winner is not None:
+        ending = t("recap.winner", lang, player=name(recap.winner))
+    else:
+        ending = t("recap.abandoned", lang)
     date = f" · <t:{int(ended_at)}:d>" if ended_at is not None else ""
     embed.description = ("\n".join(lines) + "\n\n" if lines else "") + ending + date
     told = []

@@ -243,7 +243,7 @@ def lobby_screen(session: SessionView, lang: str, ai_level: str = DEFAULT_LEVEL)
             for level, (verb, label) in AI_BUTTONS.items()
         ),
         *(  # SPEC T1: the host changes who partners whom
-            [LobbyButton("partners", ch, t("btn.partners", lang), row=1)]
+            [LobbyButton("partners", ch, t("btn.partners", lang), row=1, fp=ids.lobby_fingerprint(session))]
             if teams_at(session.mode, session.options, len(session.seats))
             else []
         ),
@@ -963,8 +963,8 @@ def round_summary(session: SessionView, ended: RoundEnded, lang: str) -> Screen:
         return "\n".join(out)
 
     partnered = teams_at(session.mode, session.options, len(session.seats))
-    if partnered:  # SPEC T2: the team wins the round
-        head = round_line(w, partnered, lambda s: player_name(session, s, lang), lang)
+    if partnered:  # SPEC T2: the team wins the round (a partner who left, T5, is not named)
+        head = round_line(w, partnered, lambda s: player_name(session, s, lang), lang, lambda s: session.seats[s].left)
         embed.description = head + "\n" + within(4096 - len(head) - 1, lines)
     else:
         embed.description = within(4096, lines)
@@ -988,7 +988,9 @@ def match_summary(session: SessionView, lang: str) -> Screen:
     else:
         embed.title = t("match.abandoned", lang)
     # the engine's ranking (SPEC G9), saved with the result
-    order = result.placement if result is not None and result.placement else range(len(session.seats))
+    order = list(result.placement if result is not None and result.placement else range(len(session.seats)))
+    if partnered:  # SPEC T5: a player who left ranks after every team, as the records rank them
+        order = [s for s in order if not session.seats[s].left] + [s for s in order if session.seats[s].left]
     embed.add_field(
         name=t("match.scores", lang),
         value="\n".join(

@@ -64,19 +64,27 @@ def totals_line(scores: Sequence[int], teams: int, lang: str) -> str:
     )
 
 
-def round_line(winner: int, teams: int, name: Names, lang: str) -> str:
-    """The round summary's first line: the team that won the round (SPEC T2)."""
+def round_line(winner: int, teams: int, name: Names, lang: str, left: Callable[[int], bool] | None = None) -> str:
+    """The round summary's first line: the team that won the round (SPEC T2), both partners named; a partner who
+    ``left`` the match plays no part in its rounds any more (SPEC T5), so only the winner is named then."""
     team = team_of(winner, teams)
+    if left is not None and left(partner_of(winner, teams)):
+        return t("round.team", lang, n=team + 1, players=name(winner))
     return t("round.team", lang, n=team + 1, players=partners(team, teams, name, lang))
 
 
-def match_title(winner: int, teams: int, name: Names, lang: str, left: Callable[[int], bool] | None = None) -> str:
-    """The match summary's title: the team that won the match, both partners named (SPEC T3); a partner who
-    ``left`` the match does not share its win (SPEC T5), so only the winner is named then."""
-    team = team_of(winner, teams)
+def winners(winner: int, teams: int, name: Names, lang: str, left: Callable[[int], bool] | None = None) -> str:
+    """The players who won the match with ``winner``: both partners (SPEC T3), or ``winner`` alone when their partner
+    ``left`` the match (SPEC T5: they do not share its win)."""
     if left is not None and left(partner_of(winner, teams)):
-        return t("match.title_team", lang, n=team + 1, players=name(winner))
-    return t("match.title_team", lang, n=team + 1, players=partners(team, teams, name, lang))
+        return name(winner)
+    return partners(team_of(winner, teams), teams, name, lang)
+
+
+def match_title(winner: int, teams: int, name: Names, lang: str, left: Callable[[int], bool] | None = None) -> str:
+    """The match summary's title: the team that won the match and its :func:`winners` (SPEC T3, T5)."""
+    team = team_of(winner, teams)
+    return t("match.title_team", lang, n=team + 1, players=winners(winner, teams, name, lang, left))
 
 
 __all__ = [
@@ -89,4 +97,5 @@ __all__ = [
     "team_name",
     "teams_at",
     "totals_line",
+    "winners",
 ]

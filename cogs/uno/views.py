@@ -45,7 +45,7 @@ class ClickHandlers(Protocol):
     @property
     def panel(self) -> PanelHandlers: ...
 
-    async def on_lobby(self, interaction: Interaction, verb: str, channel: int) -> None: ...
+    async def on_lobby(self, interaction: Interaction, verb: str, channel: int, fp: str | None = None) -> None: ...
 
     async def on_table(self, interaction: Interaction, verb: str, channel: int) -> None: ...
 
@@ -166,21 +166,23 @@ class LobbyButton(UnoItem[discord.ui.Button[Any]], template=ids.LOBBY_RE):
         *,
         disabled: bool = False,
         row: int | None = None,
+        fp: str | None = None,
     ) -> None:
         super().__init__(
             discord.ui.Button(
-                label=label, style=style, custom_id=ids.lobby_id(verb, channel), disabled=disabled, row=row
+                label=label, style=style, custom_id=ids.lobby_id(verb, channel, fp), disabled=disabled, row=row
             )
         )
         self.verb = verb
         self.channel = channel
+        self.fp = fp
 
     @classmethod
     def from_match(cls, match: re.Match[str]) -> Self:
-        return cls(match["verb"], int(match["channel"]))
+        return cls(match["verb"], int(match["channel"]), fp=match["fp"])
 
     async def handle(self, cog: Handlers, interaction: discord.Interaction[UnoBot]) -> None:
-        await cog.clicks.on_lobby(interaction, self.verb, self.channel)
+        await cog.clicks.on_lobby(interaction, self.verb, self.channel, self.fp)
 
 
 class TableButton(UnoItem[discord.ui.Button[Any]], template=ids.TABLE_RE):

@@ -14,7 +14,8 @@ from cogs.uno.hands import HandRegistry
 
 
 def test_every_verb_of_every_custom_id_has_one_handler() -> None:
-    assert set(LOBBY_ACTIONS) | {"rules"} == set(ids.LOBBY_VERBS)  # rules: the host's panel (cogs.uno.panel)
+    # rules: the host's panel (cogs.uno.panel); partners: Clicks.change_partners, which checks the lobby's fingerprint
+    assert set(LOBBY_ACTIONS) | {"rules", "partners"} == set(ids.LOBBY_VERBS)
     assert set(DECISION_ACTIONS) == set(ids.DECISION_VERBS)
     hand_verbs = set(ids.HAND_VERBS) | set(ids.HAND_SELECT_VERBS)
     assert set(HAND_ACTIONS) | set(HAND_VIEWS) | {HAND_JUMP} == hand_verbs

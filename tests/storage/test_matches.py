@@ -37,9 +37,9 @@ async def test_a_result_is_written_with_players_rounds_and_totals(store: Store, 
         " started_at, ended_at FROM matches"
     ) == [("m1", "flex", 3, 100, "completed", 500, 3, 0, 1_700_000_000.0, 1_700_000_900.0)]
     assert await backend.fetch("SELECT * FROM match_players ORDER BY seat") == [
-        (1, 0, 11, "Ann", 0, 520, 1, 2, 520),  # is_ai: 0/1 in SQLite, False/True in PostgreSQL
-        (1, 1, None, "Robot", 1, 0, 3, 0, 0),
-        (1, 2, 12, "Ben", 0, 90, 2, 1, 90),
+        (1, 0, 11, "Ann", 0, 520, 1, 2, 520, None),  # is_ai: 0/1 in SQLite, False/True in PostgreSQL
+        (1, 1, None, "Robot", 1, 0, 3, 0, 0, None),  # team: NULL without teams (migration 0008, SPEC T)
+        (1, 2, 12, "Ben", 0, 90, 2, 1, 90, None),
     ]
     assert await backend.fetch("SELECT * FROM match_rounds ORDER BY number") == [
         (1, 1, 0, 120),

@@ -129,7 +129,10 @@ async def test_wal_and_foreign_keys_are_on(sqlite_store: SqliteStore, db_path: P
         assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     # foreign keys are a per-connection setting: a player row of a match that does not exist is refused
     with pytest.raises(sqlite3.IntegrityError):
-        await sqlite_store._writer.execute("INSERT INTO match_players VALUES (999, 0, 11, 'Ann', 0, 0, 1, 0, 0)")
+        await sqlite_store._writer.execute(
+            "INSERT INTO match_players (match_id, seat, user_id, display_name, is_ai, final_score, placement, "
+            "rounds_won, points_scored) VALUES (999, 0, 11, 'Ann', 0, 0, 1, 0, 0)"
+        )
 
 
 async def test_a_failing_migration_is_rolled_back_and_not_recorded(tmp_path: Path):

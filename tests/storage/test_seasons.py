@@ -197,6 +197,10 @@ async def test_the_season_period_and_ai_level_are_server_settings(store: Store, 
     assert len(caplog.records) == 2
 
 
+#: The columns match_players had at schema 6 (0008 added ``team``).
+V6_PLAYER_COLUMNS = "match_id, seat, user_id, display_name, is_ai, final_score, placement, rounds_won, points_scored"
+
+
 async def test_migration_7_backfills_the_seasons_of_the_recorded_matches(store: Store, backend: Backend, tmp_path):
     """The backfill of 0007 (its own SQL, in each migration file) gives what recording the matches one by one gave:
     the matches are copied into a database of schema 6, which this code then opens. Besides the boundaries, a match
@@ -206,7 +210,8 @@ async def test_migration_7_backfills_the_seasons_of_the_recorded_matches(store: 
         t = at("2019-01-01 03:00:00") + i * (37 * 86400 + 5 * 3600)
         assert await store.finish_match(match(f"d{i}", guild=9, seats=((11 + i % 3, "Ann"), (20, "Dan")), ended_at=t))
     kept = await seasons_tables(backend)
-    rows = {t: await backend.fetch(f"SELECT * FROM {t} ORDER BY 1, 2") for t in ("matches", "match_players")}
+    columns = {"matches": "*", "match_players": V6_PLAYER_COLUMNS}
+    rows = {t: await backend.fetch(f"SELECT {c} FROM {t} ORDER BY 1, 2") for t, c in columns.items()}
     if backend.name == "sqlite":
         older = Backend("sqlite", tmp_path / "v6.sqlite3")
         async with aiosqlite.connect(older.target, isolation_level=None) as db:
