@@ -129,7 +129,7 @@ async def test_a_ping_never_sent_because_its_turn_passed_does_not_hold_up_the_ne
     """Issue 20.3: a ping waits for room in the channel's bucket and is not sent when its turn passed meanwhile; that
     wait must not count as a request sent: the next turn's ping goes as soon as the bucket has room (here one second
     after the last ping really sent), not a whole spacing later."""
-    from cogs.uno.pings import Turn, TurnPings
+    from cogs.uno.output.pings import Turn, TurnPings
 
     route = send_route(7)
     http, _ = fake_http(route, limit=5, remaining=4, reset_after=5.0, expires=clock.now + 5.0)

@@ -1,44 +1,18 @@
-"""review7 (int9): where house rules H6-H9, match records/ratings/recaps and card emojis / Components V2 meet."""
+"""review7 (int9): where house rules H6-H9 and match records meet in the adapter (leaving when out, replays after
+restarts, placements, recaps). Its Discord-layer tests are in tests/cogs/test_house_rules_screens.py and
+tests/e2e/test_house_rules_matches.py."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from random import Random
 from typing import Any
 
-import discord
 import pytest
 
-from bot.card_emojis import CARD_EMOJIS
 from bot.engine.builder import build
 from bot.engine.cards import Mode
 from bot.engine.options import Options
-from bot.i18n import LANGUAGES
-from bot.render.emoji import all_face_emojis
-
-
-@pytest.fixture
-def synced_emojis() -> Iterator[None]:
-    CARD_EMOJIS.use({e.code: discord.PartialEmoji(name=e.name, id=10_000 + n) for n, e in enumerate(all_face_emojis())})
-    yield
-    CARD_EMOJIS.clear()
-
-
-@pytest.mark.usefixtures("synced_emojis")
-@pytest.mark.parametrize("lang", LANGUAGES)
-def test_play_several_labels_never_carry_custom_emoji_markup(lang: str) -> None:
-    """SPEC H8 multi_play with the card emojis synced (issue 18 point 1): a select option's label shows no custom
-    emoji, so the "Play several…" entries must name the top card in words, not as ``<:uno_…:id>`` markup (which
-    Discord shows as raw text and which the 100-character cut may break in half)."""
-    from cogs.uno import house, ids
-
-    options = Options(multi_play=True, target_score=0)
-    game = build(Mode.CLASSIC, ["R5 B5 B5 G5 Y5 R5 Y2", "B3 B4", "B6 B7"], "R3", options=options)
-    view = game.view(0)
-    labels = [house.many_label(a, view, lang) for a in ids.many_options(view)]
-    assert labels
-    assert not any("<:" in label for label in labels), labels
 
 
 @pytest.fixture
@@ -77,7 +51,7 @@ async def test_h9_a_player_out_of_the_match_may_leave_or_be_kicked(store: Any, h
     """SPEC H9 elimination: Ann is out of the match but still sits at the table (she watches). /uno leave (or the
     host's /uno kick of her seat) must either take her seat away cleanly or be refused with the session unchanged;
     the engine's NotSeated must not escape with her seat half marked as left."""
-    from bot.adapter import errors as AE
+    from bot.adapter import refusals as AE
     from bot.engine import errors as EE
 
     m, session = await _eliminated_ann(store)
@@ -94,93 +68,6 @@ async def test_h9_a_player_out_of_the_match_may_leave_or_be_kicked(store: Any, h
         assert session.seats[0].left
     assert session.game is not None and session.game.active == [False, True, True]
     await m.close()
-
-
-@pytest.mark.rate_limit_scale(0.02, reason="a whole match played through the hands")
-@pytest.mark.parametrize("v2", [False, True], ids=["embeds", "v2"])
-async def test_a_rated_elimination_match_with_multi_play_and_deflection_then_its_recap_history_replay_and_stats(
-    emulator: Any, bot_starter: Any, tmp_path: Path, v2: bool
-) -> None:
-    """Three humans play a whole match under elimination (SPEC H9) with multi_play (H8), stack_deflect (H7) and
-    stacking through Discord (embeds, or Components V2), choosing **Play several…** when offered; then the stored
-    record replays to the same result, the recap and /uno history open, and /uno stats shows a rating."""
-    from bot.adapter import records
-    from bot.adapter.session import Status
-    from tests.e2e.uno_driver import Table, make_bot, uno_world
-
-    world = uno_world(emulator)
-    alice, bob, carol = world["users"]
-    channel = world["channel"]
-    bot = await bot_starter(make_bot(emulator, tmp_path / "uno.sqlite3", world["guild"], components_v2=v2))
-    await emulator.slash(carol, channel, "uno settings", card_images=False)
-    await emulator.slash(
-        alice, channel, "uno new", game="classic", elimination=60, multi_play=True, stack_deflect=True,
-        stacking="any_draw",
-    )  # fmt: skip
-    table = Table(emulator, bot, channel, [alice, bob, carol])
-    for user in (bob, carol):
-        await emulator.click(user, table.public_message(), label="Join")
-    await emulator.click(alice, table.public_message(), label="Start")
-    await emulator.settle()
-    many_played = 0
-    for _ in range(5000):
-        session = table.session
-        if session.status != Status.PLAYING:
-            break
-        pending = session.game.pending
-        if pending is None:
-            await emulator.click(alice, table.public_message(), label="Next round")
-            continue
-        user = table.user_of(pending)
-        assert user is not None
-        hand = await table.open_hand(user)
-        several = [s for s in hand.selects() if s.custom_id and s.custom_id.startswith("uno:hs:many:")]
-        if several and table.rng.random() < 0.7:
-            await emulator.select(user, hand, several[0].custom_id, [table.rng.choice(several[0].options).value])
-            many_played += 1
-        else:
-            await table.take_turn(user, hand)
-        await emulator.settle()
-    session = table.session
-    assert session.status == Status.FINISHED and session.result is not None and session.result.completed
-    assert many_played > 0
-    refused = [e for e in emulator.error_responses if e.code == 50035]
-    assert not refused, refused
-
-    entries = await bot.store.match_record(session.match_key)
-    game = records.replay(entries)
-    assert game.winner == session.game.winner and game.scores == session.game.scores
-    assert game.placement() == list(session.result.placement)
-    check = await bot.store.rebuild_ratings(replace=False)  # python -m bot.storage.ratings
-    assert check.ok and check.matches == 1, check
-
-    summary = next(
-        m for m in reversed(emulator.public_messages(channel)) if any(b.label == "Recap" for b in m.buttons())
-    )
-    res = await emulator.click(bob, summary, label="Recap")
-    (told,) = res.ephemeral_messages
-    assert "Recap" in told.text and "won the match" in told.text
-    res = await emulator.slash(alice, channel, "uno history")
-    (page,) = res.public_messages
-    assert "rating" in page.text
-    res = await emulator.slash(bob, channel, "uno stats", player=alice)
-    (stats,) = res.public_messages
-    assert "Skill rating" in stats.text
-    emulator.assert_all_interactions_answered_once(max_latency=3.0)
-
-
-@pytest.mark.parametrize("lang", LANGUAGES)
-def test_a_history_page_of_ten_full_tables_with_long_names_fits_an_embed(lang: str) -> None:
-    """Issue 19 point 2 at the worst case: a page of 10 matches of 10 seats whose players have 32-character display
-    names (Discord's longest; with Markdown characters that shown_name escapes) must fit an embed's description
-    (4,096 characters) and its whole size (6,000), or Discord refuses the page."""
-    from bot.storage import HistoryRow
-    from cogs.uno.recap import history_embed
-
-    names = tuple(f"{'_' * 31}{i}" for i in range(9))
-    row = HistoryRow(1, "1:2:3", "flip", 2, 1_799_999_999.0, "completed", 10, 10, 1234, 1234, names, -123, True)
-    embed = history_embed("x" * 32, [row] * 10, lang, 9, 10, "this server")
-    assert len(embed.description or "") <= 4096 and len(embed) <= 6000, len(embed.description or "")
 
 
 @pytest.mark.parametrize("mode", ["classic", "flip", "flex"])
@@ -239,75 +126,6 @@ def test_h9_a_player_who_left_ranks_after_those_who_played_on_until_they_were_ou
     assert game.placement() == [0, 1, 2]
 
 
-@pytest.mark.parametrize("values", [("2",), ("-1",), ("0", "1"), (), ("１",), ("0x1",)])
-def test_h8_a_forged_play_several_value_is_refused(values: tuple[str, ...]) -> None:
-    """SPEC H8: a "Play several…" select sends exactly one index of the list the player saw; anything else is
-    forged and refused before any action is built."""
-    from bot.adapter.session_view import SessionView
-    from cogs.uno.clicks import HAND_ACTIONS, HandClick
-    from cogs.uno.inputs import BadInput
-    from tests.bot.sessions import flip_session
-
-    options = Options(multi_play=True, target_score=0)
-    game = build(Mode.CLASSIC, ["R5 B5 B5 Y2", "B3 B4", "B6 B7"], "R3", options=options)
-    session = flip_session(3)
-    session.mode, session.options, session.game = Mode.CLASSIC, options, game
-    with pytest.raises(BadInput):
-        HAND_ACTIONS["many"](HandClick(SessionView.of(session), game.view(0), "en", "", values))
-
-
-@pytest.mark.rate_limit_scale(0.02, reason="ten players join")
-@pytest.mark.parametrize("locale", ["pl", "de"])
-async def test_v2_worst_case_with_every_new_house_rule_in_polish_and_german(
-    emulator: Any, bot_starter: Any, tmp_path: Path, locale: str
-) -> None:
-    """Issue 18 point 2 at the worst case with the house rules of SPEC H6-H9 on (a "Play several…" menu beside "Play
-    a card…"), ten players, 30 cards, card emojis, a long log, in Polish or German: the table and the hand stay
-    within Discord's 40 components and 4,000 characters, and no message is refused."""
-    from bot.engine.cards import Kind
-    from bot.limits import V2_COMPONENTS_MAX, V2_TEXT_MAX
-    from cogs.uno.layout import counts
-    from tests.e2e.test_commands import give, playing
-    from tests.e2e.uno_driver import Table, make_bot, uno_world
-
-    world = uno_world(emulator)
-    bot = await bot_starter(
-        make_bot(emulator, tmp_path / "uno.sqlite3", world["guild"], components_v2=True, card_emojis=True)
-    )
-    await bot.emoji_sync
-    users = [emulator.add_user(f"gracz_z_długim_imieniem_{i}"[:32], locale=locale, guild=world["guild"])
-             for i in range(10)]  # fmt: skip
-    channel = world["channel"]
-    await emulator.slash(
-        users[0], channel, "uno new", game="classic", target=0, multi_play=True, stack_deflect=True,
-        number_finish=True, elimination=200, stacking="any_draw", jump_in=True,
-    )  # fmt: skip
-    table = Table(emulator, bot, channel, users)
-    for user in users[1:]:
-        await emulator.click(user, table.public_message(), f"uno:l:join:{channel.id}")
-    assert len(table.session.seats) == 10
-    await emulator.click(users[0], table.public_message(), f"uno:l:start:{channel.id}")
-    await emulator.settle()
-    game = await playing(table)
-    seat = game.pending
-    player = table.user_of(seat)
-    numbers = [c for c in game.draw_pile if game.faces[c].kind is Kind.NUMBER]
-    give(game, seat, [*game.hands[seat], *numbers[: 30 - len(game.hands[seat])]])
-    assert len(game.hands[seat]) == 30
-    table.session.log[:] = ["**gracz_z_długim_imieniem_1** zagrywa Czerwona Dobierz dwie i woła UNO! " * 3] * 8
-    table.republish()
-    res = await emulator.click(player, table.public_message(), f"uno:t:hand:{channel.id}")
-    (hand,) = res.ephemeral_messages
-    await emulator.settle()
-    for message in (hand, table.public_message()):
-        n, chars = counts(message.components)
-        assert n <= V2_COMPONENTS_MAX and chars <= V2_TEXT_MAX, (n, chars)
-    several = [s for s in hand.selects() if s.custom_id.startswith("uno:hs:many:")]
-    assert several and all(1 <= len(o.label) <= 100 and "<:" not in o.label for o in several[0].options)
-    refused = [e for e in emulator.error_responses if e.code == 50035]
-    assert not refused, refused
-
-
 @pytest.mark.parametrize(
     "opts", [{"elimination": 100}, {"scoring": "lowest"}, {}], ids=["elimination", "lowest", "winner"]
 )
@@ -335,41 +153,3 @@ def test_a_recap_gives_the_round_winner_the_points_they_scored(opts: dict[str, A
     (first, *_) = records.recap(entries).rounds
     assert first.winner == ended.winner and first.scored == ended.points[ended.winner]
     assert first.points == sum(ended.points)  # the round's, as the match's stored rounds
-
-
-async def test_a_match_begun_before_records_and_finished_after_says_it_has_no_record(
-    emulator: Any, bot_starter: Any, tmp_path: Path
-) -> None:
-    """Issue 19 point 1: a match in play when the bot was upgraded has the record entries of its moves since, but no
-    start entry (seed, options, seats). Its summary's **Recap** must say it was played before records were kept,
-    not that this version of the bot cannot replay it."""
-    from bot.adapter.clock import ManualClock
-    from bot.adapter.session import Status
-    from tests.e2e.uno_driver import Table, make_bot, uno_world
-
-    world = uno_world(emulator)
-    alice, bob, _ = world["users"]
-    channel = world["channel"]
-    clock = ManualClock()
-    bot = await bot_starter(make_bot(emulator, tmp_path / "uno.sqlite3", world["guild"], clock=clock, max_timeouts=999))
-    await emulator.slash(alice, channel, "uno new", game="classic", target=0)
-    table = Table(emulator, bot, channel, [alice])
-    await emulator.click(alice, table.public_message(), label="Add AI")
-    await emulator.click(alice, table.public_message(), label="Start")
-    await emulator.settle()
-    session = table.session
-    await bot.store._db.write("DELETE FROM match_records WHERE seq = 0")  # as if begun before the upgrade
-    for _ in range(300):
-        if session.status == Status.FINISHED:
-            break
-        clock.advance(session.turn_timer + 1)
-        await emulator.settle()
-    assert session.status == Status.FINISHED
-    entries = await bot.store.match_record(session.match_key)
-    assert entries and entries[0][0] != 0
-    summary = next(
-        m for m in reversed(emulator.public_messages(channel)) if any(b.label == "Recap" for b in m.buttons())
-    )
-    res = await emulator.click(bob, summary, label="Recap")
-    (told,) = res.ephemeral_messages
-    assert told.text == "This match has no record: it was played before records were kept."

@@ -8,13 +8,13 @@ from typing import Any, cast
 
 import discord
 
-from cogs.uno import ids
-from cogs.uno.clicks import DECISION_ACTIONS, HAND_ACTIONS, HAND_JUMP, HAND_VIEWS, LOBBY_ACTIONS, Clicks
-from cogs.uno.hands import HandRegistry
+from cogs.uno.input.clicks import DECISION_ACTIONS, HAND_ACTIONS, HAND_JUMP, HAND_VIEWS, LOBBY_ACTIONS, Clicks
+from cogs.uno.output.hands import HandRegistry
+from cogs.uno.screens import ids
 
 
 def test_every_verb_of_every_custom_id_has_one_handler() -> None:
-    assert set(LOBBY_ACTIONS) | {"rules"} == set(ids.LOBBY_VERBS)  # rules: the host's panel (cogs.uno.panel)
+    assert set(LOBBY_ACTIONS) | {"rules"} == set(ids.LOBBY_VERBS)  # rules: the host's panel (cogs.uno.input.panel)
     assert set(DECISION_ACTIONS) == set(ids.DECISION_VERBS)
     hand_verbs = set(ids.HAND_VERBS) | set(ids.HAND_SELECT_VERBS)
     assert set(HAND_ACTIONS) | set(HAND_VIEWS) | {HAND_JUMP} == hand_verbs

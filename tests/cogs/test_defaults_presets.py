@@ -1,10 +1,11 @@
-"""The server's default-rules panel's presets (cogs/uno/defaults.py) keep what the lobby's presets keep (review8)."""
+"""The server's default-rules panel's presets (cogs/uno/input/defaults.py) keep what the lobby's presets keep
+(review8)."""
 
 from __future__ import annotations
 
 from bot.engine.cards import Mode
 from bot.engine.options import KEPT_BY_PRESETS, PRESETS, Options, preset
-from cogs.uno.defaults import with_preset
+from cogs.uno.input.defaults import with_preset
 
 
 def test_a_preset_on_the_server_defaults_keeps_the_partner_game_as_the_lobby_does():

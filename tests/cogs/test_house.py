@@ -10,8 +10,8 @@ from bot.engine.builder import build
 from bot.engine.cards import Mode
 from bot.engine.options import Options
 from bot.i18n import LANGUAGES, t
-from cogs.uno import house
 from cogs.uno.cog import HOUSE_NAMES
+from cogs.uno.screens import house
 
 ALL = LANGUAGES
 EVERY_RULE = Options(
@@ -86,8 +86,9 @@ def test_the_jump_fingerprint_ignores_what_does_not_change_the_jump() -> None:
 def test_h6_a_last_card_that_is_not_a_number_is_not_offered_and_the_hand_says_to_draw(lang: str) -> None:
     """SPEC H6 number_finish: the hand's line names the last card and says to draw; the menu offers no play."""
     from bot.adapter.session_view import SessionView
-    from cogs.uno import ids, screens
-    from cogs.uno.text import card_name
+    from cogs.uno import screens
+    from cogs.uno.screens import ids
+    from cogs.uno.screens.text import card_name
 
     from .sessions import flip_session
 
@@ -137,8 +138,9 @@ def test_h8_play_several_lists_each_top_and_a_click_builds_that_play(lang: str) 
     within Discord's limits; choosing an entry sends exactly that PlayMany, rebuilt from the checked view."""
     from bot.adapter.session_view import SessionView
     from bot.engine.actions import PlayMany
-    from cogs.uno import ids, screens
-    from cogs.uno.clicks import HAND_ACTIONS, HandClick
+    from cogs.uno import screens
+    from cogs.uno.input.clicks import HAND_ACTIONS, HandClick
+    from cogs.uno.screens import ids
 
     from .sessions import flip_session
 
@@ -176,7 +178,7 @@ def test_h9_an_eliminated_player_is_said_out_in_the_list_the_log_the_round_summa
     from bot.adapter.session_view import SessionView
     from bot.engine.events import PlayerEliminated, RoundEnded
     from cogs.uno import screens
-    from cogs.uno.text import event_lines
+    from cogs.uno.screens.text import event_lines
 
     from .sessions import flip_session
 
@@ -200,7 +202,7 @@ def test_h9_an_eliminated_player_is_said_out_in_the_list_the_log_the_round_summa
 
 
 def test_h9_uno_rules_names_the_elimination_limit_as_the_goal() -> None:
-    from cogs.uno.rules import rules_embed
+    from cogs.uno.screens.rules_page import rules_embed
 
     embed = rules_embed(Mode.FLIP, "en", 500, Options(elimination=200))
     goal = embed.fields[0].value or ""

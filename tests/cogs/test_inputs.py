@@ -1,4 +1,4 @@
-"""Input checks (cogs.uno.inputs) against the one home of the limits, and the order in which the log tells a
+"""Input checks (cogs.uno.input.inputs) against the one home of the limits, and the order in which the log tells a
 challenge (SPEC G7)."""
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from bot.engine.cards import Colour, Kind
 from bot.engine.events import CardsDrawn, ChallengeResolved
 from bot.engine.game import Game
 from bot.engine.options import RULE_OPTIONS
-from cogs.uno import inputs
-from cogs.uno.text import event_lines
+from cogs.uno.input import inputs
+from cogs.uno.screens.text import event_lines
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -108,6 +108,6 @@ def test_the_log_tells_a_challenge_before_the_cards_its_penalty_drew() -> None:
 def test_the_kick_search_finds_a_name_typed_without_its_accents_or_strokes(typed: str, name: str) -> None:
     """Issue 18 point 5: ``/uno kick``'s search ignores accents and case; Polish "Łukasz" (a stroke, not a mark:
     Unicode gives it no decomposition) is found by "lukasz" as "Ľubomír" is by "lub"."""
-    from cogs.uno.text import folded
+    from cogs.uno.screens.text import folded
 
     assert folded(typed) in folded(name)

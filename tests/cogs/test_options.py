@@ -3,7 +3,7 @@ is what the validation, the house rules each game allows, the slash options of `
 the lobby and ``/uno rules`` lines and README's rule table are derived from.
 
 Before the change the options were declared in 11 places over 4 files (no table to derive from): every test here
-failed on import (``RULE_OPTIONS``, ``cogs.uno.options``) or, for README, on its hand-written table.
+failed on import (``RULE_OPTIONS``, ``cogs.uno.screens.rule_lines``) or, for README, on its hand-written table.
 """
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ from bot.engine.cards import Mode
 from bot.engine.options import HOUSE_RULES, RULE_OPTIONS, OptionError, Options
 from bot.engine.rules import RULESETS
 from bot.i18n import LANGUAGES, has, t
-from cogs.uno import options as opts
 from cogs.uno.cog import UnoCog
+from cogs.uno.screens import rule_lines as opts
 
 ROOT = Path(__file__).resolve().parents[2]
 ALL = LANGUAGES
@@ -93,8 +93,8 @@ def test_17_1_the_slash_options_are_the_tables_rows() -> None:
 def test_settings_takes_general_options_and_the_rule_panel_every_rule_of_new() -> None:
     """``/uno settings`` keeps its general options (room for the season period and the AI level under Discord's 25);
     the server's default rules are every row ``/uno new`` takes, set in the rule panel it opens
-    (:mod:`cogs.uno.defaults`), derived from the same table."""
-    from cogs.uno import defaults
+    (:mod:`cogs.uno.input.defaults`), derived from the same table."""
+    from cogs.uno.input import defaults
 
     params = [p.name for p in _command("settings").parameters]  # type: ignore[attr-defined]
     assert not set(params) & set(RULE_OPTIONS) and len(params) <= 25
@@ -159,18 +159,19 @@ def test_17_1_saved_house_rules_a_game_does_not_have_are_left_out() -> None:
 
 
 def test_17_1_readme_rule_table_is_the_code() -> None:
-    """README's table is generated (``python -m cogs.uno.options`` rewrites it): it must say what the code does."""
+    """README's table is generated (``python -m cogs.uno.screens.rule_lines`` rewrites it): it must say what the code
+    does."""
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     start, end = opts.README_MARKERS
     assert start in readme and end in readme
     table = readme.split(start + "\n", 1)[1].split(end, 1)[0]
-    assert table == opts.readme_table(), "README's rule table is out of date: run python -m cogs.uno.options"
+    assert table == opts.readme_table(), "README's rule table is out of date: run python -m cogs.uno.screens.rule_lines"
     assert all(f"`{name}`" in table for name in RULE_OPTIONS)
 
 
 def test_17_1_forged_slash_values_are_refused() -> None:
-    # the class options.py raises (a fresh ``from cogs.uno.inputs import BadInput`` here would be another class once
-    # an earlier test in this process loaded and unloaded the bot's extension, which drops cogs.uno.* modules)
+    # the class options.py raises (a fresh ``from cogs.uno.input.inputs import BadInput`` here would be another class
+    # once an earlier test in this process loaded and unloaded the bot's extension, which drops cogs.uno.* modules)
     BadInput = opts.inputs.BadInput
 
     assert opts.given({"force_play": True, "stacking": "any_draw", "false_catch_penalty": 2, "jump_in": None}) == {
@@ -198,7 +199,7 @@ def _lobby(mode: Mode, options: Options) -> object:
 @pytest.mark.parametrize("lang", ALL)
 @pytest.mark.parametrize("mode", list(Mode))
 def test_18_3_the_panel_offers_every_row_of_the_game_and_fits_discord(mode: Mode, lang: str) -> None:
-    from cogs.uno.panel import panel_screen
+    from cogs.uno.input.panel import panel_screen
 
     chaos = Options(**{n: RULE_OPTIONS[n].on for n in HOUSE_RULES if RULE_OPTIONS[n].applies_to(mode)})
     for picked in [None, *[n for n, r in RULE_OPTIONS.items() if r.kind is not bool and r.applies_to(mode)]]:

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from bot.engine.cards import Side, classic_faces
-from cogs.uno.painter import Painter
+from cogs.uno.output.painter import Painter
 
 PNG = b"\x89PNG\r\n\x1a\n"
 ROOT = Path(__file__).resolve().parents[2]
@@ -27,11 +27,11 @@ pytestmark = pytest.mark.skipif(not hasattr(signal, "pthread_sigmask"), reason="
 
 
 def _painter() -> Painter:
-    """A painter of the :mod:`cogs.uno.painter` that is in ``sys.modules`` now. discord.py imports a cog's modules
-    anew with each bot it loads (an e2e test earlier in this process), and the worker pickles the drawing functions
-    by their module's name: a painter of an older copy of the module would hand the worker functions that are no
-    longer the ones that name finds (``PicklingError``)."""
-    painter: Painter = importlib.import_module("cogs.uno.painter").Painter()
+    """A painter of the :mod:`cogs.uno.output.painter` that is in ``sys.modules`` now. discord.py imports a cog's
+    modules anew with each bot it loads (an e2e test earlier in this process), and the worker pickles the drawing
+    functions by their module's name: a painter of an older copy of the module would hand the worker functions that are
+    no longer the ones that name finds (``PicklingError``)."""
+    painter: Painter = importlib.import_module("cogs.uno.output.painter").Painter()
     return painter
 
 
@@ -79,7 +79,7 @@ async def test_holding_the_signals_leaves_the_bots_own_mask_as_it_was():
 _DIES_WITH_A_WORKER = """
 import asyncio, os
 from bot.engine.cards import Side, classic_faces
-from cogs.uno.painter import Painter
+from cogs.uno.output.painter import Painter
 
 async def main():
     painter = Painter()

@@ -12,9 +12,9 @@ from bot.engine.events import CardKept, CardsDrawn, ColourDeclared, PenaltyAccep
 from bot.engine.view import Phase
 from bot.i18n import LANGUAGES
 from cogs.uno import screens
-from cogs.uno.hands import seen_key
-from cogs.uno.publisher import Pacer
-from cogs.uno.text import event_lines, timeout_outcome
+from cogs.uno.output.hands import seen_key
+from cogs.uno.output.publisher import Pacer
+from cogs.uno.screens.text import event_lines, timeout_outcome
 
 from .sessions import flip_session
 
@@ -122,7 +122,7 @@ async def test_the_publishers_deletes_take_their_turn_in_the_channels_delete_buc
     import discord
 
     from bot.pacing import delete_route
-    from cogs.uno.publisher import Publisher
+    from cogs.uno.output.publisher import Publisher
 
     waited: list[tuple[str, dict[str, object]]] = []
     deleted: list[int] = []

@@ -29,8 +29,8 @@ from bot.engine.cards import Colour
 from bot.engine.view import Phase, PlayerView
 from bot.i18n import t
 from bot.storage import GuildSettings, UserPrefs, open_store
-from cogs.uno.hands import Hands, stamp
-from cogs.uno.publisher import Publisher
+from cogs.uno.output.hands import Hands, stamp
+from cogs.uno.output.publisher import Publisher
 
 CHANNEL, GUILD, TABLE = 5000, 9000, 777
 ALICE, BOB, CAROL = 101, 102, 103
@@ -201,7 +201,7 @@ class World:
 
             interaction = FakeInteraction(self.discord, user, shows)
             view = session.seat_views[seat]
-            from cogs.uno import ids
+            from cogs.uno.screens import ids
 
             self.hands.open.remember(
                 CHANNEL,

@@ -6,9 +6,9 @@ from __future__ import annotations
 from types import SimpleNamespace
 from typing import Any, cast
 
-from bot.adapter.errors import NoGame
+from bot.adapter.refusals import NoGame
 from bot.client import CommandMentions
-from cogs.uno.replies import error_text
+from cogs.uno.output.replies import error_text
 
 
 def synced(**ids: int) -> list[Any]:
@@ -35,7 +35,8 @@ def test_an_error_that_points_to_uno_new_names_it_as_the_bot_synced_it() -> None
 
 def test_nothing_in_bot_imports_the_discord_layer_above_it() -> None:
     """DESIGN "Layers": ``bot/client.py`` starts the cog by its name (``load_extension("cogs.uno")``) and imports
-    nothing from ``cogs/`` (it imported the command tree and the command mentions from ``cogs/uno/replies.py``)."""
+    nothing from ``cogs/`` (it imported the command tree and the command mentions from
+    ``cogs/uno/output/replies.py``)."""
     from tests import importgraph as ig
 
     up = [i for i in ig.imports_of("bot") if i.within("cogs")]

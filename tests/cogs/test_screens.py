@@ -7,7 +7,7 @@ import discord
 from bot.adapter import SessionView
 from cogs.uno import screens
 from cogs.uno.screens import Screen
-from tests.bot.sessions import flip_session
+from tests.cogs.sessions import flip_session
 
 
 def test_f10_a_players_table_image_shows_the_opponents_other_faces_but_never_their_own() -> None:
@@ -47,7 +47,7 @@ def test_a_sent_screen_is_freed_without_the_cyclic_garbage_collector() -> None:
     import io
     import weakref
 
-    from cogs.uno.views import HandButton
+    from cogs.uno.screens.components import HandButton
 
     gc.disable()
     try:

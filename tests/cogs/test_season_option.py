@@ -1,4 +1,5 @@
-"""The ``season`` option of ``/uno leaderboard`` as users type it (cogs/uno/seasons.py, issue 19 point 4; review8)."""
+"""The ``season`` option of ``/uno leaderboard`` as users type it (cogs/uno/input/seasons.py, issue 19 point 4;
+review8)."""
 
 from __future__ import annotations
 
@@ -7,8 +8,8 @@ from typing import Any, cast
 
 import pytest
 
-from cogs.uno import seasons
-from cogs.uno.inputs import BadInput
+from cogs.uno.input import seasons
+from cogs.uno.input.inputs import BadInput
 
 NOW = datetime(2026, 12, 2, 8, 0, tzinfo=UTC).timestamp()
 NO_BOT = cast(Any, None)  # a season key never asks the bot for anything (only "current" reads the server's period)

@@ -98,7 +98,7 @@ def test_without_teams_the_screens_name_no_team() -> None:
 @pytest.mark.parametrize("lang", LANGUAGES)
 @pytest.mark.parametrize("mode", [Mode.CLASSIC, Mode.FLIP, Mode.FLEX])
 def test_t1_uno_rules_explains_the_partner_game_at_a_partner_table_only(lang: str, mode: Mode) -> None:
-    from cogs.uno.rules import rules_embed
+    from cogs.uno.screens.rules_page import rules_embed
 
     explained = t("rules.teams", lang)
     on = [f.value for f in rules_embed(mode, lang, 500, TEAMS).fields]

@@ -1,11 +1,11 @@
-"""The pieces of a thread per game (cogs.uno.threads) that need no Discord: the thread's name within Discord's
+"""The pieces of a thread per game (cogs.uno.output.threads) that need no Discord: the thread's name within Discord's
 limit, the permissions the bot checks, and the note that tells a host why their game is played in the channel."""
 
 from __future__ import annotations
 
 import discord
 
-from cogs.uno.threads import THREAD_NAME_MAX, fallback_note, missing_permissions, thread_name
+from cogs.uno.output.threads import THREAD_NAME_MAX, fallback_note, missing_permissions, thread_name
 
 
 def test_the_thread_is_named_after_the_game_and_the_host_within_discords_limit() -> None:

@@ -21,9 +21,9 @@ from bot.engine.options import Options
 from bot.engine.view import Phase
 from bot.i18n import LANGUAGES
 from bot.storage import Store, open_store
-from cogs.uno.publisher import log_lines, timeout_note
+from cogs.uno.output.publisher import log_lines, timeout_note
 from cogs.uno.screens import DECISIONS
-from cogs.uno.text import TIMEOUT_OUTCOMES, event_lines, timeout_outcome, timeout_text
+from cogs.uno.screens.text import TIMEOUT_OUTCOMES, event_lines, timeout_outcome, timeout_text
 
 ALICE, BOB, CAROL = 101, 102, 103
 CHANNEL, GUILD = 5000, 9000

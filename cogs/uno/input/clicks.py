@@ -1,5 +1,5 @@
-"""The handlers of every button and select: a table from each verb of a custom_id (:mod:`cogs.uno.ids`) to what it
-does, so a verb is parsed once and handled in one place (DESIGN "Discord layer").
+"""The handlers of every button and select: a table from each verb of a custom_id (:mod:`cogs.uno.screens.ids`) to what
+it does, so a verb is parsed once and handled in one place (DESIGN "Discord layer").
 
 Every click is answered once: refused ones with a short ephemeral line (nothing changes), moves after their commit.
 A move whose result the message shows anyway is acknowledged first, then saved.
@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.adapter import AdapterError, SessionManager, SessionView, Status, Update
-from bot.adapter.errors import MatchForgotten, NoGame, NotMatchPlayer
+from bot.adapter.refusals import MatchForgotten, NoGame, NotMatchPlayer
 from bot.adapter.session_view import SeatView as SessionSeat
 from bot.ai import Level
 from bot.engine.actions import Accept, Action, CallUno, Catch, Challenge, DeclareColour, Draw, Keep, NextRound, Play
@@ -23,13 +23,14 @@ from bot.engine.errors import RuleError
 from bot.engine.view import PlayerView
 from bot.i18n import t
 
-from . import house, ids, inputs, screens
-from .hands import Hands
-from .images import Images
+from .. import screens
+from ..output.hands import Hands
+from ..output.images import Images
+from ..output.replies import answered, bad_request, error_text, not_seated, send_ephemeral
+from ..output.threads import follow, no_game_text
+from ..screens import Screen, house, ids
+from . import inputs
 from .panel import RulesPanel
-from .replies import answered, bad_request, error_text, not_seated, send_ephemeral
-from .screens import Screen
-from .threads import follow, no_game_text
 
 if TYPE_CHECKING:
     from bot.client import UnoBot
@@ -46,7 +47,7 @@ def me(view: PlayerView) -> int:
 
 
 def index(text: str, size: int) -> int:
-    """``text`` (ASCII digits) as an index below ``size``; :class:`~cogs.uno.inputs.BadInput` otherwise."""
+    """``text`` (ASCII digits) as an index below ``size``; :class:`~cogs.uno.input.inputs.BadInput` otherwise."""
     return inputs.index(text, size)
 
 
@@ -127,7 +128,7 @@ class HandClick:
 
     def chosen(self, size: int) -> int:
         """The one value chosen in the select, as an index below ``size``; a select sends exactly one (none, two, or
-        anything but ASCII digits is forged: :class:`~cogs.uno.inputs.BadInput`)."""
+        anything but ASCII digits is forged: :class:`~cogs.uno.input.inputs.BadInput`)."""
         return inputs.one_index(self.values, size)
 
 
@@ -208,7 +209,7 @@ HAND_VIEWS = ("refresh", "back", "page")
 
 
 class Clicks:
-    """The click handlers the persistent components (:mod:`cogs.uno.views`) call."""
+    """The click handlers the persistent components (:mod:`cogs.uno.screens.components`) call."""
 
     def __init__(self, bot: UnoBot, images: Images, hands: Hands) -> None:
         self.bot = bot
@@ -235,14 +236,15 @@ class Clicks:
 
     async def error_text(self, interaction: Interaction, error: Exception, lang: str) -> str:
         """The text of an adapter or engine error (``error.<code>``); "no game in this channel" says that the
-        server's games are played in threads of their own when they are (:func:`~cogs.uno.threads.no_game_text`)."""
+        server's games are played in threads of their own when they are
+        (:func:`~cogs.uno.output.threads.no_game_text`)."""
         return await no_game_text(self.bot, interaction, error, lang)
 
     def snapshot(self, channel: int) -> SessionView:
         """The channel's session as last committed. When this process runs none there, the manager says why
-        (:meth:`SessionManager.get`): :class:`~bot.adapter.errors.NotOwned` while the game waits for another process's
-        lease (it is moving after a restart; issue 16 point 2), :class:`~bot.adapter.errors.StorageDown` while it
-        waits for the database, :class:`~bot.adapter.errors.NoGame` when there is none."""
+        (:meth:`SessionManager.get`): :class:`~bot.adapter.refusals.NotOwned` while the game waits for another process's
+        lease (it is moving after a restart; issue 16 point 2), :class:`~bot.adapter.refusals.StorageDown` while it
+        waits for the database, :class:`~bot.adapter.refusals.NoGame` when there is none."""
         session = self.manager.snapshot(channel)
         if session is None:
             self.manager.get(channel)  # raises the reason
@@ -507,8 +509,8 @@ class Clicks:
     ) -> None:
         """A **Jump in!** click (SPEC H ``jump_in``): ``arg`` is the card's place in the hand (``.u``: with UNO), a
         select's value the player to swap hands with (a 7 under ``seven_zero``). The click must have been made on the
-        top card still in play (:func:`~cogs.uno.house.jump_fingerprint`), checked again under the session's lock: of
-        two players jumping in at once the first accepted plays, the other is told "too late"."""
+        top card still in play (:func:`~cogs.uno.screens.house.jump_fingerprint`), checked again under the session's
+        lock: of two players jumping in at once the first accepted plays, the other is told "too late"."""
         channel, user = session.channel_id, interaction.user.id
         too_late = t("hand.too_late", lang)
         if house.jump_fingerprint(view) != fp:

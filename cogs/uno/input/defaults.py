@@ -1,5 +1,5 @@
 """The server's default rules (``/uno settings`` had reached Discord's 25 options a command, and needed room for the
-season period and the AI level): the lobby's rule panel (:mod:`cogs.uno.panel`) opened from ``/uno settings``'
+season period and the AI level): the lobby's rule panel (:mod:`cogs.uno.input.panel`) opened from ``/uno settings``'
 **Default rules** button, changing the rules every new table of the server starts from
 (:attr:`bot.storage.GuildSettings.default_options`) instead of one lobby's.
 
@@ -23,12 +23,13 @@ from bot.engine.options import KEPT_BY_PRESETS, PRESETS, RULE_OPTIONS, OptionErr
 from bot.i18n import t
 from bot.storage import GuildSettings, InvalidInputError
 
-from . import house, screens
+from .. import screens
+from ..output.replies import answered, bad_request, send_ephemeral
+from ..screens import house
+from ..screens.components import DefaultsButton, DefaultsSelect
 from .clicks import is_admin
 from .inputs import BadInput
 from .panel import changes_for, rule_selects
-from .replies import answered, bad_request, send_ephemeral
-from .views import DefaultsButton, DefaultsSelect
 
 if TYPE_CHECKING:
     from bot.client import UnoBot

@@ -21,16 +21,16 @@ from typing import TYPE_CHECKING, Any, Protocol
 import discord
 
 from bot.adapter import AdapterError, SessionManager, SessionView, Status
-from bot.adapter.errors import AlreadyStarted, GameFinished, NoGame, NotHost
+from bot.adapter.refusals import AlreadyStarted, GameFinished, NoGame, NotHost
 from bot.engine.errors import RuleError
 from bot.engine.options import PRESETS, RULE_OPTIONS, Options, RuleOption
 from bot.i18n import t
 
+from ..output.replies import bad_request, error_text, send_ephemeral
+from ..screens import MODE_COLOUR, Screen, game_name, options_text
+from ..screens.components import RuleSelect
+from ..screens.rule_lines import checked, house_lines, label, value_label
 from . import inputs
-from .options import checked, house_lines, label, value_label
-from .replies import bad_request, error_text, send_ephemeral
-from .screens import MODE_COLOUR, Screen, game_name, options_text
-from .views import RuleSelect
 
 if TYPE_CHECKING:
     from bot.client import UnoBot
@@ -85,8 +85,8 @@ def rule_selects(
     rows: list[RuleOption], o: Options, lang: str, picked: str | None, make: SelectMaker
 ) -> list[discord.ui.Item[Any]]:
     """The selects of a rule panel over ``rows`` at options ``o`` (a lobby's, or a server's defaults: see
-    :mod:`cogs.uno.defaults`), one per row of the message: the preset, the on/off options, the pick of another option
-    and, once one is ``picked``, its values."""
+    :mod:`cogs.uno.input.defaults`), one per row of the message: the preset, the on/off options, the pick of another
+    option and, once one is ``picked``, its values."""
     flags = [row for row in rows if row.kind is bool]
     others = [row for row in rows if row.kind is not bool]
     items = [
@@ -149,7 +149,7 @@ def rule_selects(
 
 
 def _value(row: RuleOption, text: str) -> Any:
-    """A select's value for ``row`` as the option's type, checked (:func:`cogs.uno.options.checked`)."""
+    """A select's value for ``row`` as the option's type, checked (:func:`cogs.uno.screens.rule_lines.checked`)."""
     if row.kind is int:
         if not (text.isascii() and text.isdigit()) or len(text) > 9:
             raise inputs.BadInput("bad_option")
@@ -159,7 +159,7 @@ def _value(row: RuleOption, text: str) -> Any:
 
 def changes_of(session: SessionView, verb: str, arg: str, values: list[str]) -> tuple[str | None, dict[str, Any]]:
     """What a panel select asks: ``(preset or None, {option: value})``, every name and value checked against the
-    table and the game (:class:`~cogs.uno.inputs.BadInput` for anything a real panel could not send)."""
+    table and the game (:class:`~cogs.uno.input.inputs.BadInput` for anything a real panel could not send)."""
     return changes_for(rows_for(session), verb, arg, values)
 
 

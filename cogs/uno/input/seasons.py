@@ -29,8 +29,8 @@ from bot.storage import (
     season_period,
 )
 
+from ..screens.text import board_lines, folded
 from .inputs import BadInput
-from .text import board_lines, folded
 
 if TYPE_CHECKING:
     from bot.client import UnoBot

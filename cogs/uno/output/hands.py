@@ -27,10 +27,10 @@ import discord
 from bot.engine.view import Phase, PlayerView
 from bot.limits import HAND_TOKEN_MARGIN, INTERACTION_TOKEN_SECONDS
 
-from . import ids, screens
+from .. import screens
+from ..screens import Screen, ids
+from ..screens.layout import notice_kwargs
 from .images import Images
-from .layout import notice_kwargs
-from .screens import Screen
 
 if TYPE_CHECKING:
     from bot.adapter import SessionView
@@ -74,7 +74,7 @@ def seen_key(view: PlayerView) -> tuple[object, ...]:
 @dataclass(slots=True)
 class OpenHand:
     """A hand message a player has open: the interaction that can edit it, the fingerprint of the view it shows
-    (:func:`cogs.uno.ids.hand_fingerprint`), when it was opened (``time.monotonic()`` s), its language, what its
+    (:func:`cogs.uno.screens.ids.hand_fingerprint`), when it was opened (``time.monotonic()`` s), its language, what its
     player saw in it (:func:`seen_key`), whether it was their decision, and the committed state it shows
     (``session``, ``view``; ``stamp`` orders it, :func:`stamp`); the ``note`` shown above it, if any (such as the
     database outage's line)."""

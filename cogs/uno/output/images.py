@@ -1,6 +1,6 @@
 """Card images for messages: whether a server shows them, and drawing them within a few slots at once.
 
-:class:`Images` owns the :class:`~cogs.uno.painter.Painter` (the image worker process) and the drawing slots
+:class:`Images` owns the :class:`~cogs.uno.output.painter.Painter` (the image worker process) and the drawing slots
 (:data:`DRAWING_CONCURRENCY`). Text-only servers never take a slot.
 """
 
@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from bot.engine.view import PlayerView
 
-from . import screens
+from .. import screens
 from .painter import Painter
 
 if TYPE_CHECKING:
@@ -63,7 +63,7 @@ class Images:
         """The hand image (None for an empty hand; in UNO FLIP the hand and the table as this player sees it in one
         image) and None (the second image, no longer drawn), within a drawing slot; ``(None, None)`` in text-only
         servers and for a player who chose text only (``/uno prefs``), without queueing for a slot. A player who
-        chose large cards gets them (:data:`~cogs.uno.painter.LARGE_CARD_WIDTH`)."""
+        chose large cards gets them (:data:`~cogs.uno.output.painter.LARGE_CARD_WIDTH`)."""
         if not await self.shown(session.guild_id):
             return None, None
         prefs = await self.bot.user_prefs(session.seats[view.me].user_id if view.me is not None else None)

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 from bot.engine.cards import Face, Side
 from bot.render import TableScene, render_hand, render_hand_and_table, render_table, warm_cache
-from bot.render.cards import CARD_WIDTH
+from bot.render.card_art import CARD_WIDTH
 from bot.workers import WorkerPool
 
 #: Card width (px) of a hand drawn with large cards: fewer cards per row, each shown half as large again when Discord

@@ -18,7 +18,7 @@ Within Discord's rate limits (issue 20, points 1–3):
   flight; a change that comes while a job waits (for room in the channel's bucket, :class:`bot.pacing.Spacing`) is
   merged into it (:class:`Paint`), so the edit sent shows the newest committed state and never an older one after
   it. Summaries and the end of a game are never merged away (they are posted in order). Hands coalesce the same way
-  (:meth:`Hands.refresh`); pings too (:class:`~cogs.uno.pings.TurnPings`).
+  (:meth:`Hands.refresh`); pings too (:class:`~cogs.uno.output.pings.TurnPings`).
 - **The player to move first.** Their open hand (which holds any prompt they must answer) is refreshed first,
   through its own interaction webhook, and the table's edit waits for it (at most :data:`HAND_FIRST` s).
 - **Fewer channel requests per move.** A table edit per move at most (fewer when moves come faster than the
@@ -45,13 +45,13 @@ from bot.engine.view import Phase
 from bot.i18n import LANGUAGES, t
 from bot.pacing import GlobalLimit, Spacing, delete_route, edit_route
 
-from . import house, ids, screens
+from .. import screens
+from ..screens import DECISIONS, Screen, house, ids
+from ..screens.layout import notice_kwargs, walk_components
+from ..screens.text import event_lines, timeout_outcome, timeout_text
 from .hands import Hands, stamp
 from .images import Images
-from .layout import notice_kwargs, walk_components
 from .pings import Turn, TurnPings
-from .screens import DECISIONS, Screen
-from .text import event_lines, timeout_outcome, timeout_text
 from .threads import THREAD_ARCHIVED, mark_over, reopen
 
 if TYPE_CHECKING:
@@ -467,7 +467,7 @@ class Publisher:
 
     async def _edit(self, channel: discord.PartialMessageable, message_id: int, screen: Screen) -> None:
         """Edit message ``message_id`` of ``channel`` into ``screen``; in a game thread that was archived under the
-        game (Discord refuses the edit), unarchive it and edit again (:func:`~cogs.uno.threads.reopen`). Raises
+        game (Discord refuses the edit), unarchive it and edit again (:func:`~cogs.uno.output.threads.reopen`). Raises
         discord.py's errors of the last try."""
         message = channel.get_partial_message(message_id)
         try:
@@ -693,8 +693,8 @@ class Publisher:
 
     def jump_changes(self, session: SessionView, update: Update) -> set[int]:
         """House rules (SPEC H): the seats whose open hands must change at once because they can jump in now, or
-        could until this change (:class:`~cogs.uno.house.JumpWatch`), so that a **Jump in!** control is there only
-        while it can be used (the player to move and the player who acted aside)."""
+        could until this change (:class:`~cogs.uno.screens.house.JumpWatch`), so that a **Jump in!** control is there
+        only while it can be used (the player to move and the player who acted aside)."""
         public, views = session.public, session.seat_views
         if public is None or views is None or not session.options.jump_in:
             return set()

@@ -21,7 +21,7 @@ import discord
 from discord import app_commands
 
 from bot.adapter import AdapterError
-from bot.adapter.errors import BadRequest, NotSeated, StorageDown
+from bot.adapter.refusals import BadRequest, NotSeated, StorageDown
 from bot.engine.errors import RuleError
 from bot.i18n import t
 from bot.storage import StorageUnavailable
@@ -35,8 +35,8 @@ log = logging.getLogger(__name__)
 def storage_outage(error: BaseException) -> bool:
     """Whether ``error`` means the database is unavailable right now: the store's
     :class:`~bot.storage.StorageUnavailable` (a read or write that failed) or the adapter's
-    :class:`~bot.adapter.errors.StorageDown` (a change that was not saved). Nothing was lost either way: the game is as
-    last committed (issue 20, point 7)."""
+    :class:`~bot.adapter.refusals.StorageDown` (a change that was not saved). Nothing was lost either way: the game is
+    as last committed (issue 20, point 7)."""
     return isinstance(error, StorageUnavailable | StorageDown)
 
 

@@ -53,9 +53,9 @@ from bot.adapter import AdapterError
 from bot.engine.errors import RuleError
 from bot.i18n import t, tn
 
-from . import screens
+from .. import screens
+from ..screens.text import shown_name
 from .replies import error_text, send_ephemeral
-from .text import shown_name
 
 if TYPE_CHECKING:
     from discord.types.threads import ThreadArchiveDuration
@@ -173,7 +173,7 @@ async def private_answer(interaction: Interaction, text: str) -> None:
 class GameThreads:
     """Opens a game in a thread of its own (the module's steps 2–5); ``await threads.open(...)``.
     ``repaint_later(channel_id)``: bring a channel's public message up to date shortly (the publisher's
-    :meth:`~cogs.uno.publisher.Publisher.repaint_later`), for a lobby whose post failed."""
+    :meth:`~cogs.uno.output.publisher.Publisher.repaint_later`), for a lobby whose post failed."""
 
     def __init__(self, bot: UnoBot, repaint_later: Callable[[int], None]) -> None:
         self.bot = bot

@@ -27,10 +27,10 @@ from bot.i18n import t, tn
 from bot.render import SeatView, TableScene, colour_emoji, colour_rgb
 
 from . import house, ids, layout
-from .options import option_lines as rule_option_lines
-from .teams import lobby_teams, match_title, round_line, seat_tag, seat_team, teams_at, totals_line
+from .components import DecisionButton, HandButton, HandSelect, LobbyButton, RecapButton, TableButton, release
+from .rule_lines import option_lines as rule_option_lines
+from .team_lines import lobby_teams, match_title, round_line, seat_tag, seat_team, teams_at, totals_line
 from .text import card_name, cards_line, colour_name, last_lines, short_card, shown_name, within
-from .views import DecisionButton, HandButton, HandSelect, LobbyButton, RecapButton, TableButton, release
 
 PAGE_SIZE = 25
 
@@ -71,7 +71,7 @@ class Screen:
     view: discord.ui.View | None = None
     files: list[discord.File] = field(default_factory=list)
     extra: list[discord.Embed] = field(default_factory=list)  # further embeds (e.g. a second image)
-    #: As Components V2 (:mod:`cogs.uno.layout`, issue 18 point 2): the container's tint (default: the embed's
+    #: As Components V2 (:mod:`cogs.uno.screens.layout`, issue 18 point 2): the container's tint (default: the embed's
     #: colour), and after how many of the embed's fields the controls go (None: after all of them).
     accent: int | None = None
     controls_after: int | None = None
@@ -146,7 +146,7 @@ def seat_name(session: SessionView, seat: int, lang: str) -> str:
 
 
 def player_name(session: SessionView, seat: int, lang: str = "en") -> str:
-    """:func:`seat_name` escaped for markdown and mentions (:func:`~cogs.uno.text.shown_name`)."""
+    """:func:`seat_name` escaped for markdown and mentions (:func:`~cogs.uno.screens.text.shown_name`)."""
     return shown_name(seat_name(session, seat, lang))
 
 
@@ -298,7 +298,7 @@ def options_text(session: SessionView, lang: str) -> str:
 def option_lines(o: Options, mode: Mode | None, lang: str) -> list[str]:
     """One line per rule option that differs from SPEC's default (the target score and house rules aside), for
     ``mode``'s game only, or for every game when ``mode`` is None (a server's saved defaults):
-    :func:`cogs.uno.options.option_lines`."""
+    :func:`cogs.uno.screens.rule_lines.option_lines`."""
     return rule_option_lines(o, mode, lang)
 
 
@@ -819,7 +819,7 @@ def jump_buttons(
 ) -> list[discord.ui.Item[Any]]:
     """A **Jump in!** button per card the player may jump in with (SPEC H ``jump_in``; with their next-to-last
     card also one with UNO), on the hand's last row. Its id names the card's place in the hand and carries
-    :func:`cogs.uno.house.jump_fingerprint`."""
+    :func:`cogs.uno.screens.house.jump_fingerprint`."""
     fp = house.jump_fingerprint(view)
     ch = session.channel_id
     items: list[discord.ui.Item[Any]] = []

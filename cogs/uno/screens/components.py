@@ -1,6 +1,6 @@
 """Persistent components: ``discord.ui.DynamicItem`` subclasses whose custom_id carries everything needed, so they
-keep working after a restart. Each parses and validates its id (see :mod:`cogs.uno.ids`) and hands the click to the
-cog's handlers (found through ``interaction.client.get_cog("Uno")``); nothing else happens here.
+keep working after a restart. Each parses and validates its id (see :mod:`cogs.uno.screens.ids`) and hands the click to
+the cog's handlers (found through ``interaction.client.get_cog("Uno")``); nothing else happens here.
 
 What the components need of the cog is written here as protocols (:class:`Handlers`), which
 :class:`~cogs.uno.cog.UnoCog` meets (mypy checks it there): this module imports nothing of the cog, so the modules
@@ -24,7 +24,7 @@ Interaction = discord.Interaction["UnoBot"]
 
 
 class PanelHandlers(Protocol):
-    """The lobby's rule panel (:class:`~cogs.uno.panel.RulesPanel`): its menus."""
+    """The lobby's rule panel (:class:`~cogs.uno.input.panel.RulesPanel`): its menus."""
 
     async def on_select(
         self, interaction: Interaction, verb: str, channel: int, arg: str, values: list[str]
@@ -32,7 +32,7 @@ class PanelHandlers(Protocol):
 
 
 class DefaultsHandlers(Protocol):
-    """The server's default-rules panel of ``/uno settings`` (:class:`~cogs.uno.defaults.DefaultsPanel`)."""
+    """The server's default-rules panel of ``/uno settings`` (:class:`~cogs.uno.input.defaults.DefaultsPanel`)."""
 
     async def open(self, interaction: Interaction, guild: int) -> None: ...
 
@@ -40,7 +40,7 @@ class DefaultsHandlers(Protocol):
 
 
 class ClickHandlers(Protocol):
-    """The handlers of the game's clicks (:class:`~cogs.uno.clicks.Clicks`)."""
+    """The handlers of the game's clicks (:class:`~cogs.uno.input.clicks.Clicks`)."""
 
     @property
     def panel(self) -> PanelHandlers: ...
@@ -305,7 +305,7 @@ class HandSelect(UnoItem[discord.ui.Select[Any]], template=ids.HAND_SELECT_RE):
 
 
 class RuleSelect(UnoItem[discord.ui.Select[Any]], template=ids.RULES_RE):
-    """A select of the lobby's rule panel (:mod:`cogs.uno.panel`)."""
+    """A select of the lobby's rule panel (:mod:`cogs.uno.input.panel`)."""
 
     def __init__(
         self,
@@ -334,7 +334,8 @@ class RuleSelect(UnoItem[discord.ui.Select[Any]], template=ids.RULES_RE):
 
 
 class DefaultsButton(UnoItem[discord.ui.Button[Any]], template=ids.DEFAULTS_OPEN_RE):
-    """**Default rules** under ``/uno settings``: opens the server's default-rules panel (:mod:`cogs.uno.defaults`)."""
+    """**Default rules** under ``/uno settings``: opens the server's default-rules panel
+    (:mod:`cogs.uno.input.defaults`)."""
 
     def __init__(self, guild: int, label: str = "") -> None:
         super().__init__(
@@ -353,7 +354,7 @@ class DefaultsButton(UnoItem[discord.ui.Button[Any]], template=ids.DEFAULTS_OPEN
 
 
 class DefaultsSelect(UnoItem[discord.ui.Select[Any]], template=ids.DEFAULTS_RE):
-    """A select of the server's default-rules panel (:mod:`cogs.uno.defaults`)."""
+    """A select of the server's default-rules panel (:mod:`cogs.uno.input.defaults`)."""
 
     def __init__(
         self,

@@ -2,7 +2,7 @@
 the private notes a hand shows after a draw to match or a hand swap.
 
 - :func:`option_lines` / :func:`rules_lines`: the house rules in force, one line each (lobby) or explained
-  (``/uno rules`` for the table's own options), from the option table (:mod:`cogs.uno.options`).
+  (``/uno rules`` for the table's own options), from the option table (:mod:`cogs.uno.screens.rule_lines`).
 - :func:`jump_fingerprint` / :func:`jump_cards`: a jump-in button names a card by its place in the hand and carries
   a fingerprint of the hand and the top of the discard pile only, so a click made on the same top is still that card
   when it arrives, and a click that lost the race (the top changed) is answered "too late" (SPEC H ``jump_in``).
@@ -25,11 +25,11 @@ from bot.engine.rules import DEFLECTS
 from bot.engine.view import HandCard, Phase, PlayerView
 from bot.i18n import t, tn
 
-from .options import house_explanations, house_lines, stack_kinds
+from .rule_lines import house_explanations, house_lines, stack_kinds
 from .text import card_name, short_card
 
 #: The house rules in force, one line each (lobby), and explained (``/uno rules``): derived from the option table
-#: (:mod:`cogs.uno.options`).
+#: (:mod:`cogs.uno.screens.rule_lines`).
 option_lines = house_lines
 rules_lines = house_explanations
 

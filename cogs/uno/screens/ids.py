@@ -17,7 +17,7 @@ player saw, so a click on an out-of-date message is refused instead of doing som
   accept, declare, jump); hand selects: ``uno:hs:<verb>:<channel>:<fp>:<arg>`` (play, target, jump, many: several
   cards of one number at once under house rule ``multi_play``, SPEC H8, by their place in :func:`many_options`). A
   jump-in (SPEC H) names a card by its place in the hand, with the fingerprint
-  :func:`cogs.uno.house.jump_fingerprint`.
+  :func:`cogs.uno.screens.house.jump_fingerprint`.
 - Leaderboard pages: ``uno:lb:<guild or 0>:<mode or all>:<page>:<p|n>``, by rating ``…:<p|n>:r``.
 - Season board pages (issue 19 point 4): ``uno:ls:<guild or 0>:<mode or all>:<season>:<page>:<p|n>`` (``season``
   a key such as ``2026-12``, ``2026-W49``, ``2026-Q4``).

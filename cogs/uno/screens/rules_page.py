@@ -9,7 +9,7 @@ from bot.engine.options import Options
 from bot.engine.teams import plays_teams
 from bot.i18n import t, tn
 
-from .options import house_explanations
+from .rule_lines import house_explanations
 
 #: Sections of each game's summary, in order: (title key, text key).
 SECTIONS: dict[Mode, tuple[str, ...]] = {
