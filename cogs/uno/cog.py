@@ -41,6 +41,7 @@ from .input import inputs, seasons
 from .input.clicks import Clicks, display_name, is_admin
 from .input.defaults import DefaultsPanel, defaults_button, rule_lines, saved_options
 from .input.inputs import BadInput
+from .input.rule_options import HOUSE_NAMES, for_game, given, rule_parameters
 from .output.hands import HAND_REFRESH_WINDOW, Hands
 from .output.images import DRAWING_CONCURRENCY, DRAWING_DRAIN, Images
 from .output.publisher import Publisher
@@ -56,7 +57,6 @@ from .screens.components import (
 )
 from .screens.layout import walk_components
 from .screens.recap import history_embed, history_option, recap_embed
-from .screens.rule_lines import HOUSE_NAMES, for_game, given, rule_parameters
 from .screens.rules_page import rules_embed
 from .screens.text import board_lines, folded, shown_name
 

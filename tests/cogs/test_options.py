@@ -18,6 +18,7 @@ from bot.engine.options import HOUSE_RULES, RULE_OPTIONS, OptionError, Options
 from bot.engine.rules import RULESETS
 from bot.i18n import LANGUAGES, has, t
 from cogs.uno.cog import UnoCog
+from cogs.uno.input import rule_options
 from cogs.uno.screens import rule_lines as opts
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -154,8 +155,8 @@ def test_17_1_lines_follow_the_table() -> None:
 
 def test_17_1_saved_house_rules_a_game_does_not_have_are_left_out() -> None:
     saved = {"seven_zero": True, "jump_in": True, "scoring": "lowest"}
-    assert opts.for_game(saved, "flip") == {"jump_in": True, "scoring": "lowest"}
-    assert opts.for_game(saved, "classic") == saved
+    assert rule_options.for_game(saved, "flip") == {"jump_in": True, "scoring": "lowest"}
+    assert rule_options.for_game(saved, "classic") == saved
 
 
 def test_17_1_readme_rule_table_is_the_code() -> None:
@@ -170,18 +171,21 @@ def test_17_1_readme_rule_table_is_the_code() -> None:
 
 
 def test_17_1_forged_slash_values_are_refused() -> None:
-    # the class options.py raises (a fresh ``from cogs.uno.input.inputs import BadInput`` here would be another class
-    # once an earlier test in this process loaded and unloaded the bot's extension, which drops cogs.uno.* modules)
-    BadInput = opts.inputs.BadInput
+    # the class rule_options.py raises (a fresh ``from cogs.uno.input.inputs import BadInput`` here would be another
+    # class once an earlier test in this process loaded and unloaded the bot's extension, which drops cogs.uno.*
+    # modules)
+    BadInput = rule_options.inputs.BadInput
 
-    assert opts.given({"force_play": True, "stacking": "any_draw", "false_catch_penalty": 2, "jump_in": None}) == {
+    assert rule_options.given(
+        {"force_play": True, "stacking": "any_draw", "false_catch_penalty": 2, "jump_in": None}
+    ) == {
         "force_play": True,
         "stacking": "any_draw",
         "false_catch_penalty": 2,
     }
     for forged in ({"force_play": "maybe"}, {"stacking": "all"}, {"false_catch_penalty": 11}, {"scoring": 1}):
         with pytest.raises(BadInput):
-            opts.given(forged)
+            rule_options.given(forged)
 
 
 # --------------------------------------------------------------------------------------------------------------------
@@ -243,6 +247,6 @@ def test_a_saved_partner_game_is_left_out_of_a_game_without_teams() -> None:
     # review8: a server whose default rules play partners (SPEC T1, classic and FLIP only) could not open a Flex table
     # with house rule elimination: the saved ``teams`` came along and "teams and elimination" (SPEC T6) refused it
     saved = {"teams": True, "jump_in": True}
-    assert opts.for_game(saved, "flex") == {"jump_in": True}
-    assert Options.from_dict({**opts.for_game(saved, "flex"), "elimination": 100}).elimination == 100
-    assert opts.for_game(saved, "classic") == saved and opts.for_game(saved, "flip") == saved
+    assert rule_options.for_game(saved, "flex") == {"jump_in": True}
+    assert Options.from_dict({**rule_options.for_game(saved, "flex"), "elimination": 100}).elimination == 100
+    assert rule_options.for_game(saved, "classic") == saved and rule_options.for_game(saved, "flip") == saved

@@ -29,8 +29,9 @@ from bot.i18n import t
 from ..output.replies import bad_request, error_text, send_ephemeral
 from ..screens import MODE_COLOUR, Screen, game_name, options_text
 from ..screens.components import RuleSelect
-from ..screens.rule_lines import checked, house_lines, label, value_label
+from ..screens.rule_lines import house_lines, label, value_label
 from . import inputs
+from .rule_options import checked
 
 if TYPE_CHECKING:
     from bot.client import UnoBot
@@ -149,7 +150,7 @@ def rule_selects(
 
 
 def _value(row: RuleOption, text: str) -> Any:
-    """A select's value for ``row`` as the option's type, checked (:func:`cogs.uno.screens.rule_lines.checked`)."""
+    """A select's value for ``row`` as the option's type, checked (:func:`cogs.uno.input.rule_options.checked`)."""
     if row.kind is int:
         if not (text.isascii() and text.isdigit()) or len(text) > 9:
             raise inputs.BadInput("bad_option")

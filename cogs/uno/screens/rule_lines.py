@@ -1,7 +1,8 @@
-"""The rule options in Discord, all derived from the engine's one table (:data:`bot.engine.options.RULE_OPTIONS`,
-issue 17 point 1): the slash options of ``/uno new`` (the server's defaults: the same rows, in the rule panel of
-:mod:`cogs.uno.input.defaults`), the checks of what a user sends, the lobby
-and ``/uno rules`` lines, the presets and README's rule table.
+"""The rule options in Discord's texts, all derived from the engine's one table
+(:data:`bot.engine.options.RULE_OPTIONS`, issue 17 point 1): their labels (the slash options' descriptions and
+choices of ``/uno new``, the rule panels of :mod:`cogs.uno.input.panel` and :mod:`cogs.uno.input.defaults`), the
+lobby and ``/uno rules`` lines, the presets and README's rule table. The slash options themselves and the checks of
+what a user sends are :mod:`cogs.uno.input.rule_options`'s.
 
 Texts come from the catalogues by the option's name (``text`` is the stem where an older key is kept):
 
@@ -20,22 +21,13 @@ So a new boolean house rule needs its behaviour, one row of the table and the te
 
 from __future__ import annotations
 
-import inspect
-from collections.abc import Callable, Coroutine, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
-
-from discord import app_commands
-from discord.app_commands import Choice, locale_str
 
 from bot.engine.cards import Mode
 from bot.engine.options import HOUSE_RULES, PRESETS, RULE_OPTIONS, Options, RuleOption
 from bot.engine.rules import STACKS_ON
 from bot.i18n import has, t
-
-from ..input import inputs
-
-#: A slash command's callback.
-Callback = Callable[..., Coroutine[Any, Any, None]]
 
 #: The rule options ``/uno new`` takes (SPEC table O; the target score has its own option).
 SLASH_OPTIONS: tuple[RuleOption, ...] = tuple(row for row in RULE_OPTIONS.values() if row.slash)
@@ -52,24 +44,6 @@ _LINE_KEYS: Mapping[tuple[str, object], str] = {
     ("flex_reset_power", False): "opt.line.keep_power",
     ("flex_target_can_challenge", False): "opt.line.no_target_challenge",
 }
-#: Whole-number options whose out-of-range message names their bounds (others: ``error.bad_option``).
-_WHOLE_CHECKS: Mapping[str, Callable[[object], int]] = {
-    "target_score": inputs.target_score,
-    "false_catch_penalty": inputs.false_catch_penalty,
-}
-
-
-def _l(key: str) -> locale_str:
-    """A slash-command text: its English catalogue text, translated by ``bot.i18n.translator`` through ``key``."""
-    return locale_str(t(key, "en"), key=key)
-
-
-#: The house rules' slash option names in each language (SPEC H; the other options keep their English names).
-HOUSE_NAMES: Mapping[str, locale_str] = {
-    row.name: locale_str(row.name, key=f"opt.{row.name}.name") for row in SLASH_OPTIONS if row.house
-}
-
-
 # --------------------------------------------------------------------------------------------------------------------
 # Labels
 
@@ -98,80 +72,6 @@ def value_label(row: RuleOption, value: object, lang: str) -> str:
 def label(row: RuleOption, lang: str) -> str:
     """What ``row`` does, in ``lang`` (the slash option's description)."""
     return t(description_key(row), lang)
-
-
-# --------------------------------------------------------------------------------------------------------------------
-# Slash options
-
-
-def _annotation(row: RuleOption) -> Any:
-    if row.kind is bool:
-        return bool | None
-    if row.kind is int:
-        assert row.bounds is not None
-        return app_commands.Range[int, row.bounds[0], row.bounds[1]] | None
-    return str | None
-
-
-def rule_parameters(func: Callback) -> Any:
-    """Give a slash command's callback one optional parameter per rule option of :data:`SLASH_OPTIONS` (after its
-    own; the callback takes them as ``**rules``), with their descriptions, choices and — for the house rules — their
-    names in each language. Put it under the command's other decorators. (Typed ``Any``: mypy cannot match a
-    callback with ``**rules`` against discord.py's ``Concatenate`` signature.)"""
-    return _with_rules(func, SLASH_OPTIONS)
-
-
-def _with_rules(func: Callback, rows: tuple[RuleOption, ...]) -> Any:
-    signature = inspect.signature(func)
-    own = [p for p in signature.parameters.values() if p.kind is not inspect.Parameter.VAR_KEYWORD]
-    added = [
-        inspect.Parameter(row.name, inspect.Parameter.POSITIONAL_OR_KEYWORD, default=None, annotation=_annotation(row))
-        for row in rows
-    ]
-    func.__signature__ = signature.replace(parameters=[*own, *added])  # type: ignore[attr-defined]
-    app_commands.describe(**{row.name: _l(description_key(row)) for row in rows})(func)
-    choices: dict[str, list[Choice[str]]] = {
-        row.name: [
-            Choice(name=_l(key) if (key := choice_key(row, v)) is not None else str(v), value=str(v))
-            for v in row.choices
-        ]
-        for row in rows
-        if row.kind is str
-    }
-    app_commands.choices(**choices)(func)
-    app_commands.rename(**{n: v for n, v in HOUSE_NAMES.items() if any(r.name == n for r in rows)})(func)
-    return func
-
-
-def checked(row: RuleOption, value: object) -> Any:
-    """``value`` if ``row`` takes it (a real boolean, one of the choices, a whole number within bounds);
-    :class:`~cogs.uno.input.inputs.BadInput` otherwise (discord.py passes forged values through)."""
-    if row.kind is bool:
-        return inputs.flag(value)
-    if row.kind is str:
-        return inputs.choice(value, row.choices)
-    whole = _WHOLE_CHECKS.get(row.name)
-    if whole is not None:
-        return whole(value)
-    assert row.bounds is not None
-    return inputs.whole(value, row.bounds[0], row.bounds[1], "bad_option")
-
-
-def given(values: Mapping[str, object]) -> dict[str, Any]:
-    """The rule options a user gave to a command (``values``: its ``**rules``; None = not given), each checked
-    (:func:`checked`). The engine's :class:`~bot.engine.options.Options` checks them again as a whole."""
-    return {row.name: checked(row, values[row.name]) for row in SLASH_OPTIONS if values.get(row.name) is not None}
-
-
-def for_game(options: Mapping[str, Any], mode: Mode | str) -> dict[str, Any]:
-    """Saved rule options for a table of ``mode``: a saved option that game does not have (SPEC H: ``seven_zero``
-    is classic only; SPEC T1: ``teams`` is classic and FLIP only, and would refuse a Flex table with ``elimination``,
-    SPEC T6) is left out instead of refusing the table; one given to ``/uno new`` is not."""
-    return {
-        name: value
-        for name, value in options.items()
-        if name not in RULE_OPTIONS or RULE_OPTIONS[name].applies_to(mode)
-    }
 
 
 # --------------------------------------------------------------------------------------------------------------------
@@ -301,20 +201,15 @@ if __name__ == "__main__":
 
 
 __all__ = [
-    "HOUSE_NAMES",
     "README_MARKERS",
     "SLASH_OPTIONS",
     "catalogue_keys",
-    "checked",
     "choice_key",
-    "for_game",
-    "given",
     "house_explanations",
     "house_lines",
     "label",
     "option_lines",
     "readme_table",
-    "rule_parameters",
     "stack_kinds",
     "value_label",
 ]
