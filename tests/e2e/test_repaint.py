@@ -202,7 +202,7 @@ async def test_a_restart_repaints_many_tables_within_discords_rate_limits(
 ) -> None:
     """Six live tables, all behind: after the restart each is right, and the repaint edits come at most
     :data:`~cogs.uno.output.publisher.REPAINT_RATE` a second (:class:`~cogs.uno.output.publisher.Pacer`, tested in
-    tests/bot)."""
+    tests/cogs)."""
 
     db = tmp_path / "uno.sqlite3"
     guild = emulator.add_guild("Busy", channels=tuple(f"t{i}" for i in range(6)))
