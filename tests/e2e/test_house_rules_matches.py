@@ -8,6 +8,18 @@ from typing import Any
 
 import pytest
 
+from bot.card_emojis import CARD_EMOJIS
+
+
+@pytest.fixture(autouse=True)
+def _no_emojis_left() -> Any:
+    """A bot started with card emojis fills the process's :data:`~bot.card_emojis.CARD_EMOJIS` with its emulator's
+    ids: the next test (in this process, after any of these) starts without them, as in
+    tests/e2e/test_components_v2.py."""
+    CARD_EMOJIS.clear()
+    yield
+    CARD_EMOJIS.clear()
+
 
 @pytest.mark.rate_limit_scale(0.02, reason="a whole match played through the hands")
 @pytest.mark.parametrize("v2", [False, True], ids=["embeds", "v2"])
