@@ -35,7 +35,7 @@ from random import Random
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # benchmarks/bot.py must not shadow bot/
 
 from bot.adapter import SessionManager, SystemClock, ai
-from bot.adapter import errors as AE
+from bot.adapter import refusals as AE
 from bot.adapter.manager import Limits
 from bot.adapter.runtime import tune_gc
 from bot.engine.errors import RuleError

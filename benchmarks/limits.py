@@ -54,7 +54,7 @@ from bot.adapter.manager import Limits  # noqa: E402
 from bot.adapter.session import Session  # noqa: E402
 from bot.adapter.session_view import SessionView  # noqa: E402
 from cogs.uno import screens  # noqa: E402
-from cogs.uno.publisher import LOG_SHOWN  # noqa: E402
+from cogs.uno.output.publisher import LOG_SHOWN  # noqa: E402
 from tests.discord_emulator import DiscordEmulator, Message, User  # noqa: E402
 from tests.e2e.uno_driver import Table  # noqa: E402
 

@@ -6,9 +6,9 @@ each face's content hash: a face whose name is there is used as it is; a face wh
 deleted and the new one uploaded (``Client.create_application_emoji``); emojis of faces that no longer exist are
 deleted; emojis not named ``uno_…`` are never touched. When nothing changed nothing is uploaded.
 
-:data:`CARD_EMOJIS` answers the text code (:func:`cogs.uno.text.card_name`, select options, buttons) with a face's
-``<:name:id>`` markup or :class:`discord.PartialEmoji`, or None for a face without an emoji: before the sync ended,
-after it failed, or past Discord's 2,000 emojis per application. Then the Unicode colour squares and colour-blind
+:data:`CARD_EMOJIS` answers the text code (:func:`cogs.uno.screens.text.card_name`, select options, buttons) with a
+face's ``<:name:id>`` markup or :class:`discord.PartialEmoji`, or None for a face without an emoji: before the sync
+ended, after it failed, or past Discord's 2,000 emojis per application. Then the Unicode colour squares and colour-blind
 marks are shown, as before. It lives outside the cog's package, which discord.py unloads and imports anew with
 each bot: the sync and the texts must share one registry.
 """

@@ -12,7 +12,7 @@ Two small tools on top of it:
 - :class:`Spacing`: how long to wait before the next request on a route so that a bucket's requests are spread
   evenly over its window (its limit and window read from the bucket discord.py keeps from the headers), instead of
   a burst and then a stall of a whole window. The publisher waits this long *before* it takes the newest state to
-  send (:mod:`cogs.uno.publisher`), so that what it sends is never older than necessary.
+  send (:mod:`cogs.uno.output.publisher`), so that what it sends is never older than necessary.
 
 Both read discord.py 2.x's own bucket state (``HTTPClient._bucket_hashes``, ``HTTPClient._buckets``,
 :class:`discord.http.Ratelimit`); without a bucket (no headers seen yet) nothing waits.

@@ -1,5 +1,5 @@
 """One worker process for CPU-heavy work, so that it never holds up the event loop that answers clicks: the card images
-(:mod:`cogs.uno.painter`) and the *Hard* AI searches (:mod:`bot.adapter.thinker`) each run one.
+(:mod:`cogs.uno.output.painter`) and the *Hard* AI searches (:mod:`bot.adapter.thinker`) each run one.
 
 A :class:`WorkerPool` is a spawned :class:`~concurrent.futures.ProcessPoolExecutor` whose workers
 

@@ -43,7 +43,7 @@ async def test_the_adapter_accepts_exactly_the_turn_timer_bounds(tmp_path: Path)
     from random import Random
 
     from bot.adapter import ManualClock, SessionManager
-    from bot.adapter import errors as AE
+    from bot.adapter import refusals as AE
 
     store = await storage.open_store(tmp_path / "uno.sqlite3")
     try:

@@ -6,9 +6,9 @@ restart and fans events out to subscribers.
 """
 
 from .clock import Clock, ManualClock, SystemClock
-from .errors import AdapterError
 from .fanout import CloseReason, Update, UpdateKind
 from .manager import SessionManager
+from .refusals import AdapterError
 from .session import MatchOutcome, Seat, Session, Status
 from .session_view import SeatView, SessionView
 from .ui import TableUi

@@ -20,7 +20,7 @@ from typing import Any
 from bot.engine.events import Event
 from bot.storage import StorageUnavailable
 
-from .errors import StorageDown
+from .refusals import StorageDown
 from .session_view import SessionView
 
 log = logging.getLogger(__name__)

@@ -34,8 +34,8 @@ from bot.engine.view import Phase, PlayerView
 from bot.limits import LEASE_SECONDS_DEFAULT, TURN_TIMER_MAX, TURN_TIMER_MIN
 from bot.storage import LiveGame, MatchResult, MatchSteps, Shards, StorageUnavailable, Store, WriteRefused
 
-from . import errors as E
 from . import records
+from . import refusals as E
 from .clock import Clock, SystemClock, TimerHandle
 from .fanout import CloseReason, FanOut, Subscriber, Update
 from .fanout import UpdateKind as K
@@ -68,10 +68,10 @@ def _option_refused(exc: Exception) -> E.BadRequest:
 class SessionManager:
     """Owns the sessions. Use one per bot; call :meth:`start` once the store is open and :meth:`close` at the end.
 
-    Raises :class:`~bot.adapter.errors.AdapterError` subclasses and the engine's
+    Raises :class:`~bot.adapter.refusals.AdapterError` subclasses and the engine's
     :class:`~bot.engine.errors.RuleError` subclasses (both ``ValueError``) for refused requests; nothing changes then.
-    :class:`~bot.adapter.errors.StorageDown` when the database could not be reached (the change was not saved and the
-    session is back at its last commit); :class:`~bot.adapter.errors.NotOwned` for a game another process runs.
+    :class:`~bot.adapter.refusals.StorageDown` when the database could not be reached (the change was not saved and the
+    session is back at its last commit); :class:`~bot.adapter.refusals.NotOwned` for a game another process runs.
 
     ``shards``: the Discord shards this process runs (None: all guilds); only their guilds' games are resumed or
     opened. ``lease_ttl`` (seconds): how long a game's lease lasts without renewal (renewed every third of it);
@@ -370,7 +370,7 @@ class SessionManager:
         return self._fanout.spawn(work, name=name)
 
     def get(self, channel_id: int) -> Session:
-        """The session of ``channel_id``; :class:`~bot.adapter.errors.NoGame` if there is none."""
+        """The session of ``channel_id``; :class:`~bot.adapter.refusals.NoGame` if there is none."""
         session = self.sessions.get(channel_id)
         if session is None:
             if channel_id in self.elsewhere:
@@ -400,8 +400,8 @@ class SessionManager:
     ) -> Session:
         """Open a lobby with the host seated (``seat_host=False``: an empty table the host fills with AI seats, for
         tests and benchmarks; ``seats``: these seats instead, in order, as for a rematch). A finished session in the
-        channel is replaced; a live one refused (:class:`~bot.adapter.errors.GameExists`). Raises
-        :class:`~bot.adapter.errors.BadRequest` for a bad mode, option or timer."""
+        channel is replaced; a live one refused (:class:`~bot.adapter.refusals.GameExists`). Raises
+        :class:`~bot.adapter.refusals.BadRequest` for a bad mode, option or timer."""
         if channel_id in self.elsewhere or self.standing_down:
             raise E.NotOwned("another bot process runs this server's games")
         mode, opts = self.check_lobby(guild_id=guild_id, mode=mode, options=options, turn_timer=turn_timer)
@@ -454,8 +454,8 @@ class SessionManager:
     ) -> tuple[Mode, Options]:
         """Check a lobby's settings without opening it, as :meth:`open_lobby` does first: the mode, the rule options
         (SPEC O, and the house rules the game has, SPEC H) and the turn timer (seconds, bounds in
-        :mod:`bot.limits`). Returns them parsed. Raises :class:`~bot.adapter.errors.BadRequest`, and
-        :class:`~bot.adapter.errors.NotOwned` for a server whose games this process does not run. Nothing changes."""
+        :mod:`bot.limits`). Returns them parsed. Raises :class:`~bot.adapter.refusals.BadRequest`, and
+        :class:`~bot.adapter.refusals.NotOwned` for a server whose games this process does not run. Nothing changes."""
         if not self.leases.owns_guild(guild_id):
             raise E.NotOwned("another bot process runs this server's games")
         try:
@@ -477,8 +477,8 @@ class SessionManager:
         opens the lobby for the others without a seat: issue 18). The match's host hosts it again while
         still seated (issue 18 point 5: pressing Play again does not take the table, nor ``/uno end``, from them); else
         ``user_id`` if seated, else the first human seated. Raises
-        :class:`~bot.adapter.errors.NoGame` when the channel keeps no finished match and
-        :class:`~bot.adapter.errors.GameExists` while a lobby or match is live."""
+        :class:`~bot.adapter.refusals.NoGame` when the channel keeps no finished match and
+        :class:`~bot.adapter.refusals.GameExists` while a lobby or match is live."""
         old = self.get(channel_id)
         if old.status != Status.FINISHED:
             raise E.GameExists("a game is already running in this channel")
@@ -525,7 +525,7 @@ class SessionManager:
         self, channel_id: int, user_id: int, *, is_admin: bool = False, level: Level | str = DEFAULT_LEVEL
     ) -> Session:
         """The host (or a server manager) adds an AI seat of ``level`` (issue 21: easy, normal, hard; saved with the
-        seat). Raises :class:`~bot.adapter.errors.BadRequest` for an unknown level."""
+        seat). Raises :class:`~bot.adapter.refusals.BadRequest` for an unknown level."""
         try:
             chosen = Level(level)
         except ValueError as exc:
@@ -549,9 +549,9 @@ class SessionManager:
         seat ``s + n/2``): every seat but the first moves one place on, the last to the second. Pressed again and
         again it goes through every pairing of four players (and as many as there are seats but one of six or
         eight). ``version``: the lobby's version the request was made from (the message clicked); when the lobby has
-        changed since, :class:`~bot.adapter.errors.Stale` (a double click rotates once). Raises
-        :class:`~bot.adapter.errors.BadRequest` at a table without teams and :class:`~bot.adapter.errors.TeamPlayers`
-        without 4, 6 or 8 players; nothing changes."""
+        changed since, :class:`~bot.adapter.refusals.Stale` (a double click rotates once). Raises
+        :class:`~bot.adapter.refusals.BadRequest` at a table without teams and
+        :class:`~bot.adapter.refusals.TeamPlayers` without 4, 6 or 8 players; nothing changes."""
 
         def change(s: Session) -> K:
             if version is not None and version != s.version:
@@ -573,9 +573,9 @@ class SessionManager:
         """The host changes the lobby's rule options before the start (issue 18 point 3): preset ``preset_name``
         first (:func:`bot.engine.options.preset`, e.g. ``"party"``), then ``changes`` (option name -> value), checked
         as a whole (SPEC table O, and the house rules the game has, SPEC H). Committed like every lobby change, then
-        published (the lobby shows them). Raises :class:`~bot.adapter.errors.NotHost` for anyone else (a server
-        manager included: the table's rules are the host's), :class:`~bot.adapter.errors.AlreadyStarted` once the
-        match started and :class:`~bot.adapter.errors.BadRequest` for a value outside the table; nothing changes."""
+        published (the lobby shows them). Raises :class:`~bot.adapter.refusals.NotHost` for anyone else (a server
+        manager included: the table's rules are the host's), :class:`~bot.adapter.refusals.AlreadyStarted` once the
+        match started and :class:`~bot.adapter.refusals.BadRequest` for a value outside the table; nothing changes."""
 
         def change(s: Session) -> K:
             self._require_lobby(s)
@@ -604,7 +604,7 @@ class SessionManager:
 
     async def kick(self, channel_id: int, user_id: int, target_seat: int, *, is_admin: bool = False) -> Update:
         """The host (or a server manager) removes ``target_seat`` (a player or an AI seat; 0-based). Raises
-        :class:`~bot.adapter.errors.NotHost` for anyone else and :class:`~bot.adapter.errors.NoSuchSeat` (``seat``:
+        :class:`~bot.adapter.refusals.NotHost` for anyone else and :class:`~bot.adapter.refusals.NoSuchSeat` (``seat``:
         the number as shown, 1-based) when no player sits there."""
         session = self.get(channel_id)
         async with session.lock:
@@ -642,7 +642,7 @@ class SessionManager:
 
     async def end(self, channel_id: int, user_id: int, *, is_admin: bool = False) -> Update:
         """The host (or a server manager) ends the lobby or the match; a match in progress is recorded as abandoned.
-        A match that is already over cannot be ended (:class:`~bot.adapter.errors.GameFinished`; nothing changes)."""
+        A match that is already over cannot be ended (:class:`~bot.adapter.refusals.GameFinished`; nothing changes)."""
         session = self.get(channel_id)
         async with session.lock:
             if session.status == Status.FINISHED:
@@ -663,7 +663,7 @@ class SessionManager:
         expect: Callable[[PlayerView], bool] | None = None,
     ) -> Update:
         """Apply the action that ``build`` makes from ``user_id``'s view (e.g. ``lambda v: Draw(v.me)`` or
-        ``lambda v: v.legal[k]``). The request is refused as :class:`~bot.adapter.errors.Stale` when ``version`` is
+        ``lambda v: v.legal[k]``). The request is refused as :class:`~bot.adapter.refusals.Stale` when ``version`` is
         given and the session has moved past it, or when ``expect(view)`` is false (the message it came from no
         longer matches the game). The change is committed before this returns."""
         session = self.get(channel_id)
@@ -693,8 +693,8 @@ class SessionManager:
 
     def view(self, channel_id: int, user_id: int | None) -> PlayerView:
         """``user_id``'s view of the committed game (the public table view for ``None`` or a spectator). Raises
-        :class:`~bot.adapter.errors.NoGame`, :class:`~bot.adapter.errors.NotStarted` or
-        :class:`~bot.adapter.errors.GameFinished`."""
+        :class:`~bot.adapter.refusals.NoGame`, :class:`~bot.adapter.refusals.NotStarted` or
+        :class:`~bot.adapter.refusals.GameFinished`."""
         snapshot = self.snapshot(channel_id)
         if snapshot is None:
             raise E.NoGame("no game in this channel")
@@ -704,9 +704,9 @@ class SessionManager:
         """Store Discord-layer data (message ids) with the session: its ``ui`` becomes ``change(ui)`` (say
         ``lambda ui: dataclasses.replace(ui, message=id)``), called under the session's lock so that two changes
         never lose one another; committed at once, or (``commit=False``, for data that may be lost in a crash, such
-        as the turn ping's id) with the next change. Raises :class:`~bot.adapter.errors.NoGame` (and the other
+        as the turn ping's id) with the next change. Raises :class:`~bot.adapter.refusals.NoGame` (and the other
         errors of :meth:`get`) when the channel has no session here, and the commit's errors
-        (:class:`~bot.adapter.errors.StorageDown`, :class:`~bot.adapter.errors.NotOwned`: the new ``ui`` is then
+        (:class:`~bot.adapter.refusals.StorageDown`, :class:`~bot.adapter.refusals.NotOwned`: the new ``ui`` is then
         kept in memory and saved with the next commit)."""
         session = self.get(channel_id)
         async with session.lock:
@@ -860,14 +860,14 @@ class SessionManager:
 
     async def _saving(self, channel_id: int, write: Callable[[], Awaitable[T]]) -> T:
         """Make a fenced store write (``write()``). An unreachable database becomes
-        :class:`~bot.adapter.errors.StorageDown` (nothing was saved).
+        :class:`~bot.adapter.refusals.StorageDown` (nothing was saved).
 
         A refused write (issue 16 point 5) is first checked against the database: when the lease is still in this
         process's name it had only run out by the database's clock while the write was on its way (point 9: sent a
         moment before it ran out, it reached the database after — behind a new connection to a restarted server, or a
         busy event loop), so it is renewed and the write made once more. Otherwise (another process took the game
         over, or the game moved on without this process) this process stops running the game, as for a lost lease,
-        and the write becomes :class:`~bot.adapter.errors.NotOwned`. On any error the caller restores the session to
+        and the write becomes :class:`~bot.adapter.refusals.NotOwned`. On any error the caller restores the session to
         its last commit."""
         ours = False
         try:

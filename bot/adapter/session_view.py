@@ -16,7 +16,7 @@ from bot.engine.options import Options
 from bot.engine.view import PlayerView
 from bot.limits import turn_clock
 
-from . import errors as E
+from . import refusals as E
 from .session import MatchOutcome, Session, Status
 from .ui import TableUi
 from .verdicts import Verdict
@@ -168,8 +168,8 @@ class SessionView:
         return verdict
 
     def require_view(self, user_id: int | None) -> PlayerView:
-        """:meth:`view_for` of a match being played. Raises :class:`~bot.adapter.errors.NotStarted` in the lobby and
-        :class:`~bot.adapter.errors.GameFinished` once the match is over."""
+        """:meth:`view_for` of a match being played. Raises :class:`~bot.adapter.refusals.NotStarted` in the lobby and
+        :class:`~bot.adapter.refusals.GameFinished` once the match is over."""
         view = self.view_for(user_id)
         if self.status is Status.LOBBY or view is None:
             raise E.NotStarted("the game has not started yet")

@@ -26,8 +26,8 @@ class TableUi:
       opens (DESIGN "Where a text is translated").
     - ``message``: the id of the public message (the lobby, then the table); None until it is posted.
     - ``ping``: the id of the turn ping standing in the channel (None: none).
-    - ``summary``: the last summary posted, ``"round:<n>"`` or ``"match:0"`` (``cogs.uno.publisher.summary_key``),
-      so that a restart posts the one it may have missed and no other.
+    - ``summary``: the last summary posted, ``"round:<n>"`` or ``"match:0"``
+      (``cogs.uno.output.publisher.summary_key``), so that a restart posts the one it may have missed and no other.
     - ``round_summary``: the id of the round summary standing in the channel (one a match: the newest).
     - ``link_channel``, ``link_message``, ``link_host``: for a game played in a thread of its own, the parent
       channel's line that links it (its channel and message ids) and the host's name it shows.

@@ -6,11 +6,11 @@ bounds), whether it is a house rule (SPEC H), the games it applies to and its ru
 engine's validation (:meth:`Options.__post_init__`, :meth:`bot.engine.rules.Ruleset.check_options`), the house rules
 each game allows (:attr:`bot.engine.rules.Ruleset.house_rules`), the slash options of ``/uno new``, the lobby's
 rule panel and the server's default-rules panel of ``/uno settings``, the lobby and ``/uno rules`` lines and README's
-rule table (``cogs.uno.options``).
+rule table (``cogs.uno.screens.rule_lines``).
 
 Adding a boolean house rule takes its behaviour, its texts (catalogue keys named after the option, see
-``cogs.uno.options``) and one line here, ``name: bool = rule(False, house=True, section=...)``, naming its new
-section of ``docs/rules/house-rules.md``.
+``cogs.uno.screens.rule_lines``) and one line here, ``name: bool = rule(False, house=True, section=...)``, naming its
+new section of ``docs/rules/house-rules.md``.
 
 The house rules of SPEC H are all off by default. ``seven_zero`` is for classic UNO only: a game of another mode
 refuses it (:meth:`bot.engine.rules.Ruleset.check_options`).

@@ -16,7 +16,7 @@ Public API:
 This package imports nothing from discord, asyncio or storage, and only :mod:`bot.engine.cards` from the engine.
 """
 
-from bot.render.cards import (
+from bot.render.card_art import (
     CARD_CACHE_SIZE,
     CARD_WIDTH,
     CHIP_WIDTH,

@@ -9,7 +9,7 @@ from PIL import Image
 
 from bot.engine.cards import Face, Side
 from bot.render._png import encode_png
-from bot.render.cards import CARD_WIDTH
+from bot.render.card_art import CARD_WIDTH
 from bot.render.hand import hand_image
 from bot.render.palette import HAND_BACKGROUND
 from bot.render.table import TableScene, table_image

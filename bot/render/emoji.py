@@ -19,7 +19,7 @@ from functools import lru_cache
 from PIL import Image
 
 from bot.engine.cards import Face, Mode, Side, format_face
-from bot.render.cards import card_image
+from bot.render.card_art import card_image
 from bot.render.warm import faces_of
 
 #: Height (and width) of an emoji image, px: Discord's recommended 128 × 128.

@@ -13,7 +13,7 @@ from PIL import Image, ImageDraw
 from bot.engine.cards import Face, Side
 from bot.render._png import encode_png
 from bot.render._text import main_font
-from bot.render.cards import CARD_WIDTH, card_height, card_image, dimmed_card_image, power_card_image
+from bot.render.card_art import CARD_WIDTH, card_height, card_image, dimmed_card_image, power_card_image
 from bot.render.palette import HAND_BACKGROUND, HIGHLIGHT, LABEL_BG, LABEL_DARK_FG, LABEL_FG
 
 #: Widest hand image in px (Discord shows embeds/attachments about this wide without scaling them much).

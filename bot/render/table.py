@@ -14,7 +14,7 @@ from bot.engine.cards import Colour, Face, Mode, Side, colours_of
 from bot.render._draw import arc_arrow, arrowhead
 from bot.render._png import encode_png
 from bot.render._text import fit, main_font, text_image, text_width
-from bot.render.cards import (
+from bot.render.card_art import (
     CHIP_WIDTH,
     card_back_image,
     card_height,

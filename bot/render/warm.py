@@ -14,7 +14,7 @@ from bot.engine.cards import (
     flip_dark_faces,
     flip_light_faces,
 )
-from bot.render.cards import (
+from bot.render.card_art import (
     CARD_WIDTH,
     card_back_image,
     card_image,

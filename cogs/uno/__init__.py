@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from . import layout
 from .cog import UnoCog
-from .views import DYNAMIC_ITEMS
+from .screens import layout
+from .screens.components import DYNAMIC_ITEMS
 
 if TYPE_CHECKING:
     from bot.client import UnoBot

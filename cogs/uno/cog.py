@@ -1,10 +1,10 @@
 """The ``/uno`` slash commands, and the cog that wires the Discord layer together (DESIGN "Discord layer").
 
-The jobs live in their own modules: click handlers in :mod:`cogs.uno.clicks` (a table per kind of component), the
-ephemeral hands in :mod:`cogs.uno.hands`, the public messages in :mod:`cogs.uno.publisher`, card images in
-:mod:`cogs.uno.images`, replies and errors in :mod:`cogs.uno.replies`, the persistent components in
-:mod:`cogs.uno.views`. Every interaction is answered once and quickly; errors are answered ephemerally in the user's
-language, unexpected ones logged with their traceback.
+The jobs live in their own modules: click handlers in :mod:`cogs.uno.input.clicks` (a table per kind of component), the
+ephemeral hands in :mod:`cogs.uno.output.hands`, the public messages in :mod:`cogs.uno.output.publisher`, card images in
+:mod:`cogs.uno.output.images`, replies and errors in :mod:`cogs.uno.output.replies`, the persistent components in
+:mod:`cogs.uno.screens.components`. Every interaction is answered once and quickly; errors are answered ephemerally in
+the user's language, unexpected ones logged with their traceback.
 """
 
 from __future__ import annotations
@@ -20,8 +20,8 @@ from discord.app_commands import Choice, locale_str
 from discord.ext import commands
 
 from bot.adapter import AdapterError, SessionManager, SessionView, TableUi
-from bot.adapter.errors import NoGame, NotHost
 from bot.adapter.records import RecordError, recap
+from bot.adapter.refusals import NoGame, NotHost
 from bot.engine.cards import Mode
 from bot.engine.errors import RuleError
 from bot.i18n import LANGUAGE_NAMES, LANGUAGES, t, tn
@@ -36,21 +36,29 @@ from bot.limits import (
 )
 from bot.storage import InvalidInputError, PlayerRating
 
-from . import inputs, screens, seasons
-from .clicks import Clicks, display_name, is_admin
-from .defaults import DefaultsPanel, defaults_button, rule_lines, saved_options
-from .hands import HAND_REFRESH_WINDOW, Hands
-from .images import DRAWING_CONCURRENCY, DRAWING_DRAIN, Images
-from .inputs import BadInput
-from .layout import walk_components
-from .options import HOUSE_NAMES, for_game, given, rule_parameters
-from .publisher import Publisher
-from .recap import history_embed, history_option, recap_embed
-from .replies import answered, channel_of, command_error, guild_of, send_ephemeral
-from .rules import rules_embed
-from .text import board_lines, folded, shown_name
-from .threads import GameThreads, follow, private_answer
-from .views import DYNAMIC_ITEMS, Handlers, HistoryButton, HistoryRecapSelect, LeaderboardButton, SeasonBoardButton
+from . import screens
+from .input import inputs, seasons
+from .input.clicks import Clicks, display_name, is_admin
+from .input.defaults import DefaultsPanel, defaults_button, rule_lines, saved_options
+from .input.inputs import BadInput
+from .input.rule_options import HOUSE_NAMES, for_game, given, rule_parameters
+from .output.hands import HAND_REFRESH_WINDOW, Hands
+from .output.images import DRAWING_CONCURRENCY, DRAWING_DRAIN, Images
+from .output.publisher import Publisher
+from .output.replies import answered, channel_of, command_error, guild_of, send_ephemeral
+from .output.threads import GameThreads, follow, private_answer
+from .screens.components import (
+    DYNAMIC_ITEMS,
+    Handlers,
+    HistoryButton,
+    HistoryRecapSelect,
+    LeaderboardButton,
+    SeasonBoardButton,
+)
+from .screens.layout import walk_components
+from .screens.recap import history_embed, history_option, recap_embed
+from .screens.rules_page import rules_embed
+from .screens.text import board_lines, folded, shown_name
 
 if TYPE_CHECKING:
     from bot.client import UnoBot
@@ -123,7 +131,7 @@ class UnoCog(
         super().__init__()
 
     async def cog_load(self) -> None:
-        """Answer the failed slash commands (:func:`~cogs.uno.replies.command_error` as the command tree's error
+        """Answer the failed slash commands (:func:`~cogs.uno.output.replies.command_error` as the command tree's error
         handler); bring every resumed session's public messages up to their committed state
         (:meth:`Publisher.repaint`); listen for the end of database outages (:meth:`Publisher.database_back`)."""
         self.bot.tree.error(command_error)
@@ -193,7 +201,8 @@ class UnoCog(
         (``/uno settings``): its game, target score, turn timer and rule options, each overridden by what is given.
         Every value is checked here (discord.py does not check ranges or types at run time): a bad one is answered and
         opens nothing. With the server's ``game_threads`` on, a game opened in a text channel is played in a thread
-        of its own (:mod:`cogs.uno.threads`); inside a thread, or where no thread can be opened, in the channel."""
+        of its own (:mod:`cogs.uno.output.threads`); inside a thread, or where no thread can be opened, in the
+        channel."""
         lang = await self.lang(interaction)
         settings = await self.bot.guild_settings(interaction.guild_id)
         try:
@@ -311,9 +320,9 @@ class UnoCog(
 
     @staticmethod
     def kick_target(session: SessionView | None, player: str, lang: str) -> int:
-        """The seat index ``player`` names (see :meth:`kick`). Raises :class:`~bot.adapter.errors.NoGame` without a
-        game and :class:`~cogs.uno.inputs.BadInput` (``kick_no_match``, ``kick_several``) for a name that matches no
-        seat or several; a seat number is checked by :meth:`SessionManager.kick` (after whether one may kick)."""
+        """The seat index ``player`` names (see :meth:`kick`). Raises :class:`~bot.adapter.refusals.NoGame` without a
+        game and :class:`~cogs.uno.input.inputs.BadInput` (``kick_no_match``, ``kick_several``) for a name that matches
+        no seat or several; a seat number is checked by :meth:`SessionManager.kick` (after whether one may kick)."""
         if session is None:
             raise NoGame("no game in this channel")
         text = player.strip()
@@ -684,8 +693,8 @@ class UnoCog(
         """Show or change the server's settings (Manage Server): the defaults of ``/uno new`` (game, target score,
         turn timer), language, card images, turn pings, a thread per game, the season period (issue 19 point 4) and
         the level of Add AI (issue 21 point 1). The default rules are changed in the panel its **Default rules**
-        button opens (:mod:`cogs.uno.defaults`; ``reset_rules`` forgets them). Every value is checked here; one bad
-        value changes nothing."""
+        button opens (:mod:`cogs.uno.input.defaults`; ``reset_rules`` forgets them). Every value is checked here; one
+        bad value changes nothing."""
         lang = await self.lang(interaction)
         if not is_admin(interaction):
             await interaction.response.send_message(t("error.no_permission", lang), ephemeral=True)
@@ -823,7 +832,8 @@ class UnoCog(
 if TYPE_CHECKING:
 
     def _handles_the_components(cog: UnoCog) -> Handlers:
-        """mypy checks here that the cog is what the persistent components call (:class:`cogs.uno.views.Handlers`)."""
+        """mypy checks here that the cog is what the persistent components call
+        (:class:`cogs.uno.screens.components.Handlers`)."""
         return cog
 
 

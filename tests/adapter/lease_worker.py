@@ -10,7 +10,7 @@ import sys
 from random import Random
 
 from bot.adapter import SessionManager, SystemClock
-from bot.adapter import errors as AE
+from bot.adapter import refusals as AE
 from bot.adapter.manager import Limits
 from bot.engine.actions import Draw
 from bot.storage import Shards, open_store

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from bot.adapter import ManualClock, SessionManager
-from bot.adapter import errors as E
+from bot.adapter import refusals as E
 from bot.adapter.manager import Limits
 from bot.adapter.session import SESSION_VERSION, STEPS, Session, Status
 from bot.adapter.thinker import Thinker

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from bot.adapter import ManualClock, SessionManager, ai
-from bot.adapter import errors as AE
+from bot.adapter import refusals as AE
 from bot.adapter.manager import Limits
 from bot.adapter.session import Status
 from bot.adapter.timers import default_action

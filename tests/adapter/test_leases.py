@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from bot.adapter import ManualClock, SessionManager
-from bot.adapter import errors as AE
+from bot.adapter import refusals as AE
 from bot.adapter.leases import gone, make_owner
 from bot.adapter.manager import Limits
 from bot.engine.actions import Draw
@@ -330,7 +330,7 @@ async def test_point1_and_issue20_pt7_a_game_whose_lease_lapsed_in_an_outage_is_
 async def test_point2_a_click_on_a_game_waiting_for_another_process_says_it_is_moving() -> None:
     """Issue 16 point 2: the click path reads the committed snapshot; for a game this process does not run yet it
     answers the manager's reason (``error.not_owned``: moving after a restart), not "There is no game"."""
-    from cogs.uno.clicks import Clicks
+    from cogs.uno.input.clicks import Clicks
 
     class Manager:
         elsewhere = frozenset({1})

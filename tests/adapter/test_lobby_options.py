@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from bot.adapter import Update
-from bot.adapter import errors as AE
+from bot.adapter import refusals as AE
 from bot.adapter.session import Session
 from bot.engine.options import Options
 from bot.storage import Store, open_store

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from bot.adapter import ManualClock, SessionManager
-from bot.adapter import errors as AE
+from bot.adapter import refusals as AE
 from bot.adapter.manager import Limits
 from bot.adapter.records import RecordError, decode, encode, recap, replay
 from bot.adapter.session import Status

@@ -1,5 +1,5 @@
 """Issue 11: a PostgreSQL connection lost mid-game costs no acknowledged action. The click that could not be saved is
-refused (:class:`~bot.adapter.errors.StorageDown`, ``error.storage_unavailable``), the game stays at its last commit,
+refused (:class:`~bot.adapter.refusals.StorageDown`, ``error.storage_unavailable``), the game stays at its last commit,
 and once the server is back the game goes on, the store reconnecting by itself.
 
 Against the real server (``UNO_TEST_POSTGRES``, skipped with a one-line reason when there is none, as in tests/storage):
@@ -18,7 +18,7 @@ from random import Random
 import pytest
 
 from bot.adapter import ManualClock, SessionManager
-from bot.adapter import errors as AE
+from bot.adapter import refusals as AE
 from bot.adapter.manager import Limits
 from bot.engine.actions import Draw
 from bot.storage import Store, open_store

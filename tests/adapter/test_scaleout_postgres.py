@@ -25,7 +25,7 @@ from typing import Any
 import pytest
 
 from bot.adapter import SessionManager, SystemClock
-from bot.adapter import errors as AE
+from bot.adapter import refusals as AE
 from bot.adapter.manager import Limits
 from bot.engine.actions import Draw
 from bot.storage import Shards, Store, open_store

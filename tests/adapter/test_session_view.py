@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from bot.adapter import SessionView, Status, UpdateKind
-from bot.adapter import errors as AE
+from bot.adapter import refusals as AE
 from bot.engine.actions import Draw
 from bot.storage import Store
 

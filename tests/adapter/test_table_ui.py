@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 
 from bot.adapter import ManualClock, SessionManager, TableUi
-from bot.adapter.errors import NoGame
 from bot.adapter.manager import Limits
+from bot.adapter.refusals import NoGame
 from bot.adapter.session import SESSION_VERSION, STEPS, Session, Status, upgrade
 from bot.adapter.thinker import Thinker
 from bot.engine.view import Phase

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from bot.adapter import errors as AE
+from bot.adapter import refusals as AE
 from bot.adapter.session import Status
 from bot.storage import Store, open_store
 

@@ -45,12 +45,13 @@ from bot.card_emojis import CARD_EMOJIS
 from bot.i18n import t
 from bot.render.emoji import EMOJI_PREFIX
 from bot.storage import open_store
-from cogs.uno import ids, screens
-from cogs.uno.publisher import Publisher
-from tests.bot.test_main import clean_env
+from cogs.uno import screens
+from cogs.uno.output.publisher import Publisher
+from cogs.uno.screens import ids
 from tests.discord_emulator import Channel, DiscordEmulator, InteractionRecord, Message, User
 from tests.discord_emulator.model import Revision, parse_rows
 from tests.e2e.shown import Shows, as_sent, shown
+from tests.test_main import clean_env
 
 SEED = int(os.environ.get("UNO_CHAOS_SEED", "12"))
 KILLS = int(os.environ.get("UNO_CHAOS_KILLS", "4"))

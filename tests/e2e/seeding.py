@@ -3,7 +3,7 @@
 The seed is ``UNO_SEED`` from the environment when set, else derived from the test's id (stable from run to run).
 :func:`current_seed` gives it to :func:`tests.e2e.uno_driver.make_bot` (the bot's random generator) and to
 :class:`~tests.e2e.uno_driver.Table` (the players' choices); a failing test's report names it, e.g.
-``UNO_SEED=123 pytest tests/review/test_latency_review.py -k text_only``.
+``UNO_SEED=123 pytest tests/e2e/test_latency.py -k text_only``.
 """
 
 from __future__ import annotations

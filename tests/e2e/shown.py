@@ -1,9 +1,9 @@
 """What a message shows, read the same way whether the bot sent it as an embed or as a Components V2 container
 (issue 18 point 2): the one reader the end-to-end tests use instead of looking into ``embeds``.
 
-:func:`cogs.uno.layout.layout_of` turns a screen's embed into text displays: its title as a ``### `` heading over its
-description, its fields as ``**name:** value`` (an inline field of one line) or ``**name**`` over the value, its
-footer as ``-# `` small print, its images a media gallery; a text above the embed is a text display of its own above
+:func:`cogs.uno.screens.layout.layout_of` turns a screen's embed into text displays: its title as a ``### `` heading
+over its description, its fields as ``**name:** value`` (an inline field of one line) or ``**name**`` over the value,
+its footer as ``-# `` small print, its images a media gallery; a text above the embed is a text display of its own above
 the container. :func:`shown` reads either form back into the same :class:`Shown`.
 """
 
@@ -150,8 +150,8 @@ def as_sent(screen: Screen, *, v2: bool) -> Sent:
     """``screen`` as the bot sends it: a Components V2 container with ``v2`` (``UNO_COMPONENTS_V2=1``), else its
     content, embeds and rows. The screen's items move into the container: use a screen built for this.
 
-    ``v2`` is given rather than read from :data:`cogs.uno.layout.ENABLED`: discord.py imports the cog's modules anew
-    with each bot it loads, so the module a test imported may not be the one the running bot set."""
+    ``v2`` is given rather than read from :data:`cogs.uno.screens.layout.ENABLED`: discord.py imports the cog's modules
+    anew with each bot it loads, so the module a test imported may not be the one the running bot set."""
     if v2:
         return Sent("", [], screen.layout().to_components(), COMPONENTS_V2)
     rows = screen.view.to_components() if screen.view is not None else []

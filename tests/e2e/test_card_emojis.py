@@ -22,7 +22,7 @@ from PIL import Image
 from bot.card_emojis import CARD_EMOJIS, SyncReport
 from bot.engine.cards import Kind, parse_face
 from bot.render.emoji import EMOJI_PREFIX, all_face_emojis, face_code, face_emoji
-from cogs.uno.text import card_name, cards_line, within
+from cogs.uno.screens.text import card_name, cards_line, within
 from tests.discord_emulator import DiscordEmulator
 from tests.discord_emulator.model import APP_EMOJI_LIMIT, AppEmoji
 

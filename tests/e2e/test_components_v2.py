@@ -18,7 +18,7 @@ from bot.engine.cards import Kind
 from bot.limits import V2_COMPONENTS_MAX, V2_TEXT_MAX
 from bot.render import colour_rgb
 from bot.render.emoji import all_face_emojis
-from cogs.uno.layout import counts, unmark
+from cogs.uno.screens.layout import counts, unmark
 from tests.discord_emulator import DiscordEmulator, Message
 from tests.discord_emulator.model import COMPONENTS_V2, LOADING
 from tests.discord_emulator.validation import check_v2

@@ -19,7 +19,7 @@ import pytest
 from bot.adapter.session import Status
 from bot.engine.cards import Kind
 from bot.i18n import t
-from cogs.uno.text import shown_name
+from cogs.uno.screens.text import shown_name
 from tests.discord_emulator import DiscordEmulator, Message
 
 from .test_commands import find, give, play_select, playing

@@ -15,8 +15,8 @@ import pytest
 from bot.adapter.clock import ManualClock
 from bot.adapter.session import Status
 from bot.engine.cards import Colour, Kind, hand_sort_key
-from cogs.uno.publisher import TABLE_REPOST_AFTER
-from cogs.uno.text import cards_line
+from cogs.uno.output.publisher import TABLE_REPOST_AFTER
+from cogs.uno.screens.text import cards_line
 from tests.discord_emulator import DiscordEmulator, Message
 
 from .shown import shown

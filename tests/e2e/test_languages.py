@@ -16,8 +16,8 @@ from babel.messages.pofile import read_po
 from bot.adapter.session import Status
 from bot.engine.cards import Mode
 from bot.i18n import LANGUAGE_NAMES, t, tn
-from cogs.uno.rules import SECTIONS
 from cogs.uno.screens import seat_name
+from cogs.uno.screens.rules_page import SECTIONS
 from tests.discord_emulator import DiscordEmulator, Message, User
 from tests.discord_emulator.model import Revision
 

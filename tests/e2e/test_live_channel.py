@@ -13,7 +13,7 @@ import pytest
 from bot.adapter import ManualClock, Status
 from bot.engine.cards import Side
 from cogs.uno import screens
-from cogs.uno.publisher import TABLE_REPOST_AFTER
+from cogs.uno.output.publisher import TABLE_REPOST_AFTER
 from tests.discord_emulator import DiscordEmulator, Message
 from tests.discord_emulator.model import COMPONENTS_V2
 

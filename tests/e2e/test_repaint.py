@@ -18,7 +18,7 @@ from bot.adapter import ManualClock
 from bot.adapter.session import Status
 from bot.engine.view import Phase
 from cogs.uno import screens
-from cogs.uno.publisher import LOG_SHOWN
+from cogs.uno.output.publisher import LOG_SHOWN
 from tests.discord_emulator import DiscordEmulator, Message, stop_bot
 from tests.discord_emulator.model import COMPONENTS_V2
 
@@ -201,7 +201,8 @@ async def test_a_restart_repaints_many_tables_within_discords_rate_limits(
     emulator: DiscordEmulator, bot_starter: Any, tmp_path: Path
 ) -> None:
     """Six live tables, all behind: after the restart each is right, and the repaint edits come at most
-    :data:`~cogs.uno.publisher.REPAINT_RATE` a second (:class:`~cogs.uno.publisher.Pacer`, tested in tests/bot)."""
+    :data:`~cogs.uno.output.publisher.REPAINT_RATE` a second (:class:`~cogs.uno.output.publisher.Pacer`, tested in
+    tests/cogs)."""
 
     db = tmp_path / "uno.sqlite3"
     guild = emulator.add_guild("Busy", channels=tuple(f"t{i}" for i in range(6)))

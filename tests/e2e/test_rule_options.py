@@ -45,7 +45,7 @@ async def test_17_1_the_rule_options_are_registered_as_before(
     before = json.loads(FIXTURE.read_text(encoding="utf-8"))
     locales = {"it", "es-ES", "es-419"}
     # /uno settings no longer takes rule options: a server's default rules are set in its default-rules panel
-    # (cogs/uno/defaults.py, issue 19 point 4 needed the room), so only /uno new keeps them as slash options
+    # (cogs/uno/input/defaults.py, issue 19 point 4 needed the room), so only /uno new keeps them as slash options
     settings = next(o for o in uno["options"] if o["name"] == "settings")
     assert not [o["name"] for o in settings["options"] if o["name"] in RULE_OPTIONS]
     for command in ("new",):

@@ -27,9 +27,9 @@ import pytest
 from bot.adapter.session import Session, Status
 from bot.engine.view import Phase
 from bot.storage import open_store
-from tests.bot.test_main import clean_env
 from tests.discord_emulator import DiscordEmulator, Guild, User
 from tests.storage.conftest import Backend, drop_pg_backend, pg_backend, pg_database  # noqa: F401 (a fixture)
+from tests.test_main import clean_env
 
 from .uno_driver import Table
 

@@ -15,13 +15,13 @@ import discord
 import pytest
 
 from bot.adapter import ManualClock
-from bot.adapter.errors import StorageDown
+from bot.adapter.refusals import StorageDown
 from bot.adapter.session import Status
 from bot.engine.cards import Kind
 from bot.engine.view import Phase
 from cogs.uno import screens
-from cogs.uno.publisher import LOG_SHOWN
-from cogs.uno.threads import THREAD_ARCHIVE_MINUTES
+from cogs.uno.output.publisher import LOG_SHOWN
+from cogs.uno.output.threads import THREAD_ARCHIVE_MINUTES
 from tests.discord_emulator import Channel, DiscordEmulator, InteractionRecord, Message, stop_bot
 
 from .shown import as_sent, shown

@@ -21,7 +21,7 @@ from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po
 from discord import app_commands
 
-import bot.adapter.errors
+import bot.adapter.refusals
 import bot.engine.errors
 import bot.engine.options
 import bot.i18n
@@ -39,10 +39,10 @@ from bot.engine.cards import (
 )
 from bot.i18n import LANGUAGES, _translations, language_for, t, tn
 from bot.i18n.translator import _LOCALES, UnoTranslator
-from cogs.uno.options import catalogue_keys
-from cogs.uno.rules import SECTIONS
 from cogs.uno.screens import FLEX_EFFECTS
-from cogs.uno.text import TIMEOUT_OUTCOMES, card_name, colour_name
+from cogs.uno.screens.rule_lines import catalogue_keys
+from cogs.uno.screens.rules_page import SECTIONS
+from cogs.uno.screens.text import TIMEOUT_OUTCOMES, card_name, colour_name
 
 ROOT = Path(__file__).resolve().parents[2]
 LOCALES = ROOT / "bot" / "i18n" / "locales"
@@ -392,7 +392,7 @@ def _prefix(node: ast.AST, *, any_namespace: bool) -> list[str]:
 
 def _error_codes() -> set[str]:
     codes = set()
-    for module in (bot.engine.errors, bot.adapter.errors, bot.engine.options):
+    for module in (bot.engine.errors, bot.adapter.refusals, bot.engine.options):
         for _, cls in inspect.getmembers(module, inspect.isclass):
             if issubclass(cls, Exception) and isinstance(getattr(cls, "code", None), str):
                 codes.add(cls.code)
@@ -430,7 +430,7 @@ def _dynamic_keys() -> dict[str, set[str]]:
 def test_the_error_families_cover_every_error_class() -> None:
     codes = _error_codes()
     assert {"rule", "not_your_turn", "card_not_playable", "adapter", "need_players", "stale", "bad_option"} <= codes
-    subclasses = [*_all_subclasses(bot.engine.errors.RuleError), *_all_subclasses(bot.adapter.errors.AdapterError)]
+    subclasses = [*_all_subclasses(bot.engine.errors.RuleError), *_all_subclasses(bot.adapter.refusals.AdapterError)]
     assert len(subclasses) > 25 and all(cls.code in codes for cls in subclasses)
 
 

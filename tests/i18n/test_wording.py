@@ -20,7 +20,7 @@ from bot.engine.options import Options
 from bot.engine.view import Phase
 from bot.i18n import LANGUAGES, t, tn
 from cogs.uno import screens
-from cogs.uno.rules import rules_embed
+from cogs.uno.screens.rules_page import rules_embed
 from tests.discord_emulator import DiscordEmulator
 from tests.e2e.uno_driver import make_bot, uno_world
 from tests.i18n.test_catalogues import LOCALES

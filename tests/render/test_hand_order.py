@@ -56,8 +56,9 @@ def test_every_deck_sorts_into_colour_blocks():
 
 def test_the_hand_image_the_text_list_and_the_menu_share_the_sorted_order():
     from bot.adapter import SessionView
-    from cogs.uno import ids, screens
-    from tests.bot.sessions import flip_session
+    from cogs.uno import screens
+    from cogs.uno.screens import ids
+    from tests.cogs.sessions import flip_session
 
     session = flip_session(3, seed=11)
     game = session.game
@@ -83,8 +84,8 @@ async def test_the_flip_hand_message_draws_one_image():
     from bot.adapter import SessionView
     from bot.storage import UserPrefs
     from cogs.uno import screens
-    from cogs.uno.images import Images
-    from tests.bot.sessions import flip_session
+    from cogs.uno.output.images import Images
+    from tests.cogs.sessions import flip_session
 
     calls: list[str] = []
 

@@ -11,7 +11,7 @@ from contextlib import AbstractContextManager, contextmanager
 import pytest
 from PIL import Image, ImageChops, ImageFilter
 
-import bot.render.cards as cards_module
+import bot.render.card_art as cards_module
 from bot.engine.cards import Face, Kind, Mode, Side, build_deck, classic_faces, flip_dark_faces, flip_light_faces
 from bot.render import (
     SeatView,
