@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from bot.adapter import errors as AE
+from bot.adapter import refusals as AE
 from bot.storage import Store, open_store
 
 from .test_manager import ALICE, BOB, CAROL, CHANNEL, DAVE, lobby, manager_for

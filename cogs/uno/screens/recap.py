@@ -17,7 +17,7 @@ from bot.engine.teams import team_of
 from bot.i18n import t, tn
 from bot.storage import HistoryRow
 
-from .teams import winners
+from .team_lines import winners
 from .text import card_name, shown_name
 
 RECAP_ROUNDS = 20
