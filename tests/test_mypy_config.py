@@ -31,3 +31,14 @@ def test_mypy_is_strict_for_bot_and_cogs():
         if override.get(key) == value
     ]
     assert not loosened, f"strict mode loosened for: {loosened}"
+
+
+def test_a_missing_module_of_the_project_is_an_error():
+    """``ignore_missing_imports`` only for named third-party packages: set for everything, it would also let an import
+    of a project module that no longer exists (a rename that missed one import) pass the type check."""
+    mypy = tomllib.loads(PYPROJECT.read_text(encoding="utf-8"))["tool"]["mypy"]
+    assert not mypy.get("ignore_missing_imports")
+    for override in mypy.get("overrides", []):
+        if override.get("ignore_missing_imports"):
+            modules = override["module"] if isinstance(override["module"], list) else [override["module"]]
+            assert not [m for m in modules if m.split(".")[0] in {"bot", "cogs", "tests"}], modules
