@@ -1,11 +1,8 @@
-"""The ``/uno`` slash commands, and the cog that wires the Discord layer together (DESIGN "Discord layer").
-
-The jobs live in their own modules: click handlers in :mod:`cogs.uno.input.clicks` (a table per kind of component), the
-ephemeral hands in :mod:`cogs.uno.output.hands`, the public messages in :mod:`cogs.uno.output.publisher`, card images in
-:mod:`cogs.uno.output.images`, replies and errors in :mod:`cogs.uno.output.replies`, the persistent components in
-:mod:`cogs.uno.screens.components`. Every interaction is answered once and quickly; errors are answered ephemerally in
-the user's language, unexpected ones logged with their traceback.
-"""
+"""The ``/uno`` slash commands (DESIGN "Discord layer", input side): each checks what it was given, asks the adapter
+(or reads the store) and answers with a screen. :class:`Commands` is the part of :class:`~cogs.uno.cog.UnoCog` that
+holds them (discord.py collects a cog's commands from all its classes); the cog gives it :attr:`Commands.bot` and
+its collaborators. The page buttons of the boards they answer with come back here too (``on_*_page``,
+``on_recap``: :class:`~cogs.uno.screens.components.Handlers`)."""
 
 from __future__ import annotations
 
@@ -16,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
-from discord.app_commands import Choice, locale_str
+from discord.app_commands import Choice
 from discord.ext import commands
 
 from bot.adapter import AdapterError, SessionManager, SessionView, TableUi
@@ -24,41 +21,33 @@ from bot.adapter.records import RecordError, recap
 from bot.adapter.refusals import NoGame, NotHost
 from bot.engine.cards import Mode
 from bot.engine.errors import RuleError
-from bot.i18n import LANGUAGE_NAMES, LANGUAGES, t, tn
-from bot.limits import (
-    AI_LEVELS,
-    RATING_MIN_MATCHES,
-    RATING_TREND_MATCHES,
-    SEASON_PERIODS,
-    TARGET_SCORE_MAX,
-    TURN_TIMER_MAX,
-    TURN_TIMER_MIN,
-)
-from bot.storage import InvalidInputError, PlayerRating
+from bot.i18n import LANGUAGES, t
+from bot.limits import AI_LEVELS, SEASON_PERIODS, TARGET_SCORE_MAX, TURN_TIMER_MAX, TURN_TIMER_MIN
+from bot.storage import InvalidInputError
 
-from . import screens
-from .input import inputs, seasons
-from .input.clicks import Clicks, display_name, is_admin
-from .input.defaults import DefaultsPanel, defaults_button, rule_lines, saved_options
-from .input.inputs import BadInput
-from .input.rule_options import HOUSE_NAMES, for_game, given, rule_parameters
-from .output.hands import HAND_REFRESH_WINDOW, Hands
-from .output.images import DRAWING_CONCURRENCY, DRAWING_DRAIN, Images
-from .output.publisher import Publisher
-from .output.replies import answered, channel_of, command_error, guild_of, send_ephemeral
-from .output.threads import GameThreads, follow, private_answer
-from .screens.components import (
-    DYNAMIC_ITEMS,
-    Handlers,
-    HistoryButton,
-    HistoryRecapSelect,
-    LeaderboardButton,
-    SeasonBoardButton,
+from .. import screens
+from ..output.replies import answered, channel_of, guild_of, send_ephemeral
+from ..output.threads import GameThreads, follow, private_answer
+from ..screens import boards
+from ..screens.recap import history_embed, recap_embed
+from ..screens.rules_page import rules_embed
+from ..screens.text import folded, shown_name
+from . import inputs, seasons
+from .choices import (
+    GAME_CHOICES,
+    LANGUAGE_CHOICES,
+    LEVEL_CHOICES,
+    MODE_CHOICES,
+    ORDER_CHOICES,
+    PERIOD_CHOICES,
+    SCOPE_CHOICES,
+    game_choice,
 )
-from .screens.layout import walk_components
-from .screens.recap import history_embed, history_option, recap_embed
-from .screens.rules_page import rules_embed
-from .screens.text import board_lines, folded, shown_name
+from .choices import localised as _l
+from .clicks import Clicks, display_name, is_admin
+from .defaults import defaults_button, rule_lines, saved_options
+from .inputs import BadInput
+from .rule_options import for_game, given, rule_parameters
 
 if TYPE_CHECKING:
     from bot.client import UnoBot
@@ -70,101 +59,14 @@ HISTORY_PAGE = 10
 Interaction = discord.Interaction["UnoBot"]
 
 
-def _l(text: str, key: str) -> locale_str:
-    return locale_str(text, key=key)
+class Commands(commands.Cog):
+    """The ``/uno`` commands and the pages of their boards: a part of :class:`~cogs.uno.cog.UnoCog` (a cog class of
+    its own for the type checker; discord.py collects the commands of every class of a cog), which sets the
+    attributes."""
 
-
-GAME_CHOICES = [
-    Choice(name=_l("Classic UNO", "choice.classic"), value="classic"),
-    Choice(name=_l("UNO FLIP", "choice.flip"), value="flip"),
-    Choice(name=_l("UNO Flex!", "choice.flex"), value="flex"),
-]
-MODE_CHOICES = [Choice(name=_l("All games", "choice.all"), value="all"), *GAME_CHOICES]
-SCOPE_CHOICES = [
-    Choice(name=_l("This server", "choice.server"), value="server"),
-    Choice(name=_l("All servers", "choice.global"), value="global"),
-]
-PERIOD_CHOICES = [Choice(name=_l(period.title(), f"choice.period.{period}"), value=period) for period in SEASON_PERIODS]
-LEVEL_CHOICES = [Choice(name=_l(level.title(), f"ai.level.{level}"), value=level) for level in AI_LEVELS]
-ORDER_CHOICES = [
-    Choice(name=_l("Most matches won", "choice.order_wins"), value="wins"),
-    Choice(name=_l("Skill rating", "choice.order_rating"), value="rating"),
-]
-
-
-def rating_line(r: PlayerRating, lang: str) -> str:
-    """One game's line of ``/uno stats``' rating field (issue 19 point 3): the rating, its rank on the by-rating
-    board (or how many rated matches it takes to be ranked) and its trend over the last rated matches."""
-    rank = (
-        t("stats.rating_rank", lang, rank=r.rank, of=r.ranked_players)
-        if r.rank is not None
-        else tn("stats.rating_unranked", RATING_MIN_MATCHES, lang)
-    )
-    arrow = "▲" if r.trend > 0 else "▼" if r.trend < 0 else "="
-    change = f"{arrow} {r.trend:+d}" if r.trend else arrow
-    trend = tn("stats.rating_trend", min(r.matches, RATING_TREND_MATCHES), lang, change=change)
-    return t("stats.rating_line", lang, game=t(f"mode.{r.mode}", lang), rating=r.rating, rank=rank, trend=trend)
-
-
-def _game(value: object) -> str:
-    return inputs.choice(value, [c.value for c in GAME_CHOICES])
-
-
-@app_commands.guild_only()
-class UnoCog(
-    commands.GroupCog,
-    name="Uno",
-    group_name=_l("uno", "cmd.uno.name"),
-    group_description=_l("Play UNO, UNO FLIP and UNO Flex! in this channel", "cmd.uno.desc"),
-):
-    def __init__(self, bot: UnoBot) -> None:
-        self.bot = bot
-        self.images = Images(bot)
-        self.hands = Hands(self.images, round_pause=bot.manager.limits.round_pause)
-        self.clicks = Clicks(bot, self.images, self.hands)
-        self.defaults = DefaultsPanel(bot, self.clicks.error)  # the server's default rules (/uno settings)
-        self.publisher = Publisher(bot, self.images, self.hands)
-        self.threads = GameThreads(bot, self.publisher.repaint_later)
-        self._tree_error = bot.tree.on_error  # the tree's own error handler: given back when the cog is unloaded
-        bot.manager.subscribe(self.publisher.on_update)
-        bot.manager.set_log_writer(self.publisher.log_lines)
-        super().__init__()
-
-    async def cog_load(self) -> None:
-        """Answer the failed slash commands (:func:`~cogs.uno.output.replies.command_error` as the command tree's error
-        handler); bring every resumed session's public messages up to their committed state
-        (:meth:`Publisher.repaint`); listen for the end of database outages (:meth:`Publisher.database_back`)."""
-        self.bot.tree.error(command_error)
-        self.bot.manager.republish()
-        outages = getattr(self.bot.store, "outages", None)
-        if outages is not None:
-            outages.listeners.append(self.publisher.database_back)
-
-    async def cog_unload(self) -> None:
-        """Give the command tree its error handler back; let the images being drawn finish, then stop the image
-        worker (:meth:`Images.close`)."""
-        self.bot.tree.on_error = self._tree_error  # type: ignore[method-assign]
-        self.bot.manager.set_log_writer(None)  # this cog's publisher writes no more lines
-        outages = getattr(self.bot.store, "outages", None)
-        if outages is not None and self.publisher.database_back in outages.listeners:
-            outages.listeners.remove(self.publisher.database_back)
-        self.publisher.close()
-        await self.images.close()
-
-    @commands.Cog.listener()
-    async def on_message(self, message: discord.Message) -> None:
-        self.publisher.on_message(message)
-
-    @commands.Cog.listener()
-    async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
-        """A game's thread deleted (alone, or with its channel: discord.py tells each thread it knew of): its game
-        ends (:meth:`Publisher.channel_gone`)."""
-        await self.publisher.channel_gone(payload.thread_id)
-
-    @commands.Cog.listener()
-    async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
-        """A channel deleted: its game ends (:meth:`Publisher.channel_gone`)."""
-        await self.publisher.channel_gone(channel.id)
+    bot: UnoBot
+    clicks: Clicks
+    threads: GameThreads
 
     @property
     def manager(self) -> SessionManager:
@@ -175,9 +77,6 @@ class UnoCog(
 
     async def error(self, interaction: Interaction, error: Exception, lang: str) -> None:
         await self.clicks.error(interaction, error, lang)
-
-    # ------------------------------------------------------------------------------------------------------------
-    # Slash commands
 
     @app_commands.command(
         name=_l("new", "cmd.new.name"), description=_l("Open a new game in this channel", "cmd.new.desc")
@@ -207,7 +106,7 @@ class UnoCog(
         settings = await self.bot.guild_settings(interaction.guild_id)
         try:
             typed = given(rules)
-            mode = _game(game) if game is not None else settings.default_mode
+            mode = game_choice(game) if game is not None else settings.default_mode
             options = {
                 **for_game(settings.default_options, mode),
                 "target_score": inputs.target_score(target) if target is not None else settings.default_target_score,
@@ -401,8 +300,8 @@ class UnoCog(
             return
         if order == "rating" and mode is None:
             mode = (await self.bot.guild_settings(interaction.guild_id)).default_mode
-        embed, view = await self.leaderboard_page(interaction, guild, mode, 0, order)
-        await interaction.response.send_message(embed=embed, view=view)
+        embed, components = await self.leaderboard_page(interaction, guild, mode, 0, order)
+        await interaction.response.send_message(embed=embed, view=components)
 
     async def season_leaderboard(
         self, interaction: Interaction, guild: int | None, mode: str | None, order: str, season: str
@@ -417,8 +316,8 @@ class UnoCog(
         except BadInput as exc:
             await self.error(interaction, exc, lang)
             return
-        embed, view = await self.season_page(interaction, guild, mode, key, 0)
-        await interaction.response.send_message(embed=embed, view=view)
+        embed, components = await self.season_page(interaction, guild, mode, key, 0)
+        await interaction.response.send_message(embed=embed, view=components)
 
     @leaderboard.autocomplete("season")
     async def season_autocomplete(self, interaction: Interaction, current: str) -> list[Choice[str]]:
@@ -440,12 +339,12 @@ class UnoCog(
         except BadInput as exc:
             await self.error(interaction, exc, await self.lang(interaction))
             return
-        embed, view = await self.season_page(interaction, guild, mode, key, page)
+        embed, components = await self.season_page(interaction, guild, mode, key, page)
         message = interaction.message
         if message is not None and message.flags.components_v2:  # a forged page button on a table: no embed there
-            await interaction.response.send_message(embed=embed, view=view, ephemeral=True)
+            await interaction.response.send_message(embed=embed, view=components, ephemeral=True)
             return
-        await interaction.response.edit_message(embed=embed, view=view)
+        await interaction.response.edit_message(embed=embed, view=components)
 
     async def season_page(
         self, interaction: Interaction, guild: int | None, mode: str | None, key: str, page: int
@@ -458,13 +357,8 @@ class UnoCog(
         rows = await store.season_leaderboard(
             guild_id=guild, mode=mode, season=key, limit=LEADERBOARD_PAGE, offset=page * LEADERBOARD_PAGE
         )
-        embed = seasons.season_embed(rows, guild, mode, key, page, pages, lang)
-        view = discord.ui.View(timeout=None)
-        view.add_item(SeasonBoardButton(guild, mode, key, max(page - 1, 0), "p", "◀", disabled=page == 0))
-        view.add_item(
-            SeasonBoardButton(guild, mode, key, min(page + 1, pages - 1), "n", "▶", disabled=page >= pages - 1)
-        )
-        return embed, view
+        embed = boards.season_embed(rows, guild, mode, key, page, pages, lang)
+        return embed, boards.season_buttons(guild, mode, key, page, pages)
 
     @answered
     async def on_leaderboard_page(
@@ -474,42 +368,25 @@ class UnoCog(
             guild = interaction.guild_id  # a forged id may not read another server's board
         if order == "rating" and mode is None:
             mode = (await self.bot.guild_settings(interaction.guild_id)).default_mode
-        embed, view = await self.leaderboard_page(interaction, guild, mode, page, order)
+        embed, components = await self.leaderboard_page(interaction, guild, mode, page, order)
         message = interaction.message
         if message is not None and message.flags.components_v2:  # a forged page button on a table: no embed there
-            await interaction.response.send_message(embed=embed, view=view, ephemeral=True)
+            await interaction.response.send_message(embed=embed, view=components, ephemeral=True)
             return
-        await interaction.response.edit_message(embed=embed, view=view)
+        await interaction.response.edit_message(embed=embed, view=components)
 
     async def leaderboard_page(
         self, interaction: Interaction, guild: int | None, mode: str | None, page: int, order: str = "wins"
     ) -> tuple[discord.Embed, discord.ui.View]:
         lang = await self.lang(interaction)
         store = self.bot.store
-        scope = t("lb.scope_server", lang) if guild else t("lb.scope_global", lang)
-        game = t(f"mode.{mode}", lang) if mode else t("lb.all_games", lang)
         if order == "rating" and mode is not None:
             total = await store.rating_leaderboard_count(guild_id=guild, mode=mode)
             page, pages = screens.page_of(total, LEADERBOARD_PAGE, page)
             rated = await store.rating_leaderboard(
                 guild_id=guild, mode=mode, limit=LEADERBOARD_PAGE, offset=page * LEADERBOARD_PAGE
             )
-            embed = discord.Embed(title=t("lb.title_rating", lang, scope=scope, game=game), colour=0xFFD600)
-            lines = [
-                t(
-                    "lb.rating_row",
-                    lang,
-                    rank=r.rank,
-                    name=shown_name(r.display_name),
-                    rating=r.rating,
-                    matches=r.matches,
-                    wins=r.wins,
-                    played=r.played,
-                )
-                for r in rated
-            ]
-            embed.description = "\n".join(lines) if lines else tn("lb.rating_empty", RATING_MIN_MATCHES, lang)
-            embed.set_footer(text=tn("lb.rating_footer", RATING_MIN_MATCHES, lang, page=page + 1, pages=pages))
+            embed = boards.rating_board_embed(rated, guild, mode, page, pages, lang)
         else:
             order = "wins"
             total = await store.leaderboard_count(guild_id=guild, mode=mode)
@@ -517,16 +394,8 @@ class UnoCog(
             rows = await store.leaderboard(
                 guild_id=guild, mode=mode, limit=LEADERBOARD_PAGE, offset=page * LEADERBOARD_PAGE
             )
-            embed = discord.Embed(title=t("lb.title", lang, scope=scope, game=game), colour=0xFFD600)
-            lines = board_lines(rows, lang)
-            embed.description = "\n".join(lines) if lines else t("lb.empty", lang)
-            embed.set_footer(text=t("lb.footer", lang, page=page + 1, pages=pages))
-        view = discord.ui.View(timeout=None)
-        view.add_item(LeaderboardButton(guild, mode, max(page - 1, 0), "p", "◀", disabled=page == 0, order=order))
-        view.add_item(
-            LeaderboardButton(guild, mode, min(page + 1, pages - 1), "n", "▶", disabled=page >= pages - 1, order=order)
-        )
-        return embed, view
+            embed = boards.wins_board_embed(rows, guild, mode, page, pages, lang)
+        return embed, boards.leaderboard_buttons(guild, mode, page, pages, order)
 
     @app_commands.command(
         name=_l("stats", "cmd.stats.name"), description=_l("A player's record and rank", "cmd.stats.desc")
@@ -550,36 +419,8 @@ class UnoCog(
         mode = None if game == "all" else game
         stats = await self.bot.store.player_stats(user.id, guild_id=guild, mode=mode)
         name = shown_name(display_name(user))
-        embed = discord.Embed(title=t("stats.title", lang, name=name), colour=0x1E88E5)
-        if stats is None:
-            embed.description = t("stats.none", lang)
-        else:
-            rank = (
-                t("stats.rank", lang, rank=stats.rank, of=stats.ranked_players)
-                if stats.rank  # None without a match won: no "Rank 1 of 1" after a loss (issue 18 point 5)
-                else t("stats.unranked", lang)
-            )
-            embed.description = t(
-                "stats.body",
-                lang,
-                rank=rank,
-                wins=stats.wins,
-                played=stats.played,
-                rate=round(stats.win_rate * 100),
-                abandoned=stats.abandoned,
-                rounds=stats.rounds_won,
-                points=stats.points,
-            )
         ratings = await self.bot.store.player_ratings(user.id, guild_id=guild, mode=mode)
-        if ratings:
-            embed.add_field(
-                name=t("stats.rating_title", lang),
-                value="\n".join(rating_line(r, lang) for r in ratings),
-                inline=False,
-            )
-        scope_text = t("lb.scope_server", lang) if guild else t("lb.scope_global", lang)
-        game_text = t(f"mode.{mode}", lang) if mode else t("lb.all_games", lang)
-        embed.set_footer(text=f"{scope_text} · {game_text}")
+        embed = boards.stats_embed(name, stats, ratings, guild, mode, lang)
         await interaction.response.send_message(embed=embed)
 
     @app_commands.command(
@@ -598,16 +439,16 @@ class UnoCog(
         opponents, rating change; a select opens the recap of any recorded match of the page."""
         user = player or interaction.user
         guild = interaction.guild_id if scope == "server" else None
-        embed, view = await self.history_page(interaction, user.id, display_name(user), guild, 0)
-        await interaction.response.send_message(embed=embed, view=view)
+        embed, components = await self.history_page(interaction, user.id, display_name(user), guild, 0)
+        await interaction.response.send_message(embed=embed, view=components)
 
     @answered
     async def on_history_page(self, interaction: Interaction, user: int, guild: int | None, page: int) -> None:
         if guild is not None and guild != interaction.guild_id:
             guild = interaction.guild_id  # a forged id may not read another server's history
         name = await self.history_name(interaction, user)
-        embed, view = await self.history_page(interaction, user, name, guild, page)
-        await interaction.response.edit_message(embed=embed, view=view)
+        embed, components = await self.history_page(interaction, user, name, guild, page)
+        await interaction.response.edit_message(embed=embed, view=components)
 
     async def history_name(self, interaction: Interaction, user: int) -> str:
         """The name a history page is titled with: the member's, else the name of their newest match."""
@@ -627,13 +468,7 @@ class UnoCog(
         rows = await store.match_history(user, guild_id=guild, limit=HISTORY_PAGE, offset=page * HISTORY_PAGE)
         scope = t("lb.scope_server", lang) if guild else t("lb.scope_global", lang)
         embed = history_embed(name, rows, lang, page, pages, scope)
-        view = discord.ui.View(timeout=None)
-        recorded = [history_option(r, lang) for r in rows if r.recorded]
-        if recorded:
-            view.add_item(HistoryRecapSelect(user, page, t("history.recap_pick", lang), recorded))
-        view.add_item(HistoryButton(user, guild, max(page - 1, 0), "p", "◀", disabled=page == 0))
-        view.add_item(HistoryButton(user, guild, min(page + 1, pages - 1), "n", "▶", disabled=page >= pages - 1))
-        return embed, view
+        return embed, boards.history_components(user, guild, rows, page, pages, lang)
 
     @answered
     async def on_recap(self, interaction: Interaction, match_key: str) -> None:
@@ -671,8 +506,7 @@ class UnoCog(
     )
     @app_commands.choices(
         default_game=GAME_CHOICES,
-        language=[Choice(name=_l("Each user's Discord language", "choice.auto"), value="auto")]
-        + [Choice(name=LANGUAGE_NAMES[code], value=code) for code in LANGUAGES],
+        language=LANGUAGE_CHOICES,
         season_period=PERIOD_CHOICES,
         ai_level=LEVEL_CHOICES,
     )
@@ -704,7 +538,7 @@ class UnoCog(
         changes: dict[str, Any] = {}
         try:
             if default_game is not None:
-                changes["default_mode"] = _game(default_game)
+                changes["default_mode"] = game_choice(default_game)
             if turn_timer is not None:
                 changes["turn_timer"] = inputs.turn_timer(turn_timer)
             if language is not None:
@@ -730,35 +564,7 @@ class UnoCog(
             return
         self.bot.remember_settings(current)
         lang = await self.lang(interaction)
-        text = t(
-            "settings.current",
-            lang,
-            game=t(f"mode.{current.default_mode}", lang),
-            timer=current.turn_timer,
-            language=LANGUAGE_NAMES.get(current.language or "", t("settings.auto", lang)),
-            images=t("settings.on", lang) if not current.text_only else t("settings.off", lang),
-        )
-        target = current.default_target_score
-        lines = rule_lines(saved_options(current), lang)
-        text += "\n" + t(
-            "settings.defaults",
-            lang,
-            target=target if target else t("settings.single_round", lang),
-            pings=t("settings.enabled" if current.turn_pings else "settings.disabled", lang),
-            threads=t("settings.enabled" if current.game_threads else "settings.disabled", lang),
-            rules=("\n" + "\n".join(f"• {line}" for line in lines)) if lines else t("settings.standard_rules", lang),
-        )
-        text += "\n" + t(
-            "settings.seasons_ai",
-            lang,
-            period=t(f"choice.period.{current.season_period}", lang),
-            level=t(f"ai.level.{current.ai_level}", lang),
-        )
-        if current.language is None:  # how the tables' language is chosen, and how to choose it (issue 18 point 5)
-            text += "\n\n" + t("settings.auto_tables", lang)
-        text += "\n\n" + t("settings.rules_hint", lang)
-        title = t("settings.saved", lang) if changes else t("settings.title", lang)
-        embed = discord.Embed(title=title, description=text)
+        embed = boards.settings_embed(current, rule_lines(saved_options(current), lang), lang, saved=bool(changes))
         await interaction.response.send_message(embed=embed, view=defaults_button(guild_id, lang), ephemeral=True)
 
     @app_commands.command(
@@ -791,50 +597,6 @@ class UnoCog(
             await self.error(interaction, exc if isinstance(exc, AdapterError) else BadInput("bad_request"), lang)
             return
         self.bot.remember_prefs(current)
-        text = t(
-            "prefs.current",
-            lang,
-            text_only=t("settings.enabled" if current.text_only else "settings.disabled", lang),
-            large_cards=t("settings.enabled" if current.large_cards else "settings.disabled", lang),
+        await interaction.response.send_message(
+            embed=boards.prefs_embed(current, lang, saved=bool(changes)), ephemeral=True
         )
-        title = t("prefs.saved", lang) if changes else t("prefs.title", lang)
-        await interaction.response.send_message(embed=discord.Embed(title=title, description=text), ephemeral=True)
-
-    @commands.Cog.listener()
-    async def on_interaction(self, interaction: Interaction) -> None:
-        """Answer the component clicks (and modal submits) that nothing in discord.py would answer, so the user never
-        sees "This interaction failed": a custom_id that is none of the bot's (forged, or of another app's message:
-        ``error.unknown_component``), and a click on a component that vanished as it was clicked (the message was just
-        updated: ``hand.changed``)."""
-        kinds = (discord.InteractionType.component, discord.InteractionType.modal_submit)
-        if interaction.type not in kinds:
-            return
-        data: Any = interaction.data or {}
-        custom_id = str(data.get("custom_id", ""))
-        kind = data.get("component_type")
-        if not any(item.__discord_ui_compiled_template__.fullmatch(custom_id) for item in DYNAMIC_ITEMS):
-            key = "error.unknown_component"  # none of the bot's templates: discord.py drops it
-        elif interaction.message is None:
-            return
-        else:
-            present = {
-                (getattr(getattr(child, "type", None), "value", None), getattr(child, "custom_id", None))
-                for child in walk_components(interaction.message.components)
-            }
-            if (kind, custom_id) in present:
-                return  # discord.py routes it to its DynamicItem, which answers
-            key = "hand.changed"
-        if not interaction.response.is_done():
-            with contextlib.suppress(discord.HTTPException):
-                await interaction.response.send_message(t(key, await self.lang(interaction)), ephemeral=True)
-
-
-if TYPE_CHECKING:
-
-    def _handles_the_components(cog: UnoCog) -> Handlers:
-        """mypy checks here that the cog is what the persistent components call
-        (:class:`cogs.uno.screens.components.Handlers`)."""
-        return cog
-
-
-__all__ = ["DRAWING_CONCURRENCY", "DRAWING_DRAIN", "HAND_REFRESH_WINDOW", "HOUSE_NAMES", "UnoCog"]

@@ -62,7 +62,7 @@ def defaults_screen(settings: GuildSettings, lang: str, picked: str | None = Non
         value="\n".join(f"• {line}" for line in lines)[:1024] if lines else t("settings.standard_rules", lang),
         inline=False,
     )
-    view = discord.ui.View(timeout=None)
+    components = discord.ui.View(timeout=None)
     for item in rule_selects(
         ROWS,
         o,
@@ -70,15 +70,15 @@ def defaults_screen(settings: GuildSettings, lang: str, picked: str | None = Non
         picked,
         lambda verb, arg, placeholder, options, **kw: DefaultsSelect(verb, guild, arg, placeholder, options, **kw),
     ):
-        view.add_item(item)
-    return screens.Screen(embed=embed, view=view)
+        components.add_item(item)
+    return screens.Screen(embed=embed, view=components)
 
 
 def defaults_button(guild: int, lang: str) -> discord.ui.View:
-    """The view under ``/uno settings``' answer: its **Default rules** button."""
-    view = discord.ui.View(timeout=None)
-    view.add_item(DefaultsButton(guild, t("btn.default_rules", lang)))
-    return view
+    """The components under ``/uno settings``' answer: its **Default rules** button."""
+    components = discord.ui.View(timeout=None)
+    components.add_item(DefaultsButton(guild, t("btn.default_rules", lang)))
+    return components
 
 
 def with_preset(name: str, options: Options) -> Options:

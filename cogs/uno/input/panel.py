@@ -61,7 +61,7 @@ def panel_screen(session: SessionView, lang: str, picked: str | None = None) -> 
     embed.add_field(
         name=t("lobby.house_rules", lang), value="\n".join(house) if house else t("panel.no_house_rules", lang)
     )
-    view = discord.ui.View(timeout=None)
+    components = discord.ui.View(timeout=None)
     for item in rule_selects(
         rows_for(session),
         o,
@@ -69,8 +69,8 @@ def panel_screen(session: SessionView, lang: str, picked: str | None = None) -> 
         picked,
         lambda verb, arg, placeholder, options, **kw: RuleSelect(verb, ch, arg, placeholder, options, **kw),
     ):
-        view.add_item(item)
-    return Screen(embed=embed, view=view)
+        components.add_item(item)
+    return Screen(embed=embed, view=components)
 
 
 class SelectMaker(Protocol):
