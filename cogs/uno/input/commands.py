@@ -30,6 +30,7 @@ from ..output.replies import answered, channel_of, guild_of, send_ephemeral
 from ..output.threads import GameThreads, follow, private_answer
 from ..screens import boards
 from ..screens.recap import history_embed, recap_embed
+from ..screens.rule_panels import defaults_button, rule_lines, saved_options
 from ..screens.rules_page import rules_embed
 from ..screens.text import folded, shown_name
 from . import inputs, seasons
@@ -45,7 +46,6 @@ from .choices import (
 )
 from .choices import localised as _l
 from .clicks import Clicks, display_name, is_admin
-from .defaults import defaults_button, rule_lines, saved_options
 from .inputs import BadInput
 from .rule_options import for_game, given, rule_parameters
 
