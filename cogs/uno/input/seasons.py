@@ -13,16 +13,18 @@ from __future__ import annotations
 
 import time
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from discord.app_commands import Choice
 
 from bot.i18n import t
 from bot.limits import GLOBAL_SEASON_PERIOD
 from bot.storage import (
+    GuildSettings,
     InvalidInputError,
     Season,
     StorageUnavailable,
+    Store,
     season_bounds,
     season_key,
     season_period,
@@ -31,16 +33,23 @@ from bot.storage import (
 from ..screens.text import folded
 from .inputs import BadInput
 
-if TYPE_CHECKING:
-    from bot.client import UnoBot
-
 CURRENT = "current"
 """The ``season`` value of the season in progress (the first choice of the autocomplete)."""
 SEASON_CHOICES = 25
 """Seasons the autocomplete offers (Discord shows at most 25 choices)."""
 
 
-async def period_of(bot: UnoBot, guild: int | None) -> str:
+class SeasonSource(Protocol):
+    """What the seasons read: a server's settings (its season period) and the store (the seasons it holds). The bot
+    (:class:`~bot.client.UnoBot`) is one."""
+
+    @property
+    def store(self) -> Store: ...
+
+    async def guild_settings(self, guild_id: int | None) -> GuildSettings: ...
+
+
+async def period_of(bot: SeasonSource, guild: int | None) -> str:
     """The period of ``guild``'s seasons (its setting), or the all-servers board's (``guild`` ``None``)."""
     return GLOBAL_SEASON_PERIOD if guild is None else (await bot.guild_settings(guild)).season_period
 
@@ -56,7 +65,7 @@ def choice_label(season: Season, lang: str, *, current: bool) -> str:
     return t(key, lang, season=season.key, start=_day(season.start), end=_day(season.end - 1), matches=season.matches)
 
 
-async def season_choices(bot: UnoBot, guild: int | None, typed: str, lang: str) -> list[Choice[str]]:
+async def season_choices(bot: SeasonSource, guild: int | None, typed: str, lang: str) -> list[Choice[str]]:
     """The autocomplete of ``season``: the scope's season in progress, then its earlier seasons with matches, newest
     first, those whose line contains what the user typed (accents and case aside); none while the database is
     unavailable."""
@@ -74,7 +83,7 @@ async def season_choices(bot: UnoBot, guild: int | None, typed: str, lang: str) 
     return out
 
 
-async def resolve(bot: UnoBot, guild: int | None, value: object, now: float) -> str:
+async def resolve(bot: SeasonSource, guild: int | None, value: object, now: float) -> str:
     """The season key a ``season`` value names: :data:`CURRENT` is the scope's season in progress; a key must be one
     the scope keeps (any period for a server, a month for all servers) and must have started; its case and the spaces
     around it do not matter. :class:`BadInput` ``bad_season`` otherwise."""
@@ -93,4 +102,4 @@ async def resolve(bot: UnoBot, guild: int | None, value: object, now: float) -> 
     return key
 
 
-__all__ = ["CURRENT", "choice_label", "period_of", "resolve", "season_choices"]
+__all__ = ["CURRENT", "SeasonSource", "choice_label", "period_of", "resolve", "season_choices"]
