@@ -49,8 +49,8 @@ def test_a_select_value_within_range_is_its_index() -> None:
 
 
 def test_the_command_bounds_come_from_bot_limits() -> None:
-    """One home per limit: the cog's ranges name bot.limits, never a literal bound."""
-    tree = ast.parse((ROOT / "cogs" / "uno" / "cog.py").read_text(encoding="utf-8"))
+    """One home per limit: the commands' ranges name bot.limits, never a literal bound."""
+    tree = ast.parse((ROOT / "cogs" / "uno" / "input" / "commands.py").read_text(encoding="utf-8"))
     ranges = [
         node
         for node in ast.walk(tree)

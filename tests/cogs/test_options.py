@@ -203,7 +203,7 @@ def _lobby(mode: Mode, options: Options) -> object:
 @pytest.mark.parametrize("lang", ALL)
 @pytest.mark.parametrize("mode", list(Mode))
 def test_18_3_the_panel_offers_every_row_of_the_game_and_fits_discord(mode: Mode, lang: str) -> None:
-    from cogs.uno.input.panel import panel_screen
+    from cogs.uno.screens.rule_panels import panel_screen
 
     chaos = Options(**{n: RULE_OPTIONS[n].on for n in HOUSE_RULES if RULE_OPTIONS[n].applies_to(mode)})
     for picked in [None, *[n for n, r in RULE_OPTIONS.items() if r.kind is not bool and r.applies_to(mode)]]:

@@ -115,7 +115,7 @@ async def test_the_flip_hand_message_draws_one_image():
     import asyncio
 
     images = Images.__new__(Images)
-    images.bot, images.painter, images.slots = Bot(), Painter(), asyncio.Semaphore(2)  # type: ignore[assignment]
+    images.prefs, images.painter, images.slots = Bot(), Painter(), asyncio.Semaphore(2)  # type: ignore[assignment]
     session = flip_session(3)
     assert session.game is not None
     png, seen = await images.hand(SessionView.of(session), session.game.view(0), "en")

@@ -9,7 +9,7 @@ a preset, the on/off options, the pick of another option and its values. A prese
 every house rule of any game on, elimination aside; a table plays those of its game). The target score has its own
 option of ``/uno settings`` (``default_target``), as ``/uno new`` has ``target``. Only server managers (Manage Server)
 may open it or change anything through it; a change is checked against the table, saved, then the panel is redrawn
-from what was saved.
+from what was saved. Its screen is :func:`cogs.uno.screens.rule_panels.defaults_screen`.
 """
 
 from __future__ import annotations
@@ -19,66 +19,20 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.engine.options import KEPT_BY_PRESETS, PRESETS, RULE_OPTIONS, OptionError, Options, RuleOption
+from bot.engine.options import KEPT_BY_PRESETS, PRESETS, RULE_OPTIONS, OptionError, Options
 from bot.i18n import t
-from bot.storage import GuildSettings, InvalidInputError
+from bot.storage import InvalidInputError
 
-from .. import screens
 from ..output.replies import answered, bad_request, send_ephemeral
-from ..screens import house
-from ..screens.components import DefaultsButton, DefaultsSelect
+from ..screens.rule_panels import ROWS, defaults_screen, saved_options
 from .clicks import is_admin
 from .inputs import BadInput
-from .panel import changes_for, rule_selects
+from .panel import changes_for
 
 if TYPE_CHECKING:
     from bot.client import UnoBot
 
 Interaction = discord.Interaction["UnoBot"]
-
-ROWS: list[RuleOption] = [row for row in RULE_OPTIONS.values() if row.slash]
-"""The options the panel offers: those of ``/uno new``, every game's."""
-
-
-def saved_options(settings: GuildSettings) -> Options:
-    """The server's default rules as options (the standard rules where it saved none)."""
-    return Options.from_dict(settings.default_options)
-
-
-def rule_lines(options: Options, lang: str) -> list[str]:
-    """One line per default rule that differs from the standard rules (the lines ``/uno settings`` shows)."""
-    return screens.option_lines(options, None, lang) + house.option_lines(options, lang)
-
-
-def defaults_screen(settings: GuildSettings, lang: str, picked: str | None = None) -> screens.Screen:
-    """The panel of ``settings``' default rules in ``lang``; ``picked``: the option whose values the last select
-    shows."""
-    guild = settings.guild_id
-    o = saved_options(settings)
-    embed = discord.Embed(title=t("defaults.title", lang), description=t("defaults.intro", lang), colour=0xFFD600)
-    lines = rule_lines(o, lang)
-    embed.add_field(
-        name=t("defaults.current", lang),
-        value="\n".join(f"• {line}" for line in lines)[:1024] if lines else t("settings.standard_rules", lang),
-        inline=False,
-    )
-    view = discord.ui.View(timeout=None)
-    for item in rule_selects(
-        ROWS,
-        o,
-        lang,
-        picked,
-        lambda verb, arg, placeholder, options, **kw: DefaultsSelect(verb, guild, arg, placeholder, options, **kw),
-    ):
-        view.add_item(item)
-    return screens.Screen(embed=embed, view=view)
-
-
-def defaults_button(guild: int, lang: str) -> discord.ui.View:
-    """The view under ``/uno settings``' answer: its **Default rules** button."""
-    view = discord.ui.View(timeout=None)
-    view.add_item(DefaultsButton(guild, t("btn.default_rules", lang)))
-    return view
 
 
 def with_preset(name: str, options: Options) -> Options:
@@ -156,4 +110,4 @@ class DefaultsPanel:
             await interaction.response.edit_message(**screen.edit_kwargs())
 
 
-__all__ = ["ROWS", "DefaultsPanel", "defaults_button", "defaults_screen", "rule_lines", "saved_options", "with_preset"]
+__all__ = ["DefaultsPanel", "with_preset"]

@@ -1,6 +1,7 @@
 """The lobby's rule panel (issue 18 point 3): the host changes the table's rule options before **Start** from an
 ephemeral message, built from the option table (:data:`bot.engine.options.RULE_OPTIONS`) so that a new rule appears
-in it without code of its own.
+in it without code of its own. Its screen is :func:`cogs.uno.screens.rule_panels.panel_screen`; this module
+carries out what its selects send.
 
 The panel has up to four selects (Discord allows five rows):
 
@@ -16,20 +17,18 @@ may change the rules (everyone else is told so, and changes nothing).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 import discord
 
 from bot.adapter import AdapterError, SessionManager, SessionView, Status
 from bot.adapter.refusals import AlreadyStarted, GameFinished, NoGame, NotHost
 from bot.engine.errors import RuleError
-from bot.engine.options import PRESETS, RULE_OPTIONS, Options, RuleOption
+from bot.engine.options import PRESETS, RuleOption
 from bot.i18n import t
 
 from ..output.replies import bad_request, error_text, send_ephemeral
-from ..screens import MODE_COLOUR, Screen, game_name, options_text
-from ..screens.components import RuleSelect
-from ..screens.rule_lines import house_lines, label, value_label
+from ..screens.rule_panels import panel_screen, rows_for
 from . import inputs
 from .rule_options import checked
 
@@ -37,116 +36,6 @@ if TYPE_CHECKING:
     from bot.client import UnoBot
 
 Interaction = discord.Interaction["UnoBot"]
-
-
-def rows_for(session: SessionView) -> list[RuleOption]:
-    """The rule options the panel offers for ``session``'s game, in the order of the table."""
-    return [row for row in RULE_OPTIONS.values() if row.applies_to(session.mode)]
-
-
-def _option(row: RuleOption, value: object, lang: str, *, current: object = None) -> discord.SelectOption:
-    return discord.SelectOption(label=value_label(row, value, lang)[:100], value=str(value), default=value == current)
-
-
-def panel_screen(session: SessionView, lang: str, picked: str | None = None) -> Screen:
-    """The panel for ``session`` (a lobby) in ``lang``; ``picked``: the option whose values the last select shows."""
-    ch = session.channel_id
-    o = session.options
-    embed = discord.Embed(
-        title=t("panel.title", lang, game=game_name(session.mode, lang)), colour=MODE_COLOUR[session.mode]
-    )
-    embed.description = t("panel.intro", lang)
-    embed.add_field(name=t("lobby.options", lang), value=options_text(session, lang), inline=False)
-    house = house_lines(o, lang, session.mode)
-    embed.add_field(
-        name=t("lobby.house_rules", lang), value="\n".join(house) if house else t("panel.no_house_rules", lang)
-    )
-    view = discord.ui.View(timeout=None)
-    for item in rule_selects(
-        rows_for(session),
-        o,
-        lang,
-        picked,
-        lambda verb, arg, placeholder, options, **kw: RuleSelect(verb, ch, arg, placeholder, options, **kw),
-    ):
-        view.add_item(item)
-    return Screen(embed=embed, view=view)
-
-
-class SelectMaker(Protocol):
-    """Builds one select of a rule panel: ``verb`` (preset, flags, pick, set), ``arg`` (the option a ``set``
-    changes), its placeholder and options; ``row``, ``min_values``, ``max_values`` as discord.py's."""
-
-    def __call__(
-        self, verb: str, arg: str, placeholder: str, options: list[discord.SelectOption], **kw: Any
-    ) -> discord.ui.Item[Any]: ...
-
-
-def rule_selects(
-    rows: list[RuleOption], o: Options, lang: str, picked: str | None, make: SelectMaker
-) -> list[discord.ui.Item[Any]]:
-    """The selects of a rule panel over ``rows`` at options ``o`` (a lobby's, or a server's defaults: see
-    :mod:`cogs.uno.input.defaults`), one per row of the message: the preset, the on/off options, the pick of another
-    option and, once one is ``picked``, its values."""
-    flags = [row for row in rows if row.kind is bool]
-    others = [row for row in rows if row.kind is not bool]
-    items = [
-        make(
-            "preset",
-            "",
-            t("panel.preset", lang),
-            [
-                discord.SelectOption(
-                    label=t(f"panel.preset.{name}", lang), value=name, description=t(f"panel.preset.{name}.desc", lang)
-                )
-                for name in PRESETS
-            ],
-            row=0,
-        )
-    ]
-    if flags:
-        items.append(
-            make(
-                "flags",
-                "",
-                t("panel.flags", lang),
-                [
-                    discord.SelectOption(
-                        label=label(row, lang)[:100], value=row.name, default=bool(getattr(o, row.name))
-                    )
-                    for row in flags
-                ],
-                row=1,
-                min_values=0,
-                max_values=len(flags),
-            )
-        )
-    if others:
-        items.append(
-            make(
-                "pick",
-                "",
-                t("panel.pick", lang),
-                [
-                    discord.SelectOption(
-                        label=label(row, lang)[:100],
-                        value=row.name,
-                        description=value_label(row, getattr(o, row.name), lang)[:100],
-                        default=row.name == picked,
-                    )
-                    for row in others
-                ],
-                row=2,
-            )
-        )
-    row = RULE_OPTIONS.get(picked or "")
-    if row is not None and row in others:
-        current = getattr(o, row.name)
-        values = list(row.values) if current in row.values else sorted([*row.values, current])
-        items.append(
-            make("set", row.name, label(row, lang), [_option(row, v, lang, current=current) for v in values], row=3)
-        )
-    return items
 
 
 def _value(row: RuleOption, text: str) -> Any:
@@ -241,4 +130,4 @@ class RulesPanel:
             await interaction.edit_original_response(**screen.edit_kwargs())
 
 
-__all__ = ["RulesPanel", "SelectMaker", "changes_for", "changes_of", "panel_screen", "rows_for", "rule_selects"]
+__all__ = ["RulesPanel", "changes_for", "changes_of"]

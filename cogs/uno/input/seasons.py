@@ -1,5 +1,6 @@
 """Seasons in Discord (issue 19 point 4): the ``season`` option of ``/uno leaderboard`` (its autocomplete of a
-scope's seasons, the check of what a user typed) and the page of a season's board.
+scope's seasons, the check of what a user typed); the page of a season's board is
+:func:`cogs.uno.screens.boards.season_embed`'s.
 
 A server's board shows the seasons of its period setting (``/uno settings season_period``: weekly, monthly or
 quarterly; the seasons of the other periods are kept too and can be asked for by key, e.g. ``2026-W49``); the
@@ -12,28 +13,25 @@ from __future__ import annotations
 
 import time
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING
+from typing import Protocol
 
-import discord
 from discord.app_commands import Choice
 
 from bot.i18n import t
 from bot.limits import GLOBAL_SEASON_PERIOD
 from bot.storage import (
+    GuildSettings,
     InvalidInputError,
-    LeaderboardRow,
     Season,
     StorageUnavailable,
+    Store,
     season_bounds,
     season_key,
     season_period,
 )
 
-from ..screens.text import board_lines, folded
+from ..screens.text import folded
 from .inputs import BadInput
-
-if TYPE_CHECKING:
-    from bot.client import UnoBot
 
 CURRENT = "current"
 """The ``season`` value of the season in progress (the first choice of the autocomplete)."""
@@ -41,7 +39,17 @@ SEASON_CHOICES = 25
 """Seasons the autocomplete offers (Discord shows at most 25 choices)."""
 
 
-async def period_of(bot: UnoBot, guild: int | None) -> str:
+class SeasonSource(Protocol):
+    """What the seasons read: a server's settings (its season period) and the store (the seasons it holds). The bot
+    (:class:`~bot.client.UnoBot`) is one."""
+
+    @property
+    def store(self) -> Store: ...
+
+    async def guild_settings(self, guild_id: int | None) -> GuildSettings: ...
+
+
+async def period_of(bot: SeasonSource, guild: int | None) -> str:
     """The period of ``guild``'s seasons (its setting), or the all-servers board's (``guild`` ``None``)."""
     return GLOBAL_SEASON_PERIOD if guild is None else (await bot.guild_settings(guild)).season_period
 
@@ -57,7 +65,7 @@ def choice_label(season: Season, lang: str, *, current: bool) -> str:
     return t(key, lang, season=season.key, start=_day(season.start), end=_day(season.end - 1), matches=season.matches)
 
 
-async def season_choices(bot: UnoBot, guild: int | None, typed: str, lang: str) -> list[Choice[str]]:
+async def season_choices(bot: SeasonSource, guild: int | None, typed: str, lang: str) -> list[Choice[str]]:
     """The autocomplete of ``season``: the scope's season in progress, then its earlier seasons with matches, newest
     first, those whose line contains what the user typed (accents and case aside); none while the database is
     unavailable."""
@@ -75,7 +83,7 @@ async def season_choices(bot: UnoBot, guild: int | None, typed: str, lang: str) 
     return out
 
 
-async def resolve(bot: UnoBot, guild: int | None, value: object, now: float) -> str:
+async def resolve(bot: SeasonSource, guild: int | None, value: object, now: float) -> str:
     """The season key a ``season`` value names: :data:`CURRENT` is the scope's season in progress; a key must be one
     the scope keeps (any period for a server, a month for all servers) and must have started; its case and the spaces
     around it do not matter. :class:`BadInput` ``bad_season`` otherwise."""
@@ -94,26 +102,4 @@ async def resolve(bot: UnoBot, guild: int | None, value: object, now: float) -> 
     return key
 
 
-def season_header(key: str, lang: str, now: float) -> str:
-    """The board's first line: which season, its dates (Discord timestamps) and whether it is still on."""
-    start, end = season_bounds(key)
-    state = t("lb.season_on", lang, end=f"<t:{int(end)}:R>") if start <= now < end else t("lb.season_over", lang)
-    return t("lb.season_line", lang, season=key, start=f"<t:{int(start)}:D>", end=f"<t:{int(end) - 1}:D>", state=state)
-
-
-def season_embed(
-    rows: list[LeaderboardRow], guild: int | None, mode: str | None, key: str, page: int, pages: int, lang: str
-) -> discord.Embed:
-    """One page (``page`` of ``pages``, from 0) of season ``key``'s board of ``guild`` (``None``: all servers) and
-    ``mode`` (``None``: all games): its ``rows``, under the season's line."""
-    scope = t("lb.scope_server", lang) if guild else t("lb.scope_global", lang)
-    game = t(f"mode.{mode}", lang) if mode else t("lb.all_games", lang)
-    embed = discord.Embed(title=t("lb.title_season", lang, scope=scope, game=game, season=key), colour=0xFFD600)
-    lines = board_lines(rows, lang)
-    body = "\n".join(lines) if lines else t("lb.season_empty", lang)
-    embed.description = season_header(key, lang, time.time()) + "\n\n" + body
-    embed.set_footer(text=t("lb.footer", lang, page=page + 1, pages=pages))
-    return embed
-
-
-__all__ = ["CURRENT", "choice_label", "period_of", "resolve", "season_choices", "season_embed", "season_header"]
+__all__ = ["CURRENT", "SeasonSource", "choice_label", "period_of", "resolve", "season_choices"]

@@ -8,16 +8,16 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from bot.engine.view import PlayerView
+from bot.storage import GuildSettings, UserPrefs
 
 from .. import screens
 from .painter import Painter
 
 if TYPE_CHECKING:
     from bot.adapter import SessionView
-    from bot.client import UnoBot
 
 #: How many messages may be waiting for their images at once. When many games move together the rest queue here,
 #: before any of their work starts, instead of as ready tasks in the event loop, where every click would wait behind
@@ -27,19 +27,28 @@ DRAWING_CONCURRENCY = 2
 DRAWING_DRAIN = 5.0
 
 
+class Preferences(Protocol):
+    """What images depend on: a server's settings (card images on or off) and a player's own preferences (text
+    only, larger cards). The bot (:class:`~bot.client.UnoBot`) answers both from its caches."""
+
+    async def guild_settings(self, guild_id: int | None) -> GuildSettings: ...
+
+    async def user_prefs(self, user_id: int | None) -> UserPrefs: ...
+
+
 class Images:
     """``await images.shown(guild_id)``; ``await images.table(...)`` / ``await images.hand(...)`` give PNG bytes
-    (or None when the server is text only)."""
+    (or None when the server is text only). ``prefs`` answers the server's and the player's choices."""
 
-    def __init__(self, bot: UnoBot) -> None:
-        self.bot = bot
+    def __init__(self, prefs: Preferences) -> None:
+        self.prefs = prefs
         self.painter = Painter()
         #: The drawing slots (:data:`DRAWING_CONCURRENCY`).
         self.slots = asyncio.Semaphore(DRAWING_CONCURRENCY)
 
     async def shown(self, guild_id: int | None) -> bool:
         """Whether the server shows card images (``/uno settings card_images``)."""
-        return not (await self.bot.guild_settings(guild_id)).text_only
+        return not (await self.prefs.guild_settings(guild_id)).text_only
 
     async def table(self, session: SessionView, view: PlayerView, lang: str) -> bytes | None:
         """The public table image of ``view`` (the public view), within a drawing slot; None in text-only servers."""
@@ -66,7 +75,7 @@ class Images:
         chose large cards gets them (:data:`~cogs.uno.output.painter.LARGE_CARD_WIDTH`)."""
         if not await self.shown(session.guild_id):
             return None, None
-        prefs = await self.bot.user_prefs(session.seats[view.me].user_id if view.me is not None else None)
+        prefs = await self.prefs.user_prefs(session.seats[view.me].user_id if view.me is not None else None)
         if prefs.text_only:  # the player's own choice (/uno prefs): their hand as text, whatever the server shows
             return None, None
         async with self.slots:

@@ -25,7 +25,6 @@ from bot.pacing import GlobalLimit, Spacing, delete_route, send_route
 
 if TYPE_CHECKING:
     from bot.adapter import SessionView
-    from bot.client import UnoBot
 
 log = logging.getLogger(__name__)
 
@@ -88,14 +87,14 @@ class TurnPings:
 
     def __init__(
         self,
-        bot: UnoBot,
+        client: discord.Client,
         *,
         spawn: Spawn = _spawn,
         keep: Keep = _keep,
         spacing: Spacing | None = None,
         limit: GlobalLimit | None = None,
     ) -> None:
-        self.bot = bot
+        self.client = client
         self._spawn = spawn
         self._keep = keep
         self.spacing = spacing or Spacing(None)
@@ -149,7 +148,7 @@ class TurnPings:
                 del self._wishes[channel_id]
                 return
             session = wish.session
-            channel = self.bot.get_partial_messageable(channel_id, guild_id=session.guild_id)
+            channel = self.client.get_partial_messageable(channel_id, guild_id=session.guild_id)
             if target is None:
                 assert current is not None
                 del self._standing[channel_id]
