@@ -3,8 +3,10 @@
 ALTER TABLE match_players ADD COLUMN team INTEGER CHECK (team >= 1);
 
 -- A start entry that is not JSON (a damaged record) reads as no start, as SQLite's json_valid does: its match keeps
--- NULL and the upgrade goes on (a failed migration would stop the bot at its start). Dropped at the end.
-CREATE FUNCTION pg_temp.uno_0008_start(entry text) RETURNS jsonb LANGUAGE plpgsql IMMUTABLE AS $$
+-- NULL and the upgrade goes on (a failed migration would stop the bot at its start). Created in the schema, as the
+-- tables are (a temporary one needs the TEMP privilege, which a locked-down database may not grant), and dropped at
+-- the end of this transaction.
+CREATE FUNCTION uno_0008_start(entry text) RETURNS jsonb LANGUAGE plpgsql IMMUTABLE AS $$
 BEGIN
     RETURN entry::jsonb -> 'start';
 EXCEPTION WHEN data_exception THEN
@@ -20,7 +22,7 @@ FROM (
            CASE s.start -> 'players' WHEN '4'::jsonb THEN 4 WHEN '6'::jsonb THEN 6 WHEN '8'::jsonb THEN 8 END AS players
     FROM matches AS m
     JOIN LATERAL (
-        SELECT pg_temp.uno_0008_start(r.entry) AS start
+        SELECT uno_0008_start(r.entry) AS start
         FROM match_records AS r
         WHERE r.match_key = m.match_key AND r.seq = 0 AND r.entry LIKE '%"teams"%'
     ) AS s ON true
@@ -29,4 +31,4 @@ FROM (
 WHERE p.match_id = t.match_id AND t.players IS NOT NULL
   AND t.players = (SELECT count(*) FROM match_players AS q WHERE q.match_id = t.match_id);
 
-DROP FUNCTION pg_temp.uno_0008_start(text);
+DROP FUNCTION uno_0008_start(text);
