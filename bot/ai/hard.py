@@ -5,10 +5,11 @@ with everything the seat may know — its :class:`~bot.engine.view.PlayerView` (
 pile sizes, FLIP's other faces of the opponents' hands and of the draw-pile top, Power Cards) and its
 :class:`~bot.ai.memory.Memory` (the cards played since the last reshuffle are in no hand, the colours each opponent
 failed to follow, a challenged hand it was shown) — and plays each candidate move on in them to the end of the round
-with every seat following a fast form of the *Normal* heuristic (:func:`quick`). Every candidate is played in the
-same sampled worlds, so candidates are compared pair by pair; the move that wins most rounds more than the *Normal*
-move is chosen only if its gain is above :data:`MARGIN` and :data:`CONFIDENCE` standard errors (else the heuristic's
-move is kept: a few dozen rollouts cannot tell close moves apart).
+with every seat following a fast form of the *Normal* heuristic (:func:`quick`: it challenges a wild draw and never
+bluffs one, as *Normal*, so *Hard* never plays a guilty wild draw either). Each world is sampled once and every
+candidate is played in a copy of it, so candidates are compared pair by pair; the move that wins most rounds more
+than the *Normal* move is chosen only if its gain is above :data:`MARGIN` and :data:`CONFIDENCE` standard errors
+(else the heuristic's move is kept: a few dozen rollouts cannot tell close moves apart).
 Every other decision (UNO calls, catches, colours owed, challenges, stacks, jump-ins) is the *Normal* one.
 
 The budget is a number of simulations (:data:`ITERATIONS`), not a time: the same view, memory and seed give the same
@@ -152,9 +153,10 @@ def _rollout(game: Game, first: Action, me: int) -> float:
 def quick(game: Game, seat: int) -> Action | None:
     """A fast version of the *Normal* heuristic for the rollouts, reading the sampled game directly (it is a sample,
     not the real game): UNO called with the next-to-last card, wilds kept unless an opponent is close to going out,
-    the colour held most, action cards against a short hand, high numbers first, the Power Card saved; a pending
-    challenge accepted; a stack taken when nothing stacks; with ``number_finish`` (SPEC H6) a number kept for the last
-    card. Never a jump-in or a catch."""
+    the colour held most, action cards against a short hand, high numbers first, the Power Card saved; never a guilty
+    wild draw (drawing instead when it is the only play); a wild draw challenged exactly when Normal challenges it
+    (:func:`bot.ai.normal.challenges`, SPEC G7); a stack taken when nothing stacks; with ``number_finish`` (SPEC H6)
+    a number kept for the last card. Never a jump-in or a catch."""
     legal = game.legal_actions(seat)
     phase = game.phase
     hand = game.hands[seat]
