@@ -10,6 +10,7 @@ stood in for by a job that waits until the test lets it finish).
 from __future__ import annotations
 
 import asyncio
+import importlib
 import os
 import time
 from pathlib import Path
@@ -46,7 +47,9 @@ async def test_the_searches_run_at_a_lower_cpu_priority_than_the_event_loop() ->
 async def test_an_image_is_not_queued_behind_a_search(tmp_path: Path) -> None:
     release = tmp_path / "release"
     thinker = Thinker(workers=1)
-    painter = Painter(workers=1)
+    # the Painter of the cogs.uno.painter now in sys.modules: an e2e test earlier in this process re-imports the
+    # cog's modules, and the worker pickles the drawing functions by name (as in tests/bot/test_painter_signals.py)
+    painter: Painter = importlib.import_module("cogs.uno.painter").Painter(workers=1)
     try:
         assert thinker.pool.executor is not painter.pool.executor
         faces = [Face(Kind.NUMBER, Colour.RED, 7), Face(Kind.SKIP, Colour.BLUE)]
