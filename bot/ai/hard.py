@@ -5,10 +5,11 @@ with everything the seat may know — its :class:`~bot.engine.view.PlayerView` (
 pile sizes, FLIP's other faces of the opponents' hands and of the draw-pile top, Power Cards) and its
 :class:`~bot.ai.memory.Memory` (the cards played since the last reshuffle are in no hand, the colours each opponent
 failed to follow, a challenged hand it was shown) — and plays each candidate move on in them to the end of the round
-with every seat following a fast form of the *Normal* heuristic (:func:`quick`). Every candidate is played in the
-same sampled worlds, so candidates are compared pair by pair; the move that wins most rounds more than the *Normal*
-move is chosen only if its gain is above :data:`MARGIN` and :data:`CONFIDENCE` standard errors (else the heuristic's
-move is kept: a few dozen rollouts cannot tell close moves apart).
+with every seat following a fast form of the *Normal* heuristic (:func:`quick`: it challenges a wild draw and never
+bluffs one, as *Normal*, so *Hard* never plays a guilty wild draw either). Each world is sampled once and every
+candidate is played in a copy of it, so candidates are compared pair by pair; the move that wins most rounds more
+than the *Normal* move is chosen only if its gain is above :data:`MARGIN` and :data:`CONFIDENCE` standard errors
+(else the heuristic's move is kept: a few dozen rollouts cannot tell close moves apart).
 Every other decision (UNO calls, catches, colours owed, challenges, stacks, jump-ins) is the *Normal* one.
 
 The budget is a number of simulations (:data:`ITERATIONS`), not a time: the same view, memory and seed give the same
@@ -24,24 +25,25 @@ from collections.abc import Sequence
 from random import Random
 
 from bot.engine import compiled
-from bot.engine.actions import Accept, Action, DeclareColour, Draw, Keep, Play, PlayMany
-from bot.engine.cards import Colour, Face, Mode, Side
+from bot.engine.actions import Accept, Action, Challenge, DeclareColour, Draw, Keep, Play, PlayMany
+from bot.engine.cards import CHALLENGEABLE_KINDS, Colour, Face, Mode, Side
 from bot.engine.decks import deck_for, tables_for
 from bot.engine.game import Game
 from bot.engine.legal import COLOUR_INDEX, NUMBER_KEY
 from bot.engine.options import Options
 from bot.engine.rng import Rng
+from bot.engine.rules import holds_colour
 from bot.engine.teams import partner_of
 from bot.engine.view import Phase, PlayerView
 
 from . import normal
 from .memory import Memory
 
-#: Simulations per decision (the budget: deterministic, unlike a time limit). The compiled engine (issue 21 point 5)
-#: plays 240 in less CPU time than its Python source plays 80, and they win more (README "AI levels": 55.4 %
-#: [52.3, 58.5] heads-up against *Normal* over 1,000 rounds at 240); on the source engine 80 keep a decision within
-#: the time budget (p95 ≤ 200 ms).
-ITERATIONS = 240 if compiled() else 80
+#: Simulations per decision (the budget: deterministic, unlike a time limit). On the compiled engine (issue 21 point 5)
+#: 480: each world is sampled once for all candidates and the rollout policy is lean, so 480 cost about what 240 did,
+#: and at 4 players they win more (README "AI levels"); on the source engine 80 keep a decision within the time budget
+#: (p95 ≤ 200 ms).
+ITERATIONS = 480 if compiled() else 80
 #: A rollout stops after this many actions (a round that long is scored by hand sizes).
 ROLLOUT_STEPS = 400
 #: The searched move replaces the *Normal* one only if its share of rounds won is higher by this much...
@@ -51,6 +53,7 @@ CONFIDENCE = 1.0
 
 _SEARCHED = (Phase.PLAY, Phase.PLAY_DRAWN)
 _DECLARE = Phase.DECLARE_COLOUR
+_PLAY = Phase.PLAY
 _CHALLENGE = Phase.CHALLENGE
 
 
@@ -75,7 +78,8 @@ def choose(
     worlds = max(1, iterations // len(candidates))
     # Every candidate is played in the same sampled worlds (common random numbers): the rollouts are deterministic
     # given the world, so the candidates are compared pair by pair, without the noise of the worlds.
-    results = [[_rollout(sampler.sample(seed + w), a, me) for w in range(worlds)] for a in candidates]
+    sampled = [sampler.world(seed + w) for w in range(worlds)]
+    results = [[_rollout(sampler.game(world), a, me) for world in sampled] for a in candidates]
     base_results = results[0]
     best, best_gain = 0, 0.0
     for i in range(1, len(candidates)):
@@ -102,7 +106,10 @@ def _candidates(view: PlayerView, base: Action) -> list[Action]:
     keeping."""
     legal = list(view.legal)
     favourite = normal.favourite_colour(view)
-    plays = [a for a in legal if isinstance(a, Play) and (a.colour is None or a.colour is favourite)]
+    bluffs = {c.id for c in view.hand if c.face.kind in CHALLENGEABLE_KINDS and normal._would_bluff(view, c.id)}
+    plays = [
+        a for a in legal if isinstance(a, Play) and (a.colour is None or a.colour is favourite) and a.card not in bluffs
+    ]
     uno_cards = {a.card for a in plays if a.uno}
     out: list[Action] = [base]
     seen = {base}
@@ -146,9 +153,10 @@ def _rollout(game: Game, first: Action, me: int) -> float:
 def quick(game: Game, seat: int) -> Action | None:
     """A fast version of the *Normal* heuristic for the rollouts, reading the sampled game directly (it is a sample,
     not the real game): UNO called with the next-to-last card, wilds kept unless an opponent is close to going out,
-    the colour held most, action cards against a short hand, high numbers first, the Power Card saved; a pending
-    challenge accepted; a stack taken when nothing stacks; with ``number_finish`` (SPEC H6) a number kept for the last
-    card. Never a jump-in or a catch."""
+    the colour held most, action cards against a short hand, high numbers first, the Power Card saved; never a guilty
+    wild draw (drawing instead when it is the only play); a wild draw challenged exactly when Normal challenges it
+    (:func:`bot.ai.normal.challenges`, SPEC G7); a stack taken when nothing stacks; with ``number_finish`` (SPEC H6)
+    a number kept for the last card. Never a jump-in or a catch."""
     legal = game.legal_actions(seat)
     phase = game.phase
     hand = game.hands[seat]
@@ -162,12 +170,25 @@ def quick(game: Game, seat: int) -> Action | None:
         best_colour = max(t.colours, key=lambda col: counts[COLOUR_INDEX[col]])
         return DeclareColour(seat, best_colour)
     n = legal.plays
+    if phase is _CHALLENGE:  # as Normal challenges (it nearly always does: a bluff is caught)
+        ch = game.challenge
+        held = len(game.hands[ch.player]) if ch is not None else 7
+        kind = game.faces[game.discard[-1]].kind
+        want = Challenge if normal.challenges(game.mode, kind, held, game.stack) else Accept
+        for a in legal:
+            if isinstance(a, want):
+                return a
     if phase is _CHALLENGE or not n:
         for a in legal[n:]:
             if isinstance(a, Draw | Keep | Accept):
                 return a
         return legal[0] if len(legal) else None
-    danger = any(game.active[s] and s != seat and len(h) <= 2 for s, h in enumerate(game.hands))
+    danger = False
+    active = game.active
+    for s, h in enumerate(game.hands):
+        if len(h) <= 2 and s != seat and active[s]:
+            danger = True
+            break
     two = len(hand) == 2
     stuck = two and game.options.number_finish  # SPEC H6: a last card that is not a number cannot be played
     best: Action | None = None
@@ -179,6 +200,8 @@ def quick(game: Game, seat: int) -> Action | None:
         c = a.card
         if t.wild[c]:
             score = (0.0 if danger or len(hand) <= 2 else -30.0) - (20.0 if t.restricted[c] else 0.0)
+            if t.restricted[c] and _bluff(game, seat, c, counts):
+                score -= 100.0  # Normal never bluffs (and challenges nearly always)
             if a.colour is not None:
                 score += 3 * counts[COLOUR_INDEX[a.colour]]
         else:
@@ -193,7 +216,26 @@ def quick(game: Game, seat: int) -> Action | None:
             score -= 60.0
         if score > best_score:
             best, best_score = a, score
+    if best_score < -50.0 and phase is _PLAY:  # only a bluff: draw instead, as Normal does
+        for a in legal[n:]:
+            if isinstance(a, Draw):
+                return a
     return best
+
+
+def _bluff(game: Game, seat: int, card: int, counts: list[int]) -> bool:
+    """Whether ``seat`` playing the wild draw ``card`` now would be guilty (SPEC G7, X7): the engine's own test,
+    :func:`~bot.engine.rules.holds_colour`, on the rest of the hand (``counts``: the hand's cards by colour index;
+    enough in classic and FLIP, where only coloured cards count)."""
+    colour = game.colour_in_play()
+    if colour is None:
+        return False
+    if game.mode is not Mode.FLEX:
+        return counts[COLOUR_INDEX[colour]] > 0
+    green = game.power is not None and game.power[seat]
+    faces = game.faces
+    rest = (faces[c] for c in game.hands[seat] if c != card)
+    return holds_colour(game.mode, rest, colour, green=green)
 
 
 class Sampler:
@@ -256,6 +298,12 @@ class Sampler:
     def sample(self, seed: int) -> Game:
         """One game consistent with the seat's knowledge, drawn from ``seed`` (a fresh object each time: the same
         seed gives an equal game)."""
+        return self.game(self.world(seed))
+
+    def world(self, seed: int) -> World:
+        """The hidden cards of :meth:`sample` ``(seed)``: the hands, the draw pile, the discard pile and the seed of
+        the game's generator (build games from it with :meth:`game`: sampling once and playing each candidate in a
+        copy costs less than sampling each time)."""
         view, rnd = self.view, Random(seed)
         pool = list(self.free)
         rnd.shuffle(pool)
@@ -316,16 +364,27 @@ class Sampler:
         discard = pool + discard_known
         if top is not None:
             discard.append(top)
+        return hands, draw, discard, rnd.getrandbits(64)
+
+    def game(self, world: World) -> Game:
+        """A fresh game of ``world`` (its lists copied: playing it on leaves ``world`` as it was)."""
+        hands, draw, discard, seed = world
+        view = self.view
         game = copy.copy(self.template)
-        game.hands = hands
-        game.draw_pile = draw
-        game.discard = discard
-        game.rng = Rng(rnd.getrandbits(64))
+        game.hands = [list(h) for h in hands]
+        game.draw_pile = list(draw)
+        game.discard = list(discard)
+        game.rng = Rng(seed)
         game.active = list(view.active)
         game.scores = list(view.scores)
         game.uno = list(view.uno_called)
         game.power = list(view.power) if view.power is not None else None
+        game.history = list(self.template.history)
         return game
+
+
+#: A sampled world: the hands, the draw pile, the discard pile (card ids) and the seed of the game's generator.
+World = tuple[list[list[int]], list[int], list[int], int]
 
 
 def _remove(pool: list[int], codes: list[int], code: int) -> int | None:

@@ -32,7 +32,7 @@ from bot.engine.actions import (
     Play,
     PlayMany,
 )
-from bot.engine.cards import CHALLENGEABLE_KINDS, Colour, Kind
+from bot.engine.cards import CHALLENGEABLE_KINDS, Colour, Kind, Mode
 from bot.engine.rules import RULESETS, colour_held_most, holds_colour
 from bot.engine.teams import partner_of
 from bot.engine.view import Phase, PlayerView
@@ -126,21 +126,26 @@ def favourite_colour(view: PlayerView) -> Colour:
 
 
 def _challenge_or_accept(view: PlayerView) -> Action:
-    """Challenge when P(guilty) > 2 / (N + 2): accepting costs N cards, a failed challenge N + 2 (SPEC C5, F7, X7)."""
+    """Challenge when the odds favour it (:func:`challenges`)."""
     me = view.me
     assert me is not None
     owner = view.challenge_player
     held = view.hand_counts[owner] if owner is not None else 7
-    wild_draw = RULESETS[view.mode].wild_draws[view.top.kind]
+    return Challenge(me) if challenges(view.mode, view.top.kind, held, view.stack) else Accept(me)
+
+
+def challenges(mode: Mode, kind: Kind, held: int, stack: int | None = None) -> bool:
+    """Whether *Normal* challenges a wild draw of ``kind`` played by a seat that holds ``held`` cards (``stack``: the
+    stacked total it settles, house rule stacking, SPEC H): when P(guilty) > 2 / (N + 2), as accepting costs N cards
+    and a failed challenge N + 2 (SPEC C5, F7, X7); P(guilty) is the chance that ``held`` cards hold the colour in
+    play, each of one colour in four. Also the rule of *Hard*'s rollouts (:func:`bot.ai.hard.quick`)."""
+    wild_draw = RULESETS[mode].wild_draws[kind]
     accept = wild_draw.accept.expected(1.0 / _COLOUR_SHARE)  # Wild Draw Color: about 4 cards until the colour
-    if view.stack is not None:  # a stacked wild draw: the challenge settles the whole total (SPEC H ruling)
-        extra = wild_draw.innocent.expected(1.0 / _COLOUR_SHARE) - accept
-        accept = float(view.stack)
-        p_guilty = 1.0 - (1.0 - _COLOUR_SHARE) ** max(held, 0)
-        return Challenge(me) if p_guilty > extra / (accept + extra) else Accept(me)
     extra = wild_draw.innocent.expected(1.0 / _COLOUR_SHARE) - accept  # what a wrong challenge costs on top
+    if stack is not None:  # a stacked wild draw: the challenge settles the whole total (SPEC H ruling)
+        accept = float(stack)
     p_guilty = 1.0 - (1.0 - _COLOUR_SHARE) ** max(held, 0)
-    return Challenge(me) if p_guilty > extra / (accept + extra) else Accept(me)
+    return p_guilty > extra / (accept + extra)
 
 
 def _score(view: PlayerView, play: Play) -> float:
