@@ -5,10 +5,12 @@ classic; the benchmark clicks for whichever of them is to move (one legal move, 
 commit included), ``--gap`` seconds after the previous click, and measures each click's latency. Table B: nine
 *Hard* AI seats (its host watches), playing in the same process, their searches in the thinker's
 worker process (:class:`~bot.adapter.thinker.Thinker`, the bot's default: a lower CPU priority than the event loop,
-apart from the image worker). The click latency at A is measured **alone** and **beside table B**, side by side: the
-clicks of each are split into ``--blocks`` blocks run in turn (alone, beside B, alone, beside B…), so that a change in
-the machine's load meets both alike. ``--thread`` adds a third: table B with its searches in a thread of the bot's
-process (what the worker avoids).
+apart from the image worker). The click latency at A is measured **alone**, **beside a table B of nine *Normal*
+seats** (no search: what any busy table costs a click in the same process — its commits and updates share the event
+loop and the store) and **beside table B of nine *Hard* seats**, side by side: the clicks of each are split into
+``--blocks`` blocks run in turn (alone, beside Normal, beside Hard, alone…), so that a change in the machine's load
+meets all alike. What the *Hard* searches add is the difference between the last two. ``--thread`` adds a fourth:
+the *Hard* table with its searches in a thread of the bot's process (what the worker avoids).
 
 Table B moves at the bot's own pace by default (an AI seat acts ``Limits.ai_delay`` = 1.5 s after the change that
 gave it the turn); ``--ai-delay 0.02`` is a stress test: B moves as fast as its worker can search, many times the real
@@ -49,7 +51,7 @@ class Tally:
     seconds: float = 0.0
 
 
-async def _block(clicks: int, hard_table: bool, workers: int, ai_delay: float, gap: float, tally: Tally) -> None:
+async def _block(clicks: int, table_b: str | None, workers: int, ai_delay: float, gap: float, tally: Tally) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         store = await open_store(Path(tmp) / "uno.sqlite3")
         thinker = Thinker(workers=workers)
@@ -77,12 +79,12 @@ async def _block(clicks: int, hard_table: bool, workers: int, ai_delay: float, g
             await m.start_game(1, 1)
 
         await open_a()
-        if hard_table:
+        if table_b is not None:
             await m.open_lobby(
                 channel_id=2, guild_id=1, host_id=HOST_B, host_name="B", mode="classic", turn_timer=600, seat_host=False
             )
             for _ in range(9):
-                await m.add_ai(2, HOST_B, level="hard")
+                await m.add_ai(2, HOST_B, level=table_b)
             await m.start_game(2, HOST_B)
             await thinker.pool.run(int)  # the worker is up before the clicks are timed (a started bot's would be)
         decisions = searches = 0
@@ -107,7 +109,7 @@ async def _block(clicks: int, hard_table: bool, workers: int, ai_delay: float, g
             tally.latencies.append(time.perf_counter() - start)
             done += 1
         tally.seconds += time.perf_counter() - began
-        if hard_table:
+        if table_b is not None:
             tally.b_decisions += decisions
             tally.b_searches += searches
         await m.close()
@@ -127,24 +129,28 @@ def main() -> None:
     p.add_argument("--gap", type=float, default=0.05, help="seconds between two clicks at table A")
     p.add_argument("--thread", action="store_true", help="also table B with its searches in a thread")
     args = p.parse_args()
-    configs = [("alone", False, 1), ("beside 9 Hard seats (worker)", True, 1)]
+    configs: list[tuple[str, str | None, int]] = [
+        ("alone", None, 1),
+        ("beside 9 Normal seats", "normal", 1),
+        ("beside 9 Hard seats (worker)", "hard", 1),
+    ]
     if args.thread:
-        configs.append(("beside 9 Hard seats (thread)", True, 0))
+        configs.append(("beside 9 Hard seats (thread)", "hard", 0))
     tallies = {label: Tally() for label, _, _ in configs}
     load_before = os.getloadavg()
     per_block = max(1, args.clicks // args.blocks)
     for _ in range(args.blocks):
-        for label, hard_table, workers in configs:
-            asyncio.run(_block(per_block, hard_table, workers, args.ai_delay, args.gap, tallies[label]))
+        for label, table_b, workers in configs:
+            asyncio.run(_block(per_block, table_b, workers, args.ai_delay, args.gap, tallies[label]))
     load_after = os.getloadavg()
     print(f"click latency at table A (ms), table B's AI delay {args.ai_delay} s, {args.blocks} blocks each:")
     print(f"  {'':<32} {'clicks':>6} {'p50':>8} {'p95':>8} {'p99':>8} {'max':>8}   table B")
-    for label, hard_table, _ in configs:
+    for label, table_b, _ in configs:
         t = tallies[label]
         xs = t.latencies
         b = (
             f"{t.b_decisions / t.seconds:5.1f} decisions/s, {t.b_searches / t.seconds:4.1f} searches/s"
-            if hard_table
+            if table_b is not None
             else ""
         )
         print(
