@@ -12,7 +12,6 @@ Section numbers are those of the rules reference, docs/rules/ ("rules: SPEC F8")
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import replace
 from typing import Any, Final
 
@@ -357,9 +356,9 @@ class Game(GameState):
     def _playable(self, player: int, card: int, flex: bool) -> bool:
         """Whether ``player`` may play ``card`` (its flex side if ``flex``) now: see :meth:`_plays_of`, the one
         matcher."""
-        return any(f is flex for _, f, _, _ in self._plays_of(player, (card,)))
+        return any(f is flex for _, f, _, _ in self._plays_of(player, [card]))
 
-    def _plays_of(self, player: int, cards: Iterable[int]) -> list[tuple[int, bool, bool, bool]]:
+    def _plays_of(self, player: int, cards: list[int]) -> list[tuple[int, bool, bool, bool]]:
         """The one matcher: of ``cards``, the plays ``player`` may make now, as ``(card, flex side, wild, targeted)``
         in order (each card's regular side, then its flex side).
 
@@ -374,7 +373,6 @@ class Game(GameState):
             keys = t.key
             cards = [c for c in cards if keys[c] >= NUMBER_KEY]  # numbers only
         wild, colour, key, flex_side, flex_colour, swaps = t.wild, t.colour, t.key, t.flex_side, t.flex_colour, t.swaps
-        opts = self.options
         block = self._block
         seven = self._seven_zero
         plays: list[tuple[int, bool, bool, bool]] = []
@@ -389,13 +387,14 @@ class Game(GameState):
                         plays.append((card, False, False, seven and swaps[card]))
                 return plays
             faces = self.faces
+            stacking = self.options.stacking
             top_kind = self.stack_card().kind
             deflect = self._deflect
             if deflect:
                 tc, tk = self._top_keys()
             for card in cards:
                 kind = faces[card].kind
-                if stacks_on(opts.stacking, kind, top_kind) and not (
+                if stacks_on(stacking, kind, top_kind) and not (
                     block and t.restricted[card] and self._guilty(player, card, False)
                 ):
                     plays.append((card, False, wild[card], False))
@@ -844,7 +843,7 @@ class Game(GameState):
         self.revealed = None
         got = self._draw_to_match(p, events) if self._draw_all else self._draw(p, 1, "draw", events)
         last = got[-1] if got else None
-        if last is not None and (self._playable(p, last, False) or self._playable(p, last, True)):
+        if last is not None and self._plays_of(p, [last]):  # playable, on either side
             self.phase = _PLAY_DRAWN
             self.drawn = last
         else:
@@ -859,8 +858,7 @@ class Game(GameState):
             card = self.draw_pile.pop()
             got.append(card)
             hand.append(card)  # in the hand while it is judged (a blocked wild draw looks at the whole hand)
-            playable = self._playable(p, card, False) or self._playable(p, card, True)
-            if playable:
+            if self._plays_of(p, [card]):  # playable, on either side
                 break
         del hand[len(hand) - len(got) :]
         self._receive(p, got, "draw", events)
