@@ -113,6 +113,15 @@ def points_of(mode: Mode, face: Face) -> int:
     return RULESETS[mode].points_of(face)
 
 
+def _position(cards: list[int], card: int) -> int:
+    """The index of ``card``'s first place in ``cards``, -1 if none: ``in`` and ``list.remove`` for a play's card,
+    written as a loop that the compiled engine runs on native integers (``list``'s own compare objects)."""
+    for i, c in enumerate(cards):
+        if c == card:
+            return i
+    return -1
+
+
 class Game(GameState):
     """A match in progress. Mutable; only :meth:`apply`, :meth:`remove_player` and the constructors change it.
 
@@ -215,8 +224,10 @@ class Game(GameState):
         """Deal a round: shuffle, 7 cards each one at a time from the dealer's left, opening card (SPEC G1, G2, C2)."""
         self.round += 1
         self._set_side(Side.LIGHT)
-        boxed = set(self.box)
-        pile = [c for c in range(len(self.deck)) if c not in boxed]  # cards in the box stay out of play
+        pile = list(range(len(self.deck)))
+        if self.box:  # cards in the box stay out of play
+            boxed = set(self.box)
+            pile = [c for c in pile if c not in boxed]
         self.rng.shuffle(pile)
         self.hands = [[] for _ in range(self.players)]
         self.direction = 1
@@ -601,16 +612,14 @@ class Game(GameState):
         return events
 
     def _validate(self, action: object) -> None:
+        if type(action) is Play:  # the most frequent action first: its player is read natively when compiled
+            self._check_player(action.player)
+            self._check_play(action)
+            return
         if type(action) not in _ACTION_TYPES:
             raise E.UnknownAction(f"not an action: {action!r}")
-        if self.phase is _MATCH_OVER:
-            raise E.MatchOver("the match is over")
-        player = action.player  # type: ignore[attr-defined]
-        if type(player) is not int or not 0 <= player < self.players or not self.active[player]:
-            raise E.NotSeated(f"seat {player!r} is not playing in this match")  # as _check_seat
-        if type(action) is Play:
-            self._check_play(action)
-        elif type(action) is PlayMany:
+        self._check_player(action.player)  # type: ignore[attr-defined]
+        if type(action) is PlayMany:
             self._check_play_many(action)
         elif type(action) is Draw:
             self._check_draw(action)
@@ -626,6 +635,13 @@ class Game(GameState):
             self._check_call_uno(action)
         elif type(action) is Catch:
             self._check_catch(action)
+
+    def _check_player(self, player: object) -> None:
+        """Checks common to every action, after its type: the match goes on and ``player`` is seated."""
+        if self.phase is _MATCH_OVER:
+            raise E.MatchOver("the match is over")
+        if type(player) is not int or not 0 <= player < self.players or not self.active[player]:
+            raise E.NotSeated(f"seat {player!r} is not playing in this match")  # as _check_seat
 
     def _check_turn(self, player: int, phases: tuple[Phase, ...]) -> None:
         if self.phase not in phases:
@@ -660,7 +676,7 @@ class Game(GameState):
                     raise E.TooLate("too late: the top card has changed")
                 self._check_turn(p, _PLAY_PHASES)  # raises
         hand = self.hands[p]
-        if type(a.card) is not int or a.card not in hand:
+        if type(a.card) is not int or _position(hand, a.card) < 0:
             raise E.CardNotInHand(f"card {a.card!r} is not in seat {p}'s hand")
         if not jump and self.phase is _PLAY_DRAWN and a.card != self.drawn:
             raise E.OnlyDrawnCard("only the card just drawn may be played")
@@ -718,7 +734,7 @@ class Game(GameState):
         restricted = self.tables.restricted[card] and self._restricted(card, flex)
         judged = self.colour_in_play() if restricted else None  # the colour a challenge checks (SPEC G7)
         guilty = restricted and self._holds_colour(p, judged, card)
-        hand.remove(card)
+        del hand[_position(hand, card)]  # hand.remove(card); in hand, as checked
         self.discard.append(card)
         self.declared = a.colour if self.tables.wild[card] else None
         self.drawn = None
