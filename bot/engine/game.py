@@ -734,7 +734,7 @@ class Game(GameState):
         restricted = self.tables.restricted[card] and self._restricted(card, flex)
         judged = self.colour_in_play() if restricted else None  # the colour a challenge checks (SPEC G7)
         guilty = restricted and self._holds_colour(p, judged, card)
-        del hand[_position(hand, card)]  # hand.remove(card); in hand, as checked
+        hand.pop(_position(hand, card))  # hand.remove(card): in hand, as checked
         self.discard.append(card)
         self.declared = a.colour if self.tables.wild[card] else None
         self.drawn = None
