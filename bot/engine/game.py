@@ -12,7 +12,6 @@ Section numbers are those of the rules reference, docs/rules/ ("rules: SPEC F8")
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import replace
 from typing import Any, Final
 
@@ -112,6 +111,15 @@ _SEVEN_ZERO_KEYS: Final = frozenset({NUMBER_KEY + SWAP_NUMBER, NUMBER_KEY + PASS
 def points_of(mode: Mode, face: Face) -> int:
     """Points a face left in a hand is worth in ``mode`` (SPEC C6, F9, X8)."""
     return RULESETS[mode].points_of(face)
+
+
+def _position(cards: list[int], card: int) -> int:
+    """The index of ``card``'s first place in ``cards``, -1 if none: ``in`` and ``list.remove`` for a play's card,
+    written as a loop that the compiled engine runs on native integers (``list``'s own compare objects)."""
+    for i, c in enumerate(cards):
+        if c == card:
+            return i
+    return -1
 
 
 class Game(GameState):
@@ -216,8 +224,10 @@ class Game(GameState):
         """Deal a round: shuffle, 7 cards each one at a time from the dealer's left, opening card (SPEC G1, G2, C2)."""
         self.round += 1
         self._set_side(Side.LIGHT)
-        boxed = set(self.box)
-        pile = [c for c in range(len(self.deck)) if c not in boxed]  # cards in the box stay out of play
+        pile = list(range(len(self.deck)))
+        if self.box:  # cards in the box stay out of play
+            boxed = set(self.box)
+            pile = [c for c in pile if c not in boxed]
         self.rng.shuffle(pile)
         self.hands = [[] for _ in range(self.players)]
         self.direction = 1
@@ -357,9 +367,9 @@ class Game(GameState):
     def _playable(self, player: int, card: int, flex: bool) -> bool:
         """Whether ``player`` may play ``card`` (its flex side if ``flex``) now: see :meth:`_plays_of`, the one
         matcher."""
-        return any(f is flex for _, f, _, _ in self._plays_of(player, (card,)))
+        return any(f is flex for _, f, _, _ in self._plays_of(player, [card]))
 
-    def _plays_of(self, player: int, cards: Iterable[int]) -> list[tuple[int, bool, bool, bool]]:
+    def _plays_of(self, player: int, cards: list[int]) -> list[tuple[int, bool, bool, bool]]:
         """The one matcher: of ``cards``, the plays ``player`` may make now, as ``(card, flex side, wild, targeted)``
         in order (each card's regular side, then its flex side).
 
@@ -374,7 +384,6 @@ class Game(GameState):
             keys = t.key
             cards = [c for c in cards if keys[c] >= NUMBER_KEY]  # numbers only
         wild, colour, key, flex_side, flex_colour, swaps = t.wild, t.colour, t.key, t.flex_side, t.flex_colour, t.swaps
-        opts = self.options
         block = self._block
         seven = self._seven_zero
         plays: list[tuple[int, bool, bool, bool]] = []
@@ -389,13 +398,14 @@ class Game(GameState):
                         plays.append((card, False, False, seven and swaps[card]))
                 return plays
             faces = self.faces
+            stacking = self.options.stacking
             top_kind = self.stack_card().kind
             deflect = self._deflect
             if deflect:
                 tc, tk = self._top_keys()
             for card in cards:
                 kind = faces[card].kind
-                if stacks_on(opts.stacking, kind, top_kind) and not (
+                if stacks_on(stacking, kind, top_kind) and not (
                     block and t.restricted[card] and self._guilty(player, card, False)
                 ):
                     plays.append((card, False, wild[card], False))
@@ -602,16 +612,14 @@ class Game(GameState):
         return events
 
     def _validate(self, action: object) -> None:
+        if type(action) is Play:  # the most frequent action first: its player is read natively when compiled
+            self._check_player(action.player)
+            self._check_play(action)
+            return
         if type(action) not in _ACTION_TYPES:
             raise E.UnknownAction(f"not an action: {action!r}")
-        if self.phase is _MATCH_OVER:
-            raise E.MatchOver("the match is over")
-        player = action.player  # type: ignore[attr-defined]
-        if type(player) is not int or not 0 <= player < self.players or not self.active[player]:
-            raise E.NotSeated(f"seat {player!r} is not playing in this match")  # as _check_seat
-        if type(action) is Play:
-            self._check_play(action)
-        elif type(action) is PlayMany:
+        self._check_player(action.player)  # type: ignore[attr-defined]
+        if type(action) is PlayMany:
             self._check_play_many(action)
         elif type(action) is Draw:
             self._check_draw(action)
@@ -627,6 +635,13 @@ class Game(GameState):
             self._check_call_uno(action)
         elif type(action) is Catch:
             self._check_catch(action)
+
+    def _check_player(self, player: object) -> None:
+        """Checks common to every action, after its type: the match goes on and ``player`` is seated."""
+        if self.phase is _MATCH_OVER:
+            raise E.MatchOver("the match is over")
+        if type(player) is not int or not 0 <= player < self.players or not self.active[player]:
+            raise E.NotSeated(f"seat {player!r} is not playing in this match")  # as _check_seat
 
     def _check_turn(self, player: int, phases: tuple[Phase, ...]) -> None:
         if self.phase not in phases:
@@ -661,7 +676,7 @@ class Game(GameState):
                     raise E.TooLate("too late: the top card has changed")
                 self._check_turn(p, _PLAY_PHASES)  # raises
         hand = self.hands[p]
-        if type(a.card) is not int or a.card not in hand:
+        if type(a.card) is not int or _position(hand, a.card) < 0:
             raise E.CardNotInHand(f"card {a.card!r} is not in seat {p}'s hand")
         if not jump and self.phase is _PLAY_DRAWN and a.card != self.drawn:
             raise E.OnlyDrawnCard("only the card just drawn may be played")
@@ -719,7 +734,7 @@ class Game(GameState):
         restricted = self.tables.restricted[card] and self._restricted(card, flex)
         judged = self.colour_in_play() if restricted else None  # the colour a challenge checks (SPEC G7)
         guilty = restricted and self._holds_colour(p, judged, card)
-        hand.remove(card)
+        hand.pop(_position(hand, card))  # hand.remove(card): in hand, as checked
         self.discard.append(card)
         self.declared = a.colour if self.tables.wild[card] else None
         self.drawn = None
@@ -844,7 +859,7 @@ class Game(GameState):
         self.revealed = None
         got = self._draw_to_match(p, events) if self._draw_all else self._draw(p, 1, "draw", events)
         last = got[-1] if got else None
-        if last is not None and (self._playable(p, last, False) or self._playable(p, last, True)):
+        if last is not None and self._plays_of(p, [last]):  # playable, on either side
             self.phase = _PLAY_DRAWN
             self.drawn = last
         else:
@@ -859,8 +874,7 @@ class Game(GameState):
             card = self.draw_pile.pop()
             got.append(card)
             hand.append(card)  # in the hand while it is judged (a blocked wild draw looks at the whole hand)
-            playable = self._playable(p, card, False) or self._playable(p, card, True)
-            if playable:
+            if self._plays_of(p, [card]):  # playable, on either side
                 break
         del hand[len(hand) - len(got) :]
         self._receive(p, got, "draw", events)

@@ -124,7 +124,7 @@ class LegalActions(Sequence[Action]):
     def __getitem__(self, index: slice) -> Sequence[Action]: ...
 
     def __getitem__(self, index: int | slice) -> Action | Sequence[Action]:
-        if isinstance(index, slice):
+        if not isinstance(index, int):  # a slice (an int is checked natively, where ``slice`` is a global lookup)
             return list(self)[index]
         n = self._len
         if index < 0:

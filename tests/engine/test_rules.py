@@ -11,8 +11,9 @@ from bot.ai import normal as ai
 from bot.engine.actions import Accept, Challenge
 from bot.engine.builder import build
 from bot.engine.cards import TARGETED_KINDS, Kind, Mode, Side, parse_faces
+from bot.engine.effects import FLEX, REGULAR
 from bot.engine.game import Game
-from bot.engine.rules import RULESETS, Penalty, colour_held_most, holds_colour
+from bot.engine.rules import DEFLECTS, RULESETS, Penalty, colour_held_most, holds_colour
 from bot.engine.scoring import placement
 from bot.engine.view import Phase
 
@@ -24,6 +25,13 @@ def test_g1_the_rulesets_take_their_seats_from_the_one_limits_module() -> None:
         assert rules.players == limits.PLAYER_RANGE[mode.value]
     assert set(limits.MODES) == {m.value for m in Mode}
     assert RULESETS[Mode.FLEX].targeted == TARGETED_KINDS and not RULESETS[Mode.CLASSIC].targeted
+
+
+def test_a_number_has_no_effect_in_any_table() -> None:
+    # effects.carry_out returns at once for a number without house rule seven_zero: no table may give it an effect
+    assert Kind.NUMBER not in REGULAR and Kind.NUMBER not in FLEX and Kind.NUMBER not in DEFLECTS
+    for rules in RULESETS.values():
+        assert Kind.NUMBER not in rules.draw_cards and Kind.NUMBER not in rules.wild_draws
 
 
 def test_c6_f9_x8_points_come_from_each_games_ruleset() -> None:
