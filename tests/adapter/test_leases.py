@@ -22,6 +22,7 @@ from bot.adapter import ManualClock, SessionManager
 from bot.adapter import refusals as AE
 from bot.adapter.leases import gone, make_owner
 from bot.adapter.manager import Limits
+from bot.adapter.session import Session
 from bot.engine.actions import Draw
 from bot.storage import Shards, StorageUnavailable, Store, open_store
 
@@ -63,10 +64,35 @@ async def store(tmp_path: Path, clock: ManualClock) -> AsyncIterator[Store]:
     await s.close()
 
 
-def manager(
-    store: Any, clock: ManualClock, *, shards: Shards | None = None, owner: str | None = None
-) -> SessionManager:
-    return SessionManager(
+class Manager(SessionManager):
+    """A session manager whose ``start()`` a test can see waiting on the clock: :attr:`settled` is set while it is not
+    starting, or while its wait for the shard locks is parked on the clock (between two polls), and clear while a poll
+    or the loading of the games is on its way (real I/O). The helpers below move the clock only while it is set: a
+    clock moved during that I/O (a slow disk, a loaded CI machine) would age the leases it just took before their
+    first renewal is even armed, as no real clock does."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.settled = asyncio.Event()
+        self.settled.set()
+
+    async def start(self) -> list[Session]:
+        self.settled.clear()
+        try:
+            return await super().start()
+        finally:
+            self.settled.set()
+
+    async def _sleep(self, seconds: float) -> None:
+        self.settled.set()
+        try:
+            await super()._sleep(seconds)
+        finally:
+            self.settled.clear()
+
+
+def manager(store: Any, clock: ManualClock, *, shards: Shards | None = None, owner: str | None = None) -> Manager:
+    return Manager(
         store,
         clock=clock,
         limits=Limits(ai_delay=0.0, ai_catch_delay=0.0),
@@ -98,25 +124,33 @@ async def draw(m: SessionManager, channel: int) -> int:
     return update.version
 
 
+async def settle(*managers: SessionManager) -> None:
+    """Wait (bounded) until no ``start()`` of ``managers`` is doing I/O: each is done or parked on the clock."""
+    for m in managers:
+        if isinstance(m, Manager):
+            await asyncio.wait_for(m.settled.wait(), timeout=30)
+
+
 async def advance(clock: ManualClock, seconds: float, *managers: SessionManager) -> None:
-    """Move the clock in steps of a second (lease renewals run every ``TTL / 3``), letting background work finish."""
+    """Move the clock in steps of a second (lease renewals run every ``TTL / 3``), letting background work finish, and
+    never while a ``start()`` of ``managers`` is on its way to the database (see :class:`Manager`)."""
     for _ in range(int(seconds)):
+        await settle(*managers)
         clock.advance(1.0)
         for m in managers:
             await m.idle()
+    await settle(*managers)
 
 
-async def started(clock: ManualClock, starting: asyncio.Task[None], *managers: SessionManager) -> None:
-    """Wait for a manager's ``start()`` that waits for its shard locks: it polls on the manual clock, and each poll is
-    real I/O first, so a poll still on its way when a test moved the clock sets its timer after that move and waits
-    for the next one. Move the clock on a second at a time until it is done (bounded: a test that never frees the
-    shard fails here instead of hanging)."""
+async def started(clock: ManualClock, starting: asyncio.Task[Any], *managers: SessionManager) -> None:
+    """Wait for a manager's ``start()`` that waits for its shard locks: it polls on the manual clock, so move the clock
+    on a second at a time (only while it is parked between two polls) until it is done (bounded: a test that never
+    frees the shard fails here instead of hanging)."""
     for _ in range(20 * int(TTL) + 20):
+        await settle(*managers)
         if starting.done():
             break
-        await asyncio.wait({starting}, timeout=0.05)  # let the poll's I/O finish and park on the clock
-        if not starting.done():
-            await advance(clock, 1, *managers)
+        await advance(clock, 1, *managers)
     assert starting.done(), "start() still waiting for its shard locks"
     await starting
 
@@ -174,6 +208,9 @@ async def test_a_crashed_process_s_games_are_taken_over_once_its_leases_expire_a
 
     cut.down = False  # the old process is back: it neither gets the game back nor may change it
     await advance(clock, TTL, old, new)
+    # it found the shard run by the new process and stood down (issue 16 point 4); the new one kept everything
+    assert old.shard_holders == [new.leases.owner] and not new.standing_down, (old.shard_holders, new.shard_holders)
+    assert new.leases.runs_shards() and new.leases.holds(1)
     with pytest.raises(AE.NotOwned):
         await draw(old, 1)
     assert old.sessions == {} and await store.lease_owner(1) == new.leases.owner
