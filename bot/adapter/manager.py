@@ -550,13 +550,14 @@ class SessionManager:
         again it goes through every pairing of four players (and as many as there are seats but one of six or
         eight). ``version``: the lobby's version the request was made from (the message clicked); when the lobby has
         changed since, :class:`~bot.adapter.refusals.Stale` (a double click rotates once). Raises
+        :class:`~bot.adapter.refusals.AlreadyStarted` (or ``GameFinished``) once the game has started,
         :class:`~bot.adapter.refusals.BadRequest` at a table without teams and
         :class:`~bot.adapter.refusals.TeamPlayers` without 4, 6 or 8 players; nothing changes."""
 
         def change(s: Session) -> K:
+            self._require_lobby(s)  # a game that started says so, whichever lobby the click was made from
             if version is not None and version != s.version:
                 raise E.Stale("the lobby has changed", version=s.version)
-            self._require_lobby(s)
             self._require_host(s, user_id, is_admin)
             if not plays_teams(s.mode, s.options):
                 raise E.BadRequest("this table is not a partner game")

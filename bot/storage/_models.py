@@ -307,7 +307,9 @@ class HistoryRow:
     names in seat order (AI seats included), without the player's ``partners`` (a partner game, SPEC T: the other
     seats of their team, in seat order; empty without teams or for a match recorded without its teams);
     ``rating_change`` how much the player's shown rating moved with this match in the history's scope, ``None`` when
-    the match was not rated.
+    the match was not rated; ``places`` how many places the match's seats took (a partner game's partners share their
+    team's place, SPEC T4, so there it is the number of teams, and one more for each player who left, T5; else
+    ``seats``; 0 where not read).
     """
 
     match_id: int
@@ -324,6 +326,7 @@ class HistoryRow:
     rating_change: int | None
     recorded: bool
     partners: tuple[str, ...] = ()
+    places: int = 0
 
 
 @dataclass(frozen=True, slots=True)

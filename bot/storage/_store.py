@@ -810,12 +810,14 @@ class SqlStore:
             return []
         ids = [int(r[0]) for r in rows]
         seats: dict[int, list[tuple[int, str, int | None]]] = {}
-        for match_id, seat, name, team in await self._db.read(
-            f"SELECT match_id, seat, display_name, team FROM match_players WHERE match_id IN ({_marks(len(ids))}) "
-            "ORDER BY match_id, seat",
+        places: dict[int, set[int]] = {}
+        for match_id, seat, name, team, placement in await self._db.read(
+            "SELECT match_id, seat, display_name, team, placement FROM match_players "
+            f"WHERE match_id IN ({_marks(len(ids))}) ORDER BY match_id, seat",
             *ids,
         ):
             seats.setdefault(int(match_id), []).append((int(seat), str(name), None if team is None else int(team)))
+            places.setdefault(int(match_id), set()).add(int(placement))
         changes = {
             int(match_id): shown_rating(mu1, sigma1) - shown_rating(mu0, sigma0)
             for match_id, mu0, sigma0, mu1, sigma1 in await self._db.read(
@@ -851,6 +853,7 @@ class SqlStore:
                 changes.get(int(mid)),
                 str(key) in recorded,
                 tuple(name for s, name, t in seats.get(int(mid), ()) if s != int(seat) and _partner(t, team)),
+                len(places.get(int(mid), ())),
             )
             for mid, key, mode, g, ended, status, place, final, points, seat, team in rows
         ]

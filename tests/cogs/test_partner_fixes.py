@@ -28,8 +28,9 @@ from .sessions import flip_session
 
 def row(partners: tuple[str, ...], opponents: tuple[str, ...], status: str = "completed") -> HistoryRow:
     seats = 1 + len(partners) + len(opponents)
+    places = seats // (1 + len(partners))  # SPEC T4: partners share their team's place
     return HistoryRow(
-        1, "1:2:3", "classic", 2, 1_799_999_999.0, status, 1, seats, 120, 120, opponents, 14, True, partners
+        1, "1:2:3", "classic", 2, 1_799_999_999.0, status, 1, seats, 120, 120, opponents, 14, True, partners, places
     )
 
 
@@ -44,7 +45,7 @@ def test_t4_a_history_line_names_the_partner_as_a_partner_never_as_an_opponent(l
         date=date,
         game=game,
         place=1,
-        seats=4,
+        seats=2,  # SPEC T4: place 1 of 2 teams (partners share it), not of 4 seats
         points=120,
         partners="Cleo",
         opponents="Ben, Dan",
@@ -59,7 +60,8 @@ def test_t4_a_history_line_names_the_partner_as_a_partner_never_as_an_opponent(l
         t("history.row_team_abandoned", lang, date=date, game=game, points=120, partners="Cleo", opponents="Ben, Dan")
     )
     label = history_option(row(("Cleo",), ("Ben", "Dan")), lang).label
-    assert label == t("history.option_team", lang, game=game, place=1, seats=4, partners="Cleo", opponents="Ben, Dan")
+    assert label == t("history.option_team", lang, game=game, place=1, seats=2, partners="Cleo", opponents="Ben, Dan")
+    assert "of 4" not in history_line(row(("Cleo",), ("Ben", "Dan")), "en")
     # without teams, as before
     solo = history_line(row((), ("Ben", "Cleo")), lang)
     assert solo.startswith(

@@ -1,6 +1,7 @@
 """Partner games (SPEC T) end to end, three defects of issue 17 point 7 fixed: the host's **Change partners** button
 refuses a stale click, the second of a double click and the button of a lobby message posted by the release before
-(no fingerprint) with one line, changing nothing (T1); and ``/uno history`` shows a partner as a partner (T1, T4).
+(no fingerprint) with one line, changing nothing (T1), and once the game has started says so; and ``/uno history``
+shows a partner as a partner and the place among the teams (T1, T4).
 
 The real discord.py client against the loopback emulator; four players at a one-round classic partner table."""
 
@@ -170,8 +171,17 @@ async def test_t1_t4_the_history_shows_the_partner_as_a_partner(
     table = await partner_lobby(emulator, world, bot)
     alice, bob, carol = world["users"][:3]
     channel = world["channel"]
-    await emulator.click(alice, table.public_message(), label="Start")
+    lobby = table.public_message()
+    shown = partners_id(table)
+    await emulator.click(alice, lobby, label="Start")
     await emulator.settle()
+    # a lobby message that still shows Change partners after the start: the click says the game has started
+    (button, *_) = [b for b in table.public_message().buttons() if b.custom_id]
+    assert button.custom_id is not None
+    showing(emulator, table.public_message(), button.custom_id, shown)
+    res = await emulator.click(alice, table.public_message(), shown)
+    assert [m.text for m in res.ephemeral_messages] == [t("error.already_started", "en")]
+    showing(emulator, table.public_message(), shown, button.custom_id)
     hands = {u.id: await table.open_hand(u) for u in (alice, bob, carol)}
     await play(table, alice, hands[alice.id], "Red 1", uno=True)
     await play(table, bob, hands[bob.id], "Red 2", uno=True)
@@ -182,6 +192,7 @@ async def test_t1_t4_the_history_shows_the_partner_as_a_partner(
         res = await emulator.slash(user, channel, "uno history")
         (page,) = res.public_messages
         assert f"with {partner} · against {opponents}" in page.text, page.text
+        assert "· place **" + ("1" if user is alice else "2") + "** of 2 ·" in page.text, page.text  # of 2 teams (T4)
         (option,) = page.select_options()  # the recap select: one recorded match
         assert option.label.endswith(f"with {partner} · vs {opponents}"), option.label
     emulator.assert_all_interactions_answered_once(max_latency=3.0)

@@ -94,6 +94,9 @@ async def test_t4_the_history_lists_a_partner_as_a_partner_and_never_as_an_oppon
     assert (six.partners, six.opponents) == (("Dan",), ("Ben", "Cleo", "Eve", "Finn"))
     assert (solo.partners, solo.opponents) == ((), ("Ben", "Cleo"))  # without teams: as before
     assert four.seats == 4 and four.placement == 1 and six.placement == 2
+    # partners share their team's place (T4): a place among 2 and 3 teams, not among 4 and 6 seats; without teams,
+    # among the seats
+    assert (four.places, six.places, solo.places) == (2, 3, 3)
     (ben,) = [r for r in await store.match_history(12, guild_id=1) if r.match_key == "p4"]
     assert (ben.partners, ben.opponents) == (("Dan",), ("Ann", "Cleo"))
 
@@ -190,6 +193,7 @@ async def test_t1_a_schema7_database_gets_its_teams_and_its_live_partner_game_pl
         assert (rows[5].partners, rows[5].opponents) == (("Dan",), ("Cleo", "Ben"))
         (cleo,) = [r for r in await store.match_history(CLEO, guild_id=77) if r.match_id == 2]
         assert (cleo.placement, cleo.partners) == (4, ("Finn",))  # she left (SPEC T5): still Finn's partner
+        assert (rows[2].places, cleo.places) == (4, 4)  # three teams' places and hers after them (T5)
 
         # the leaderboards, seasons and ratings were counted from placements: 0008 changes none of them
         kept = await aggregates(backend)

@@ -310,9 +310,13 @@ class Clicks:
         """**Change partners** (SPEC T1), clicked on a lobby message that showed the lobby of fingerprint ``fp``. A
         click on an older message, the second click of a double click, or a button posted by the release before the
         fingerprint (``fp`` None) is refused with one line and changes nothing: the partners move once per lobby the
-        host saw. The adapter checks the version again under the session's lock (two clicks at once)."""
+        host saw. The adapter checks the version again under the session's lock (two clicks at once). Once the game
+        has started (a lobby message still showing the button), the adapter's refusal says so."""
         try:
             session = self.snapshot(channel)
+            if session.status is not Status.LOBBY:
+                # refused by the adapter (the game has started, or is over), answered by self.error below
+                await self.manager.change_partners(channel, interaction.user.id, is_admin=is_admin(interaction))
             if fp is None or fp != ids.lobby_fingerprint(session):
                 await send_ephemeral(interaction, t("lobby.partners_stale", lang))
                 return

@@ -47,8 +47,15 @@ def opponents_text(names: Sequence[str]) -> str:
     return text or "—"
 
 
+def _of(row: HistoryRow) -> int:
+    """The "of N" of a history row's place: the seats, but in a partner game the places its seats took (partners share
+    their team's place, SPEC T4: place 1 of 2 teams, not of 4 seats)."""
+    return (row.places or row.seats) if row.partners else row.seats
+
+
 def history_line(row: HistoryRow, lang: str) -> str:
-    """One match of a history page; in a partner game (SPEC T) the player's partners, then their opponents."""
+    """One match of a history page; in a partner game (SPEC T) the player's partners, then their opponents, and the
+    team's place among the teams (T4)."""
     opponents = opponents_text(row.opponents)
     game = t(f"mode.{row.mode}", lang)
     date = f"<t:{int(row.ended_at)}:d>"
@@ -60,7 +67,7 @@ def history_line(row: HistoryRow, lang: str) -> str:
             date=date,
             game=game,
             place=row.placement,
-            seats=row.seats,
+            seats=_of(row),
             points=row.points,
             opponents=opponents,
             **team,
@@ -85,7 +92,7 @@ def history_option(row: HistoryRow, lang: str) -> discord.SelectOption:
             lang,
             game=game,
             place=row.placement,
-            seats=row.seats,
+            seats=_of(row),
             partners=partners,
             opponents=opponents,
         )
