@@ -18,8 +18,8 @@ With ``flip_pairing = "random"`` (SPEC F2) the seat cannot know which faces shar
 
 This module chooses the candidates and the move; the sampling (:class:`~bot.ai.rollout.Sampler`), the rollouts and
 :func:`~bot.ai.rollout.quick` are in :mod:`bot.ai.rollout`, which ``scripts/build_engine.py`` compiles with mypyc
-together with the engine (issue 21 point 5): the same decisions on either build, the compiled one about 2.5 times
-cheaper in CPU. Both are re-exported here (``Sampler``, ``quick``).
+together with the engine (issue 21 point 5): the same decisions on either build, the compiled one at about half the
+CPU time per decision. Both are re-exported here (``Sampler``, ``quick``).
 """
 
 from __future__ import annotations
