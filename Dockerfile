@@ -2,9 +2,9 @@
 #   docker build -t uno-bot .
 #   docker run --env-file .env -v uno-data:/data uno-bot              # SQLite in the /data volume
 #   docker compose up -d                                               # PostgreSQL + two shard processes
-# Stage 1 compiles the rules engine with mypyc (README "Performance"; scripts/build_engine.py): the same engine,
-# several times faster. --strict fails the build rather than ship the slower source engine unnoticed. The compiler stays
-# in this stage: the image that runs the bot has none.
+# Stage 1 compiles the rules engine, and the Hard AI's search core with it, with mypyc (README "Performance";
+# scripts/build_engine.py): the same engine, several times faster. --strict fails the build rather than ship the slower
+# source engine unnoticed. The compiler stays in this stage: the image that runs the bot has none.
 FROM python:3.11-slim AS engine
 # hadolint ignore=DL3008
 RUN apt-get update \
@@ -39,8 +39,10 @@ COPY cogs ./cogs
 # hadolint ignore=DL3013
 RUN pip install ".[postgres]"
 # The compiled engine and its stamp beside the sources it was built from (bot/engine_native.py uses it only while the
-# stamp matches them; the bot runs from /app, so these are the modules it imports). Same base image, same Python ABI.
+# stamp matches them; the bot runs from /app, so these are the modules it imports), and the Hard AI's search core
+# compiled in the same build. Same base image, same Python ABI.
 COPY --from=engine /src/bot/engine/*.so /src/bot/engine/_native.stamp ./bot/engine/
+COPY --from=engine /src/bot/ai/*.so ./bot/ai/
 
 USER 10001:10001
 # SQLite by default (a file in the volume); set UNO_DATABASE=postgresql://… for PostgreSQL.

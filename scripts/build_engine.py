@@ -2,8 +2,11 @@
 
     python scripts/build_engine.py [--if-stale] [--strict] [--clean]
 
-Compiles every module of bot/engine but those of ``bot.engine_native.PURE_MODULES`` into one extension (the
-``*.so`` files beside the sources, C and objects under build/engine/), then writes the stamp that makes them used.
+Compiles every module of bot/engine but those of ``bot.engine_native.PURE_MODULES``, and with them the modules of
+``bot.engine_native.BESIDE`` (the *Hard* AI's search core, bot/ai/rollout.py: it reads the engine's native classes
+natively), into one extension (the ``*.so`` files beside the sources, C and objects under build/engine/), then writes
+the stamp that makes them used; the stamp covers every source compiled, so an edit to any of them makes the build
+stale.
 ``--if-stale`` does nothing when the stamp matches the sources. Without a C compiler, or when anything else goes
 wrong, it removes what it built, says so in one line and exits 0: the engine then runs as Python source, only
 slower. ``--strict`` (CI) exits 1 instead. ``--clean`` only removes a build. ``UNO_ENGINE=pure`` skips the build.
@@ -30,6 +33,9 @@ def clean() -> None:
     native.STAMP.unlink(missing_ok=True)
     for path in native.ENGINE.glob("*.so"):
         path.unlink()
+    for source in native.BESIDE.values():
+        for path in source.parent.glob(source.stem + ".*.so"):
+            path.unlink()
 
 
 def build() -> None:
@@ -39,6 +45,9 @@ def build() -> None:
     os.chdir(ROOT)  # mypyc names modules from paths relative to the project
     sources = sorted(f"bot/engine/{p.name}" for p in native.ENGINE.glob("*.py"))
     compiled = [s for s in sources if Path(s).stem not in native.PURE_MODULES]
+    beside = [str(p.relative_to(ROOT)) for p in native.BESIDE.values()]
+    sources += beside
+    compiled += beside
     digest = native.sources_digest()
     extensions = mypycify(
         sources, only_compile_paths=compiled, opt_level="3", group_name=GROUP, target_dir="build/engine"
@@ -49,7 +58,7 @@ def build() -> None:
     command.build_temp = "build/engine/temp"  # type: ignore[attr-defined]
     dist.run_command("build_ext")
     if native.sources_digest() != digest:
-        raise RuntimeError("the engine's sources changed during the build")
+        raise RuntimeError("the compiled sources changed during the build")
     native.STAMP.write_text(digest + "\n")
 
 

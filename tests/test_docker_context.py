@@ -1,10 +1,10 @@
 """The image's build context (issue 21 point 5, the Dockerfile's build stage): the compiled engine in the image is the
 one the build stage compiles from the image's own sources, never one built on the developer's machine.
 
-``./scripts/test`` leaves the host's compiled engine (``bot/engine/*.so``) and its stamp (``bot/engine/_native.stamp``)
-beside the sources, and mypyc's C and objects under ``build/``; sent to Docker they would be copied into both stages
-(``COPY bot``): a host's modules for another platform or Python beside the sources, and a stamp that only the build
-stage's copy happens to overwrite."""
+``./scripts/test`` leaves the host's compiled engine (``bot/engine/*.so``, and the *Hard* AI's search core compiled with
+it, ``bot/ai/*.so``) and its stamp (``bot/engine/_native.stamp``) beside the sources, and mypyc's C and objects under
+``build/``; sent to Docker they would be copied into both stages (``COPY bot``): a host's modules for another platform
+or Python beside the sources, and a stamp that only the build stage's copy happens to overwrite."""
 
 from __future__ import annotations
 
@@ -36,8 +36,15 @@ def test_the_host_build_of_the_engine_stays_out_of_the_image():
         "bot/engine/game.cpython-311-x86_64-linux-gnu.so",
         "bot/engine/_native__mypyc.cpython-312-darwin.so",
         "bot/engine/_native.stamp",
+        "bot/ai/rollout.cpython-311-x86_64-linux-gnu.so",
         "build/engine/temp/x.o",
     ):
         assert ignored(path), path
-    for path in ("bot/engine/game.py", "cogs/uno/cog.py", "pyproject.toml", "scripts/build_engine.py"):
+    for path in (
+        "bot/engine/game.py",
+        "bot/ai/rollout.py",
+        "cogs/uno/cog.py",
+        "pyproject.toml",
+        "scripts/build_engine.py",
+    ):
         assert not ignored(path), path

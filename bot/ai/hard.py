@@ -15,34 +15,32 @@ Every other decision (UNO calls, catches, colours owed, challenges, stacks, jump
 The budget is a number of simulations (:data:`ITERATIONS`), not a time: the same view, memory and seed give the same
 move. The search never sees the real game: it is given only the view, the match options (public) and the memory.
 With ``flip_pairing = "random"`` (SPEC F2) the seat cannot know which faces share a card, so *Hard* plays *Normal*.
+
+This module chooses the candidates and the move; the sampling (:class:`~bot.ai.rollout.Sampler`), the rollouts and
+:func:`~bot.ai.rollout.quick` are in :mod:`bot.ai.rollout`, which ``scripts/build_engine.py`` compiles with mypyc
+together with the engine (issue 21 point 5): the same decisions on either build, the compiled one at about half the
+CPU time per decision. Both are re-exported here (``Sampler``, ``quick``).
 """
 
 from __future__ import annotations
 
-import copy
 import math
-from collections.abc import Sequence
 from random import Random
 
 from bot.engine import compiled
-from bot.engine.actions import Accept, Action, Challenge, DeclareColour, Draw, Keep, Play, PlayMany
-from bot.engine.cards import CHALLENGEABLE_KINDS, Colour, Face, Mode, Side
-from bot.engine.decks import deck_for, tables_for
-from bot.engine.game import Game
-from bot.engine.legal import COLOUR_INDEX, NUMBER_KEY
+from bot.engine.actions import Action, Draw, Keep, Play, PlayMany
+from bot.engine.cards import CHALLENGEABLE_KINDS, Mode
 from bot.engine.options import Options
-from bot.engine.rng import Rng
-from bot.engine.rules import holds_colour
-from bot.engine.teams import partner_of
 from bot.engine.view import Phase, PlayerView
 
 from . import normal
 from .memory import Memory
+from .rollout import Sampler, outcomes, quick
 
 #: Simulations per decision (the budget: deterministic, unlike a time limit). On the compiled engine (issue 21 point 5)
-#: 480: each world is sampled once for all candidates and the rollout policy is lean, so 480 cost about what 240 did,
-#: and at 4 players they win more (README "AI levels"); on the source engine 80 keep a decision within the time budget
-#: (p95 ≤ 200 ms).
+#: 480: each world is sampled once for all candidates, the rollout policy is lean and compiled with the engine
+#: (:mod:`bot.ai.rollout`), and at 4 players they win more than 240 (README "AI levels"); on the source engine 80 keep a
+#: decision within the time budget (p95 ≤ 200 ms).
 ITERATIONS = 480 if compiled() else 80
 #: A rollout stops after this many actions (a round that long is scored by hand sizes).
 ROLLOUT_STEPS = 400
@@ -52,9 +50,6 @@ MARGIN = 0.05
 CONFIDENCE = 1.0
 
 _SEARCHED = (Phase.PLAY, Phase.PLAY_DRAWN)
-_DECLARE = Phase.DECLARE_COLOUR
-_PLAY = Phase.PLAY
-_CHALLENGE = Phase.CHALLENGE
 
 
 def choose(
@@ -78,8 +73,7 @@ def choose(
     worlds = max(1, iterations // len(candidates))
     # Every candidate is played in the same sampled worlds (common random numbers): the rollouts are deterministic
     # given the world, so the candidates are compared pair by pair, without the noise of the worlds.
-    sampled = [sampler.world(seed + w) for w in range(worlds)]
-    results = [[_rollout(sampler.game(world), a, me) for world in sampled] for a in candidates]
+    results = outcomes(sampler, candidates, me, seed=seed, worlds=worlds, steps=ROLLOUT_STEPS)
     base_results = results[0]
     best, best_gain = 0, 0.0
     for i in range(1, len(candidates)):
@@ -132,281 +126,4 @@ def _candidates(view: PlayerView, base: Action) -> list[Action]:
     return out
 
 
-def _rollout(game: Game, first: Action, me: int) -> float:
-    """Play ``first`` then every seat's :func:`quick` move to the round's end: 1 if ``me`` won the round, else 0 (a
-    round cut short by :data:`ROLLOUT_STEPS` scores by hand sizes)."""
-    teams = game.teams  # SPEC T: a round the partner wins is won
-    mine = {me, partner_of(me, teams)} if teams else {me}
-    game.apply(first)
-    for _ in range(ROLLOUT_STEPS):
-        seat = game.pending
-        if seat is None:
-            return 1.0 if game.history and game.history[-1].winner in mine else 0.0
-        action = quick(game, seat)
-        if action is None:
-            return 0.0
-        game.apply(action)
-    counts = [len(h) if game.active[s] else 999 for s, h in enumerate(game.hands)]
-    return 1.0 if min(counts[s] for s in mine) == min(counts) else 0.0
-
-
-def quick(game: Game, seat: int) -> Action | None:
-    """A fast version of the *Normal* heuristic for the rollouts, reading the sampled game directly (it is a sample,
-    not the real game): UNO called with the next-to-last card, wilds kept unless an opponent is close to going out,
-    the colour held most, action cards against a short hand, high numbers first, the Power Card saved; never a guilty
-    wild draw (drawing instead when it is the only play); a wild draw challenged exactly when Normal challenges it
-    (:func:`bot.ai.normal.challenges`, SPEC G7); a stack taken when nothing stacks; with ``number_finish`` (SPEC H6)
-    a number kept for the last card. Never a jump-in or a catch."""
-    legal = game.legal_actions(seat)
-    phase = game.phase
-    hand = game.hands[seat]
-    t = game.tables
-    counts = [0] * 8
-    for c in hand:
-        k = t.colour[c]
-        if k >= 0:
-            counts[k] += 1
-    if phase is _DECLARE:
-        best_colour = max(t.colours, key=lambda col: counts[COLOUR_INDEX[col]])
-        return DeclareColour(seat, best_colour)
-    n = legal.plays
-    if phase is _CHALLENGE:  # as Normal challenges (it nearly always does: a bluff is caught)
-        ch = game.challenge
-        held = len(game.hands[ch.player]) if ch is not None else 7
-        kind = game.faces[game.discard[-1]].kind
-        want = Challenge if normal.challenges(game.mode, kind, held, game.stack) else Accept
-        for a in legal:
-            if isinstance(a, want):
-                return a
-    if phase is _CHALLENGE or not n:
-        for a in legal[n:]:
-            if isinstance(a, Draw | Keep | Accept):
-                return a
-        return legal[0] if len(legal) else None
-    danger = False
-    active = game.active
-    for s, h in enumerate(game.hands):
-        if len(h) <= 2 and s != seat and active[s]:
-            danger = True
-            break
-    two = len(hand) == 2
-    stuck = two and game.options.number_finish  # SPEC H6: a last card that is not a number cannot be played
-    best: Action | None = None
-    best_score = -1e9
-    for a in legal[:n]:
-        assert isinstance(a, Play)
-        if two and not a.uno:
-            continue
-        c = a.card
-        if t.wild[c]:
-            score = (0.0 if danger or len(hand) <= 2 else -30.0) - (20.0 if t.restricted[c] else 0.0)
-            if t.restricted[c] and _bluff(game, seat, c, counts):
-                score -= 100.0  # Normal never bluffs (and challenges nearly always)
-            if a.colour is not None:
-                score += 3 * counts[COLOUR_INDEX[a.colour]]
-        else:
-            score = 2.0 * counts[t.colour[c]]
-            key = t.key[c]
-            score += 0.1 * (key - NUMBER_KEY) if key >= NUMBER_KEY else (8.0 if danger else 1.0)
-        if a.flex and not danger:
-            score -= 6.0
-        if a.target is not None:
-            score -= len(game.hands[a.target])
-        if stuck and t.key[hand[0] if hand[1] == c else hand[1]] < NUMBER_KEY:
-            score -= 60.0
-        if score > best_score:
-            best, best_score = a, score
-    if best_score < -50.0 and phase is _PLAY:  # only a bluff: draw instead, as Normal does
-        for a in legal[n:]:
-            if isinstance(a, Draw):
-                return a
-    return best
-
-
-def _bluff(game: Game, seat: int, card: int, counts: list[int]) -> bool:
-    """Whether ``seat`` playing the wild draw ``card`` now would be guilty (SPEC G7, X7): the engine's own test,
-    :func:`~bot.engine.rules.holds_colour`, on the rest of the hand (``counts``: the hand's cards by colour index;
-    enough in classic and FLIP, where only coloured cards count)."""
-    colour = game.colour_in_play()
-    if colour is None:
-        return False
-    if game.mode is not Mode.FLEX:
-        return counts[COLOUR_INDEX[colour]] > 0
-    green = game.power is not None and game.power[seat]
-    faces = game.faces
-    rest = (faces[c] for c in game.hands[seat] if c != card)
-    return holds_colour(game.mode, rest, colour, green=green)
-
-
-class Sampler:
-    """Complete games consistent with ``view``, ``options`` and ``memory`` (the seat's knowledge), drawn from
-    ``rnd``. Card ids of other seats are drawn among the ids not in the seat's own hand, face by face: FLIP's other
-    faces pin each opponent's cards to the cards with that other face; a challenged hand it was shown puts those faces
-    in that hand; the faces played since the last reshuffle are in the discard pile; a colour an opponent failed to
-    follow is kept out of the cards it held then."""
-
-    def __init__(self, view: PlayerView, options: Options, memory: Memory) -> None:
-        me = view.me
-        assert me is not None
-        self.view, self.memory, self.me = view, memory, me
-        self.deck = deck_for(view.mode, options, None)
-        self.faces = self.deck.faces(view.side)
-        self.other = self.deck.faces(view.side.other) if view.other_faces is not None else None
-        self.mine = [h.id for h in view.hand]
-        taken = set(self.mine)
-        self.free = [c for c in range(len(self.deck)) if c not in taken]
-        template, _ = Game.new(view.mode, view.players, seed=0, options=options)
-        template.side = view.side
-        template.faces = self.faces
-        template.tables = tables_for(self.deck, view.side)
-        template.current = me
-        template.direction = view.direction
-        template.declared = view.declared_colour
-        template.phase = view.phase
-        template.drawn = view.drawn.id if view.drawn is not None else None
-        template.after = None
-        template.challenge = None
-        template.revealed = None
-        template.box = []
-        template.stack = view.stack
-        template.catchable = view.catchable
-        template.round = view.round
-        template.dealer = view.dealer
-        template.winner = None
-        template.history = list(template.history)
-        self.template = template
-        self._by_side: dict[Side, tuple[dict[Face, int], list[int]]] = {}
-
-    def _codes(self, side: Side) -> tuple[dict[Face, int], list[int]]:
-        """Faces of ``side`` as small ints: ``(code of a face, code of each card id)`` (comparing ints is fast)."""
-        got = self._by_side.get(side)
-        if got is None:
-            faces = self.deck.faces(side)
-            index: dict[Face, int] = {}
-            got = self._by_side[side] = (index, [index.setdefault(f, len(index)) for f in faces])
-        return got
-
-    def _take(self, pool: list[int], side: Side, face: Face) -> int | None:
-        """Remove from ``pool`` and return a card showing ``face`` on ``side`` (None if there is none)."""
-        index, codes = self._codes(side)
-        return _remove(pool, codes, index.get(face, -1))
-
-    def _take_other(self, pool: list[int], face: Face) -> int | None:
-        """Remove from ``pool`` and return a card whose other side (FLIP) is ``face`` (None if there is none)."""
-        return self._take(pool, self.view.side.other, face)
-
-    def sample(self, seed: int) -> Game:
-        """One game consistent with the seat's knowledge, drawn from ``seed`` (a fresh object each time: the same
-        seed gives an equal game)."""
-        return self.game(self.world(seed))
-
-    def world(self, seed: int) -> World:
-        """The hidden cards of :meth:`sample` ``(seed)``: the hands, the draw pile, the discard pile and the seed of
-        the game's generator (build games from it with :meth:`game`: sampling once and playing each candidate in a
-        copy costs less than sampling each time)."""
-        view, rnd = self.view, Random(seed)
-        pool = list(self.free)
-        rnd.shuffle(pool)
-        players = view.players
-        hands: list[list[int]] = [[] for _ in range(players)]
-        hands[self.me] = list(self.mine)
-        top = self._take(pool, view.side, view.top)
-        discard_known: list[int] = []
-        # FLIP: the other face of every opponent card is public (SPEC F10).
-        if view.other_faces is not None:
-            for s, others in enumerate(view.other_faces):
-                if others is None or s == self.me:
-                    continue
-                for f in others:
-                    c = self._take_other(pool, f)
-                    if c is not None:
-                        hands[s].append(c)
-        else:
-            for s, known in self.memory.known.items():
-                if s == self.me or not 0 <= s < players:
-                    continue
-                for side, f in known[: view.hand_counts[s]]:
-                    c = self._take(pool, side, f)
-                    if c is not None:
-                        hands[s].append(c)
-        room = max(view.discard_pile_size - 1, 0)
-        for side, f in self.memory.played[-room:] if room else ():
-            c = self._take(pool, side, f)
-            if c is not None:
-                discard_known.append(c)
-        # Opponents' unknown cards: colours they failed to follow stay out of the cards they held then.
-        for s in range(players):
-            if s == self.me:
-                continue
-            need = view.hand_counts[s] - len(hands[s])
-            if need <= 0:
-                continue
-            voids = self.memory.voids.get(s, ())
-            banned = {c for c, since in voids if view.hand_counts[s] - since > 0}
-            strict = max((view.hand_counts[s] - since for _, since in voids), default=0)
-            if banned and strict > 0:
-                picked = _pick(pool, min(strict, need), self.faces, banned)
-                hands[s].extend(picked)
-                need -= len(picked)
-            hands[s].extend(pool[-need:] if need > 0 else [])
-            if need > 0:
-                del pool[-need:]
-        draw: list[int] = []
-        if view.draw_pile_size:
-            top_draw = None
-            if view.draw_top_other is not None and self.other is not None:
-                top_draw = self._take_other(pool, view.draw_top_other)
-            n = view.draw_pile_size - (1 if top_draw is not None else 0)
-            draw = pool[-n:] if n > 0 else []
-            del pool[len(pool) - len(draw) :]
-            if top_draw is not None:
-                draw.append(top_draw)
-        discard = pool + discard_known
-        if top is not None:
-            discard.append(top)
-        return hands, draw, discard, rnd.getrandbits(64)
-
-    def game(self, world: World) -> Game:
-        """A fresh game of ``world`` (its lists copied: playing it on leaves ``world`` as it was)."""
-        hands, draw, discard, seed = world
-        view = self.view
-        game = copy.copy(self.template)
-        game.hands = [list(h) for h in hands]
-        game.draw_pile = list(draw)
-        game.discard = list(discard)
-        game.rng = Rng(seed)
-        game.active = list(view.active)
-        game.scores = list(view.scores)
-        game.uno = list(view.uno_called)
-        game.power = list(view.power) if view.power is not None else None
-        game.history = list(self.template.history)
-        return game
-
-
-#: A sampled world: the hands, the draw pile, the discard pile (card ids) and the seed of the game's generator.
-World = tuple[list[list[int]], list[int], list[int], int]
-
-
-def _remove(pool: list[int], codes: list[int], code: int) -> int | None:
-    for i, c in enumerate(pool):
-        if codes[c] == code:
-            pool[i] = pool[-1]
-            pool.pop()
-            return c
-    return None
-
-
-def _pick(pool: list[int], n: int, faces: Sequence[Face], banned: set[Colour]) -> list[int]:
-    """Up to ``n`` ids from the end of ``pool`` (already shuffled) whose colour is not ``banned``, removed from it."""
-    out: list[int] = []
-    i = len(pool) - 1
-    while i >= 0 and len(out) < n:
-        if faces[pool[i]].colour not in banned:
-            out.append(pool[i])
-            pool[i] = pool[-1]
-            pool.pop()
-        i -= 1
-    return out
-
-
-__all__ = ["ITERATIONS", "Sampler", "choose", "searched"]
+__all__ = ["ITERATIONS", "Sampler", "choose", "quick", "searched"]

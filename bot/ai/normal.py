@@ -138,7 +138,7 @@ def challenges(mode: Mode, kind: Kind, held: int, stack: int | None = None) -> b
     """Whether *Normal* challenges a wild draw of ``kind`` played by a seat that holds ``held`` cards (``stack``: the
     stacked total it settles, house rule stacking, SPEC H): when P(guilty) > 2 / (N + 2), as accepting costs N cards
     and a failed challenge N + 2 (SPEC C5, F7, X7); P(guilty) is the chance that ``held`` cards hold the colour in
-    play, each of one colour in four. Also the rule of *Hard*'s rollouts (:func:`bot.ai.hard.quick`)."""
+    play, each of one colour in four. Also the rule of *Hard*'s rollouts (:func:`bot.ai.rollout.quick`)."""
     wild_draw = RULESETS[mode].wild_draws[kind]
     accept = wild_draw.accept.expected(1.0 / _COLOUR_SHARE)  # Wild Draw Color: about 4 cards until the colour
     extra = wild_draw.innocent.expected(1.0 / _COLOUR_SHARE) - accept  # what a wrong challenge costs on top

@@ -49,19 +49,32 @@ def test_pure_is_the_source_and_compiled_without_a_build_refuses_to_import():
 
 
 def test_a_stale_or_missing_stamp_is_not_a_build(tmp_path, monkeypatch):
-    """An engine source edited after the build changes the digest: the stale modules are not used."""
+    """An engine source edited after the build changes the digest: the stale modules are not used. So does a module
+    compiled beside the engine (bot/ai/rollout.py, ``native.BESIDE``), and the build needs its compiled module too."""
     engine = tmp_path / "engine"
     engine.mkdir()
     (engine / "game.py").write_text("X = 1\n")
+    beside = tmp_path / "ai" / "rollout.py"
+    beside.parent.mkdir()
+    beside.write_text("Y = 1\n")
     monkeypatch.setattr(native, "ENGINE", engine)
     monkeypatch.setattr(native, "STAMP", engine / "_native.stamp")
+    monkeypatch.setattr(native, "BESIDE", {"bot.ai.rollout": beside})
     (engine / f"game{native._SO}").write_bytes(b"")
+    native.compiled_path(beside).write_bytes(b"")
     assert not native.built()  # no stamp
     native.STAMP.write_text(native.sources_digest() + "\n")
     assert native.built()
     (engine / "game.py").write_text("X = 2\n")
     assert not native.built()  # edited since
     native.STAMP.write_text(native.sources_digest() + "\n")
+    assert native.built()
+    beside.write_text("Y = 2\n")
+    assert not native.built()  # the module beside edited since
+    native.STAMP.write_text(native.sources_digest() + "\n")
+    native.compiled_path(beside).unlink()
+    assert not native.built()  # its compiled module gone
+    native.compiled_path(beside).write_bytes(b"")
     (engine / f"game{native._SO}").unlink()
     assert not native.built()  # compiled modules gone
 
