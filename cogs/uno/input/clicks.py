@@ -314,13 +314,12 @@ class Clicks:
         has started (a lobby message still showing the button), the adapter's refusal says so."""
         try:
             session = self.snapshot(channel)
-            if session.status is not Status.LOBBY:
-                # refused by the adapter (the game has started, or is over), answered by self.error below
-                await self.manager.change_partners(channel, interaction.user.id, is_admin=is_admin(interaction))
-            if fp is None or fp != ids.lobby_fingerprint(session):
+            lobby = session.status is Status.LOBBY  # else the adapter refuses (started, or over): self.error below
+            if lobby and (fp is None or fp != ids.lobby_fingerprint(session)):
                 await send_ephemeral(interaction, t("lobby.partners_stale", lang))
                 return
-            await self.ack(interaction)  # the lobby message itself shows the change
+            if lobby:
+                await self.ack(interaction)  # the lobby message itself shows the change
             await self.manager.change_partners(
                 channel, interaction.user.id, is_admin=is_admin(interaction), version=session.version
             )
