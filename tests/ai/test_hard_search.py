@@ -1,6 +1,6 @@
 """*Hard*'s search (issue 21 point 1): its rollouts model the *Normal* seats it plays against (they challenge a wild
-draw as Normal does and never bluff one), it never plays a guilty wild draw (SPEC G7), and a sampled world gives
-the same game each time it is played from."""
+draw as Normal does and never bluff one), it never plays a guilty wild draw (SPEC G7), a sampled world gives the
+same game each time it is played from, and its work per decision is capped (point 4)."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from random import Random
 
 from bot.ai import Level, Memory, decide, normal
 from bot.ai.hard import Sampler, quick
+from bot.ai.rollout import WORK_PER_GAME, outcomes
 from bot.engine.actions import Accept, Challenge, Play
 from bot.engine.builder import build
 from bot.engine.cards import Kind
@@ -62,3 +63,24 @@ def test_a_sampled_world_gives_the_same_game_each_time() -> None:
             assert action is not None
             first.apply(action)
         assert sampler.game(world) == sampler.sample(seed)
+
+
+def test_the_work_cap_stops_sampling_worlds_and_keeps_the_first_ones() -> None:
+    """Issue 21 point 4: a decision's rollouts stop sampling new worlds once their work reaches the cap
+    (:data:`bot.ai.hard.WORK_PER_SIMULATION` per simulation): every candidate is played in every world begun, and a
+    smaller cap gives the first worlds of a larger one, with the same results (a long round is searched in fewer
+    worlds, never in other ones)."""
+    options = Options(target_score=0, stacking="any_draw", draw_to_match=True)
+    game = build("classic", ["R5 G3 W+4 R+2", "Y9 B9 G7 R8 Y1", "G1 B2 Y3 Y4"], discard="B1 R2", options=options)
+    view = game.view(0)
+    candidates = [a for a in view.legal if isinstance(a, Play)][:3]
+    assert len(candidates) == 3
+    sampler = Sampler(view, options, Memory(0))
+    full = outcomes(sampler, candidates, 0, seed=7, worlds=40, steps=400, work=10**9)
+    assert [len(r) for r in full] == [40, 40, 40]
+    one_world = outcomes(sampler, candidates, 0, seed=7, worlds=40, steps=400, work=1)
+    assert [len(r) for r in one_world] == [1, 1, 1]
+    cut = outcomes(sampler, candidates, 0, seed=7, worlds=40, steps=400, work=3 * 10 * WORK_PER_GAME * 4)
+    n = len(cut[0])
+    assert 1 < n < 40 and [len(r) for r in cut] == [n, n, n]
+    assert cut == [r[:n] for r in full]

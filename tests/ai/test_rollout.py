@@ -1,14 +1,18 @@
 """*Hard*'s search core, compiled or not (issue 21 points 1, 4 and 5): ``bot/ai/rollout.py`` is compiled with the
 engine by ``scripts/build_engine.py`` and imported from the same build (bot/engine_native.py), and both builds make
 the same decisions: a digest of *Hard*'s moves over fixed seeded positions, pinned here, holds on either. CI runs this
-file on the compiled build and again on the Python source (``.ci/run``), so the pin proves the two decide alike; it
-was recorded before the search core was compiled, so it also proves that moving it changed no decision."""
+file on the compiled build and again on the Python source (``.ci/run``), so the pin proves the two decide alike. With
+the cap on a decision's work lifted (point 4, :data:`bot.ai.hard.WORK_PER_SIMULATION`) the digest is the one recorded
+before the search core was compiled, so moving it changed no decision, and the cap changes only the decisions whose
+rollouts it cuts short."""
 
 from __future__ import annotations
 
 import hashlib
 import os
 from random import Random
+
+import pytest
 
 import bot.engine
 from bot import engine_native as native
@@ -31,8 +35,10 @@ SETTINGS: tuple[tuple[str, int, Options], ...] = (
 #: differ, 480 compiled and 80 on the source).
 DECISIONS = 5
 ITERATIONS = 40
-#: :func:`hard_digest`, recorded on main a8d64fc (before bot/ai/rollout.py) on both builds.
-PINNED = "c44455212c3ea5f57cfa692e9cc3871dec130acc0832df76d69f51cfacfe57d0"
+#: :func:`hard_digest`, recorded with the work cap (``WORK_PER_SIMULATION`` 700) on both builds.
+PINNED = "2ec435556fc149e25551d14fd1cb6aff99224a37de3289c3068ec0a279ce7e6f"
+#: :func:`hard_digest` with no cap on the work, recorded on main a8d64fc (before bot/ai/rollout.py) on both builds.
+PINNED_UNCAPPED = "c44455212c3ea5f57cfa692e9cc3871dec130acc0832df76d69f51cfacfe57d0"
 
 
 def hard_digest() -> str:
@@ -73,6 +79,13 @@ def test_hard_decides_alike_compiled_or_not() -> None:
     """Issue 21 points 4 and 5: the same view, memory and seed give the same move on the compiled build and on the
     Python source, and the same as before the search core was compiled."""
     assert hard_digest() == PINNED
+
+
+def test_the_work_cap_changes_only_the_decisions_it_cuts_short(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 21 point 4: with no cap on a decision's work, *Hard* decides as it did before the cap (and before the
+    search core was compiled): the cap only stops sampling worlds, it plays them alike."""
+    monkeypatch.setattr(hard, "WORK_PER_SIMULATION", 10**9)
+    assert hard_digest() == PINNED_UNCAPPED
 
 
 def test_the_search_core_comes_from_the_engine_s_build() -> None:
