@@ -46,7 +46,7 @@ from .rollout import Sampler, outcomes, quick
 #: decision within the time budget (p95 ≤ 200 ms).
 ITERATIONS = 480 if compiled() else 80
 #: The rollouts of a decision stop sampling new worlds once they have done ``iterations`` times this much work (units
-#: of :data:`bot.ai.rollout.WORK_PER_ACTION`, about 0.33 µs of CPU each on the compiled build): 700 is a rollout of
+#: of :data:`bot.ai.rollout.WORK_PER_ACTION`, 0.2–0.45 µs of CPU each on the compiled build): 700 is a rollout of
 #: about 45 actions of classic, more than nearly every rollout heads-up with house rules off takes (those decisions
 #: stay as they were), and it holds a decision whose rollouts are long (house rules on: stacks, ``draw_to_match``)
 #: within the time budget, p95 ≤ 200 ms (README "AI levels").

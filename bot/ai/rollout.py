@@ -69,9 +69,9 @@ def outcomes(
 
 #: The unit of :func:`outcomes`' ``work``: each action of a rollout counts this much plus one per legal action listed
 #: for it (the rollout policy scores every play, so a hand of many cards, or Flex's flex sides and targets, cost
-#: more), and each rollout :data:`WORK_PER_GAME` more. On the compiled build a unit is about 0.33 µs of CPU (fitted
-#: on the rollouts of every game, house rules off and on, on a 2.4 GHz AMD EPYC: 37 µs per rollout, 3.3 µs per action
-#: and 0.32 µs per legal action).
+#: more), and each rollout :data:`WORK_PER_GAME` more. On the compiled build a unit is 0.2–0.45 µs of CPU on a 2.4 GHz
+#: AMD EPYC (fitted on the rollouts of every game, house rules off and on: about 37 µs per rollout, 3.3 µs per action
+#: and 0.32 µs per legal action; Flex's actions cost the most).
 WORK_PER_ACTION: Final = 10
 #: The work of building a rollout's game (sampling its world, copying it), in the same unit.
 WORK_PER_GAME: Final = 110
