@@ -13,10 +13,10 @@ than the *Normal* move is chosen only if its gain is above :data:`MARGIN` and :d
 Every other decision (UNO calls, catches, colours owed, challenges, stacks, jump-ins) is the *Normal* one.
 
 The budget is a number of simulations (:data:`ITERATIONS`) and a cap on their work (:data:`WORK_PER_SIMULATION`
-units of :data:`~bot.ai.rollout.WORK_PER_ACTION` per simulation on average: rounds with stacks and ``draw_to_match``
-are long, so a position whose rollouts are long is searched in fewer worlds), not a time: the same view, memory and
-seed give the same move. The search never sees the real game: it is given only the view, the match options (public)
-and the memory.
+units of work per simulation on average, counted by :func:`~bot.ai.rollout.outcomes`: rounds with stacks and
+``draw_to_match`` are long, so a position whose rollouts are long is searched in fewer worlds; one cut short below
+:data:`MIN_WORLDS` worlds keeps the *Normal* move), not a time: the same view, memory and seed give the same move.
+The search never sees the real game: it is given only the view, the match options (public) and the memory.
 With ``flip_pairing = "random"`` (SPEC F2) the seat cannot know which faces share a card, so *Hard* plays *Normal*.
 
 This module chooses the candidates and the move; the sampling (:class:`~bot.ai.rollout.Sampler`), the rollouts and
@@ -45,12 +45,16 @@ from .rollout import Sampler, outcomes, quick
 #: (:mod:`bot.ai.rollout`), and at 4 players they win more than 240 (README "AI levels"); on the source engine 80 keep a
 #: decision within the time budget (p95 ≤ 200 ms).
 ITERATIONS = 480 if compiled() else 80
-#: The rollouts of a decision stop sampling new worlds once they have done ``iterations`` times this much work (units
-#: of :data:`bot.ai.rollout.WORK_PER_ACTION`, 0.2–0.45 µs of CPU each on the compiled build): 700 is a rollout of
+#: The rollouts of a decision stop sampling new worlds once they have done ``iterations`` times this much work (in the
+#: unit of :func:`bot.ai.rollout.outcomes`, 0.2–0.45 µs of CPU each on the compiled build): 700 is a rollout of
 #: about 45 actions of classic, more than nearly every rollout heads-up with house rules off takes (those decisions
 #: stay as they were), and it holds a decision whose rollouts are long (house rules on: stacks, ``draw_to_match``)
 #: within the time budget, p95 ≤ 200 ms (README "AI levels").
 WORK_PER_SIMULATION = 700
+#: A search the work cap stopped before this many worlds keeps the *Normal* move: a handful of worlds cannot tell
+#: moves apart (with one world the paired differences have no variance). Not seen in practice: over 10 rounds of each
+#: game with house rules on the fewest worlds a capped search played was 18.
+MIN_WORLDS = 8
 #: A rollout stops after this many actions (a round that long is scored by hand sizes).
 ROLLOUT_STEPS = 400
 #: The searched move replaces the *Normal* one only if its share of rounds won is higher by this much...
@@ -81,17 +85,14 @@ def choose(
     sampler = Sampler(view, options, memory or Memory(me))
     # Every candidate is played in the same sampled worlds (common random numbers): the rollouts are deterministic
     # given the world, so the candidates are compared pair by pair, without the noise of the worlds.
+    planned = max(1, iterations // len(candidates))
     results = outcomes(
-        sampler,
-        candidates,
-        me,
-        seed=seed,
-        worlds=max(1, iterations // len(candidates)),
-        steps=ROLLOUT_STEPS,
-        work=iterations * WORK_PER_SIMULATION,
+        sampler, candidates, me, seed=seed, worlds=planned, steps=ROLLOUT_STEPS, work=iterations * WORK_PER_SIMULATION
     )
     base_results = results[0]
     worlds = len(base_results)
+    if worlds < min(planned, MIN_WORLDS):
+        return base
     best, best_gain = 0, 0.0
     for i in range(1, len(candidates)):
         diffs = [x - y for x, y in zip(results[i], base_results, strict=True)]
@@ -143,4 +144,4 @@ def _candidates(view: PlayerView, base: Action) -> list[Action]:
     return out
 
 
-__all__ = ["ITERATIONS", "WORK_PER_SIMULATION", "Sampler", "choose", "quick", "searched"]
+__all__ = ["ITERATIONS", "MIN_WORLDS", "WORK_PER_SIMULATION", "Sampler", "choose", "quick", "searched"]

@@ -51,8 +51,9 @@ def outcomes(
     T) won the round, else 0.0. A rollout stops after ``steps`` actions and is then scored by hand sizes. Each world
     is sampled once and every candidate plays in a fresh game of it (:meth:`Sampler.game`).
 
-    At most ``worlds`` worlds, and no new world once the rollouts have done ``work`` units of work (see
-    :data:`WORK_PER_ACTION`): every candidate is played in every world begun, so the lists have one length, at least
+    At most ``worlds`` worlds, and no new world once the rollouts have done ``work`` units of work: a unit is one legal
+    action listed for a rollout's action, each action counts :data:`WORK_PER_ACTION` units more and each rollout
+    :data:`WORK_PER_GAME` more. Every candidate is played in every world begun, so the lists have one length, at least
     1, and with a smaller ``work`` they are a prefix of what a larger one gives."""
     results: list[list[float]] = [[] for _ in candidates]
     spent = 0
@@ -67,20 +68,21 @@ def outcomes(
     return results
 
 
-#: The unit of :func:`outcomes`' ``work``: each action of a rollout counts this much plus one per legal action listed
-#: for it (the rollout policy scores every play, so a hand of many cards, or Flex's flex sides and targets, cost
-#: more), and each rollout :data:`WORK_PER_GAME` more. On the compiled build a unit is 0.2–0.45 µs of CPU on a 2.4 GHz
+#: The work of one action of a rollout in :func:`outcomes`' unit (one legal action listed), on top of one unit per
+#: legal action listed for it (the rollout policy scores every play, so a hand of many cards, or Flex's flex sides
+#: and targets, cost more); each rollout counts :data:`WORK_PER_GAME` more. Fixed weights of a cost model, not
+#: tunables (those stay in :mod:`bot.ai.hard`). On the compiled build a unit is 0.2–0.45 µs of CPU on a 2.4 GHz
 #: AMD EPYC (fitted on the rollouts of every game, house rules off and on: about 37 µs per rollout, 3.3 µs per action
 #: and 0.32 µs per legal action; Flex's actions cost the most).
 WORK_PER_ACTION: Final = 10
-#: The work of building a rollout's game (sampling its world, copying it), in the same unit.
+#: The work of a rollout's game, in the same unit: copying the world into a game, and its share of sampling the world.
 WORK_PER_GAME: Final = 110
 
 
 def _play_out(game: Game, first: Action, me: int, steps: int) -> tuple[float, int]:
     """Play ``first`` then every seat's :func:`quick` move to the round's end: ``(won, work)``, ``won`` 1 if ``me``
-    won the round, else 0 (a round cut short after ``steps`` actions scores by hand sizes), ``work`` in units of
-    :data:`WORK_PER_ACTION`."""
+    won the round, else 0 (a round cut short after ``steps`` actions scores by hand sizes), ``work`` in the unit of
+    :func:`outcomes`."""
     teams = game.teams  # SPEC T: a round the partner wins is won
     mine = {me, partner_of(me, teams)} if teams else {me}
     game.apply(first)

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 from random import Random
 
-from bot.ai import Level, Memory, decide, normal
+import pytest
+
+from bot.ai import Level, Memory, decide, hard, normal, rollout
 from bot.ai.hard import Sampler, quick
 from bot.ai.rollout import WORK_PER_GAME, outcomes
 from bot.engine.actions import Accept, Challenge, Play
@@ -80,7 +82,33 @@ def test_the_work_cap_stops_sampling_worlds_and_keeps_the_first_ones() -> None:
     assert [len(r) for r in full] == [40, 40, 40]
     one_world = outcomes(sampler, candidates, 0, seed=7, worlds=40, steps=400, work=1)
     assert [len(r) for r in one_world] == [1, 1, 1]
-    cut = outcomes(sampler, candidates, 0, seed=7, worlds=40, steps=400, work=3 * 10 * WORK_PER_GAME * 4)
-    n = len(cut[0])
-    assert 1 < n < 40 and [len(r) for r in cut] == [n, n, n]
-    assert cut == [r[:n] for r in full]
+    # The work of each world, counted as outcomes() counts it: the search stops after the first world at which the
+    # running total reaches the cap.
+    costs = [sum(rollout._play_out(sampler.sample(7 + w), a, 0, 400)[1] for a in candidates) for w in range(40)]
+    assert all(c > 3 * (WORK_PER_GAME + len(candidates)) for c in costs)  # every action counts its legal actions
+    cap = sum(costs[:5]) - 1
+    cut = outcomes(sampler, candidates, 0, seed=7, worlds=40, steps=400, work=cap)
+    assert [len(r) for r in cut] == [5, 5, 5]
+    assert cut == [r[:5] for r in full]
+    exact = outcomes(sampler, candidates, 0, seed=7, worlds=40, steps=400, work=cap + 1)
+    assert [len(r) for r in exact] == [5, 5, 5]
+    assert len(outcomes(sampler, candidates, 0, seed=7, worlds=40, steps=400, work=cap + 2)[0]) == 6
+
+
+def test_a_search_the_cap_cuts_short_keeps_the_normal_move(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 21 point 4: a search the work cap stops before :data:`bot.ai.hard.MIN_WORLDS` worlds keeps the *Normal*
+    move (one world tells moves apart by luck); uncapped, the same positions give *Hard* moves that differ."""
+    options = Options(target_score=0)
+    views = []
+    for seed in range(12):
+        game, _ = Game.new("classic", 4, seed=seed, options=options)
+        for _ in range(6):
+            view = game.view(game.pending)
+            views.append((view, seed))
+            game.apply(normal.choose(view, Random(seed)) or game.default_action(game.pending))
+    uncapped = [decide(Level.HARD, v, options=options, memory=Memory(v.me), seed=s, iterations=240) for v, s in views]
+    normals = [normal.choose(v, Random(s)) for v, s in views]
+    assert uncapped != normals
+    monkeypatch.setattr(hard, "WORK_PER_SIMULATION", 1)
+    capped = [decide(Level.HARD, v, options=options, memory=Memory(v.me), seed=s, iterations=240) for v, s in views]
+    assert capped == normals

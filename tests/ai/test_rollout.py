@@ -35,8 +35,8 @@ SETTINGS: tuple[tuple[str, int, Options], ...] = (
 #: differ, 480 compiled and 80 on the source).
 DECISIONS = 5
 ITERATIONS = 40
-#: :func:`hard_digest`, recorded with the work cap (``WORK_PER_SIMULATION`` 700) on both builds.
-PINNED = "2ec435556fc149e25551d14fd1cb6aff99224a37de3289c3068ec0a279ce7e6f"
+#: :func:`hard_digest`, recorded with the work cap (``WORK_PER_SIMULATION`` 700, ``MIN_WORLDS`` 8) on both builds.
+PINNED = "bb94e2d8d9a7161b1ea7c3ea06296eb23bbecb3e0ed887a54f5b66dec5feac32"
 #: :func:`hard_digest` with no cap on the work, recorded on main a8d64fc (before bot/ai/rollout.py) on both builds.
 PINNED_UNCAPPED = "c44455212c3ea5f57cfa692e9cc3871dec130acc0832df76d69f51cfacfe57d0"
 
