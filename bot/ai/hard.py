@@ -52,8 +52,9 @@ ITERATIONS = 480 if compiled() else 80
 #: within the time budget, p95 ≤ 200 ms (README "AI levels").
 WORK_PER_SIMULATION = 700
 #: A search the work cap stopped before this many worlds keeps the *Normal* move: a handful of worlds cannot tell
-#: moves apart (with one world the paired differences have no variance). Not seen in practice: over 10 rounds of each
-#: game with house rules on the fewest worlds a capped search played was 18.
+#: moves apart (with one world the paired differences have no variance). Not seen at 480 simulations: with house rules
+#: on (classic heads-up and at 4 players, FLIP heads-up, Flex at 4 players; 6-10 rounds each) the fewest worlds a
+#: capped search played was 18.
 MIN_WORLDS = 8
 #: A rollout stops after this many actions (a round that long is scored by hand sizes).
 ROLLOUT_STEPS = 400
