@@ -46,10 +46,11 @@ from .rollout import Sampler, outcomes, quick
 #: decision within the time budget (p95 ≤ 200 ms).
 ITERATIONS = 480 if compiled() else 80
 #: The rollouts of a decision stop sampling new worlds once they have done ``iterations`` times this much work (in the
-#: unit of :func:`bot.ai.rollout.outcomes`, 0.2–0.45 µs of CPU each on the compiled build): 700 is a rollout of
-#: about 45 actions of classic, more than nearly every rollout heads-up with house rules off takes (those decisions
-#: stay as they were), and it holds a decision whose rollouts are long (house rules on: stacks, ``draw_to_match``)
-#: within the time budget, p95 ≤ 200 ms (README "AI levels").
+#: unit of :func:`bot.ai.rollout.outcomes`; its CPU cost is given at :data:`bot.ai.rollout.WORK_PER_ACTION`): 700 is a
+#: rollout of about 45 actions of classic, more than the rollouts of nearly every heads-up decision with house rules
+#: off take on average (the cap leaves those decisions nearly all as they were), and it holds a decision whose
+#: rollouts are long (house rules on: stacks, ``draw_to_match``) within the time budget, p95 ≤ 200 ms (README "AI
+#: levels").
 WORK_PER_SIMULATION = 700
 #: A search the work cap stopped before this many worlds keeps the *Normal* move: a handful of worlds cannot tell
 #: moves apart (with one world the paired differences have no variance). Not seen at 480 simulations: with house rules
