@@ -27,6 +27,7 @@ from bot.engine.events import (
     Event,
     Flipped,
     HandRevealed,
+    HandsPassed,
     HandsShuffled,
     OpeningCard,
     PrivateEvent,
@@ -84,7 +85,7 @@ class Memory:
             self.colour = e.top.colour
         elif isinstance(e, Reshuffled):
             self.played.clear()
-        elif isinstance(e, HandsShuffled):
+        elif isinstance(e, HandsShuffled | HandsPassed):  # Wild Shuffle Hands (SPEC C1), a 0 passing hands (SPEC H)
             self.voids.clear()
             self.known.clear()
         elif isinstance(e, CardsDrawn):
