@@ -9,15 +9,17 @@ nothing hidden from it. The *Hard* level uses it to sample hidden cards consiste
   how many cards it has received since (those may be of any colour);
 - ``known``: per seat, faces of its hand the seat was shown (a challenged hand, SPEC G7) and not seen played since.
 
-Everything resets with each round, and a hand swap or a hand rotation (SPEC H ``seven_zero``) forgets what was known
-of hands. A memory is plain picklable data, kept in process only (after a restart a seat starts from an empty one:
-it then samples from fewer clues, never from more).
+Everything resets with each round. What was known of a hand follows it when two other seats swap hands (SPEC H
+``seven_zero``: a 7); a swap with the seat itself, a hand rotation (a 0) and Wild Shuffle Hands forget what was known
+of the hands they move. A memory is plain picklable data, kept in process only (after a restart a seat starts from
+an empty one: it then samples from fewer clues, never from more).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from bot.engine.cards import Colour, Face, Kind, Side
 from bot.engine.events import (
@@ -34,6 +36,8 @@ from bot.engine.events import (
     Reshuffled,
     RoundStarted,
 )
+
+T = TypeVar("T")
 
 #: At most this many played faces are remembered (a discard pile never holds more than a deck).
 PLAYED_MAX = 120
@@ -75,9 +79,7 @@ class Memory:
                 self.played.append((self.side, face))
             self.colour = e.colour or (face.flex_colour if e.flex else face.colour) or self.colour
             if e.target is not None and face.kind is Kind.NUMBER and face.number == 7:  # a swap (SPEC H seven_zero)
-                for s in (e.player, e.target):
-                    self.voids.pop(s, None)
-                    self.known.pop(s, None)
+                self._swap(e.player, e.target)
         elif isinstance(e, ColourDeclared):
             self.colour = e.colour
         elif isinstance(e, Flipped):
@@ -96,6 +98,17 @@ class Memory:
         elif isinstance(e, HandRevealed):
             self.known[e.owner] = [(self.side, f) for f in e.faces]
 
+    def _swap(self, a: int, b: int) -> None:
+        """Seats ``a`` and ``b`` swapped hands: what was known of each hand goes with it (the seat's own old hand is
+        not remembered here, so a swap with the seat itself forgets what was known of the other hand)."""
+        if self.seat in (a, b):
+            for s in (a, b):
+                self.voids.pop(s, None)
+                self.known.pop(s, None)
+            return
+        _exchange(self.voids, a, b)
+        _exchange(self.known, a, b)
+
     def _forget_known(self, player: int, face: Face) -> None:
         known = self.known.get(player)
         if known:
@@ -103,3 +116,12 @@ class Memory:
                 if side is self.side and f == face:
                     del known[i]
                     return
+
+
+def _exchange(table: dict[int, T], a: int, b: int) -> None:
+    """Swap the entries of ``a`` and ``b`` in ``table`` (either may be missing)."""
+    got_a, got_b = table.pop(a, None), table.pop(b, None)
+    if got_a is not None:
+        table[b] = got_a
+    if got_b is not None:
+        table[a] = got_b
