@@ -1,15 +1,16 @@
 """How close *Hard*'s sampled worlds are to the real game (issue 21 points 1 and 3): what its inference about the
 hidden hands is worth, measured in seconds rather than in thousands of rounds.
 
-It plays seeded single rounds of *Normal* seats, seat 0's memory fed only what it was shown. At each of seat 0's
-turns (SPEC G4: play or draw) it samples worlds as *Hard* does (:class:`~bot.ai.rollout.Sampler`) and compares each
-opponent's sampled hand with its real one: the distance is the number of cards by which the two differ per colour
-(wilds as a fifth colour; the sum over colours of the absolute differences), summed over the opponents, averaged over
-the worlds and the turns. It prints the distance for worlds sampled with the seat's memory (the cards played since the
-last reshuffle, the colours each opponent failed to follow, a hand it was shown) and with no memory beyond the cards
-played (hidden cards drawn uniformly). 0 is a *Hard* that knew every hand: with the real hands in its worlds *Hard*
-wins 48.6 % of the rounds in which it wins 29.6 % (README "AI levels"), so the distance says how much of that gap an
-inference closes before a strength run says whether it plays better.
+It plays seeded single rounds of *Normal* seats (out-of-turn moves first, as :mod:`benchmarks.ai` plays them), seat
+0's memory fed only what it was shown. At each of seat 0's turns (SPEC G4: play or draw) it samples worlds as *Hard*
+does (:class:`~bot.ai.rollout.Sampler`) and compares each opponent's sampled hand with its real one: the cards of the
+wrong colour (:func:`distance`; wilds count as a colour), summed over the opponents, averaged over the worlds and the
+turns. It prints that for worlds sampled with the seat's memory (the colours each opponent failed to follow, a hand
+it was shown) and with only the cards played (the discard pile; the hidden cards drawn uniformly). 0 is a *Hard*
+that knew every hand: with the real hands in its worlds *Hard* wins 48.6 % of the rounds in which it wins 29.6 %
+(README "AI levels"), so the figure says how much of what the hidden cards hide an inference recovers before a
+strength run says whether it plays better. In FLIP the public other faces already fix which cards each opponent
+holds (the memory is not consulted): both figures are alike.
 
 Run::
 
@@ -32,8 +33,8 @@ from bot.engine.view import Phase
 
 
 def distance(game: Game, sampled: Sequence[int], real: Sequence[int]) -> int:
-    """How many cards ``sampled`` and ``real`` (card ids of one hand) differ by, colour by colour (wilds as a colour),
-    on the side in play."""
+    """How many cards of ``sampled`` would have to change colour for it to hold as many cards of each colour as
+    ``real`` (card ids of two hands of one size; wilds count as a colour; the side in play's colours)."""
     colours = list(colours_of(game.side))
     faces = game.faces
 
@@ -44,7 +45,7 @@ def distance(game: Game, sampled: Sequence[int], real: Sequence[int]) -> int:
             out[len(colours) if colour is None else colours.index(colour)] += 1
         return out
 
-    return sum(abs(a - b) for a, b in zip(counts(sampled), counts(real), strict=True))
+    return sum(max(a - b, 0) for a, b in zip(counts(sampled), counts(real), strict=True))
 
 
 def measure(mode: str, players: int, house: bool, rounds: int, worlds: int, seed: int) -> tuple[int, float, float]:
@@ -75,7 +76,15 @@ def measure(mode: str, players: int, house: bool, rounds: int, worlds: int, seed
                         hands = sampler.world(w)[0]
                         d += sum(distance(game, hands[s], game.hands[s]) for s in range(1, players))
                     total[remembered] += d / worlds
-            action = normal.choose(view, rnd) or game.default_action(seat)
+            action = None
+            if game.catchable is not None or options.jump_in:  # out-of-turn moves first, as benchmarks.ai plays them
+                for s in range(players):
+                    if s != seat and game.active[s] and game.view(s).legal:
+                        action = normal.choose(game.view(s), rnd)
+                        if action is not None:
+                            break
+            if action is None:
+                action = normal.choose(view, rnd) or game.default_action(seat)
             assert action is not None
             memory.observe(visible_to(game.apply(action), 0))
     return turns, total[True] / max(turns, 1), total[False] / max(turns, 1)
@@ -91,7 +100,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     p.add_argument("--seed", type=int, default=1)
     args = p.parse_args(argv)
     print(f"benchmarks/ai_samples.py: seed {args.seed}, {args.rounds} rounds, {args.worlds} worlds per turn")
-    print("cards by which the opponents' sampled hands differ from the real ones, per colour (0: the real hands)")
+    print("cards of the wrong colour in the opponents' sampled hands, summed over the opponents (0: the real hands)")
     for mode in args.games:
         for house in args.house:
             for players in args.players:

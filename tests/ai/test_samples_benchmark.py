@@ -7,12 +7,12 @@ from bot.engine.builder import build
 from bot.engine.options import Options
 
 
-def test_distance_counts_the_cards_two_hands_differ_by_per_colour() -> None:
+def test_distance_counts_the_cards_of_the_wrong_colour() -> None:
     """Wilds count as a colour of their own; the numbers do not matter."""
     game = build("classic", ["R5 R7 G3 W", "R1 B2 W+4 W"], discard="Y2", options=Options(target_score=0))
     a, b = game.hands
     assert distance(game, a, a) == 0
-    assert distance(game, a, b) == 4  # red 2 against 1, green 1 against 0, blue 0 against 1, wilds 1 against 2
+    assert distance(game, a, b) == 2  # a red and the green where a blue and a wild are
 
 
 def test_the_seat_s_memory_brings_its_sampled_hands_closer_to_the_real_ones() -> None:
