@@ -23,7 +23,7 @@ import argparse
 import math
 import time
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from random import Random
 
 from bot.ai import Level, Memory, decide
@@ -104,19 +104,9 @@ def play_round(
     for _ in range(MAX_STEPS):
         if game.phase in (Phase.ROUND_OVER, Phase.MATCH_OVER):
             return game.history[-1].winner
-        action = None
-        # out-of-turn moves first: a catch, then a jump-in (each seat that has one, in seat order)
-        if game.catchable is not None or options.jump_in:
-            for s in range(players):
-                if s == game.pending or not game.active[s]:
-                    continue
-                view = game.view(s)
-                if not view.legal:
-                    continue
-                move = _decide(levels[s], view, options, memories[s], rnd, timer, iterations)
-                if move is not None:
-                    action = move
-                    break
+        action = out_of_turn(
+            game, options, lambda s, view: _decide(levels[s], view, options, memories[s], rnd, timer, iterations)
+        )
         if action is None:
             seat = game.pending
             assert seat is not None
@@ -128,6 +118,23 @@ def play_round(
         for s in range(players):
             memories[s].observe(visible_to(events, s))
     return -1  # not over after MAX_STEPS actions (e.g. both piles empty and nobody can play): nobody's win
+
+
+def out_of_turn(game: Game, options: Options, move: Callable[[int, PlayerView], Action | None]) -> Action | None:
+    """The first out-of-turn move of the round's seats, before the pending seat's: a catch, then a jump-in (each seat
+    other than the pending one, active and with a legal action, in seat order, asked ``move(seat, its view)``); None
+    when no seat makes one."""
+    if game.catchable is None and not options.jump_in:
+        return None
+    for s in range(game.players):
+        if s == game.pending or not game.active[s]:
+            continue
+        view = game.view(s)
+        if view.legal:
+            got = move(s, view)
+            if got is not None:
+                return got
+    return None
 
 
 def _decide(

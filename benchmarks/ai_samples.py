@@ -23,7 +23,7 @@ import argparse
 from collections.abc import Sequence
 from random import Random
 
-from benchmarks.ai import options_for
+from benchmarks.ai import options_for, out_of_turn
 from bot.ai import Memory, normal
 from bot.ai.rollout import Sampler
 from bot.engine.cards import colours_of
@@ -76,13 +76,7 @@ def measure(mode: str, players: int, house: bool, rounds: int, worlds: int, seed
                         hands = sampler.world(w)[0]
                         d += sum(distance(game, hands[s], game.hands[s]) for s in range(1, players))
                     total[remembered] += d / worlds
-            action = None
-            if game.catchable is not None or options.jump_in:  # out-of-turn moves first, as benchmarks.ai plays them
-                for s in range(players):
-                    if s != seat and game.active[s] and game.view(s).legal:
-                        action = normal.choose(game.view(s), rnd)
-                        if action is not None:
-                            break
+            action = out_of_turn(game, options, lambda _, seen, r=rnd: normal.choose(seen, r))
             if action is None:
                 action = normal.choose(view, rnd) or game.default_action(seat)
             assert action is not None
