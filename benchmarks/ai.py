@@ -3,14 +3,19 @@
 For each game (classic, FLIP, Flex) and house rules off/on, it plays seeded single rounds: heads-up, each level
 (easy, normal, hard) against each opponent (random, easy, normal, hard), the seats rotated; and at 4 players one seat
 of the level against three of the opponent. A cell prints the subject's round win rate and its 95 % Wilson interval,
-and the rounds played. Every seat decides only from its own view and what it was shown (:mod:`bot.ai`). *Random*
-plays a uniformly random legal move but always calls UNO and catches (the issue's baseline). The time per decision
-is CPU time of this process (``time.process_time``, one core), p50/p95/p99, per level.
+its wins and the rounds played. Every seat decides only from its own view and what it was shown (:mod:`bot.ai`).
+*Random* plays a uniformly random legal move but always calls UNO and catches (the issue's baseline). The time per
+decision is CPU time of the process that decided (``time.process_time``, one core), p50/p95/p99, per level.
 
-Run (one core, reproducible: everything is seeded)::
+Run (reproducible: everything is seeded)::
 
     .venv/bin/python -m benchmarks.ai --rounds 10000 --hard-rounds 10000        # the full run (days of CPU)
     .venv/bin/python -m benchmarks.ai --rounds 400 --hard-rounds 40             # a quick look
+    .venv/bin/python -m benchmarks.ai --levels hard --opponents normal --games classic --house off --players 4 \
+        --hard-rounds 10000 --jobs 2                                           # one cell on two cores
+
+``--jobs N`` plays each cell's rounds in N processes (one per core); every round is dealt and played from its own
+seed, so the wins printed (``wins/rounds``) are the same for any N.
 
 ``--hard-rounds`` caps the rounds of the cells with a *Hard* seat (a search per decision); ``--games``, ``--house``,
 ``--players`` and ``--levels`` pick the cells; ``--iterations`` sets *Hard*'s budget (default
@@ -24,6 +29,7 @@ import math
 import time
 from collections import defaultdict
 from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from random import Random
 
 from bot.ai import Level, Memory, decide
@@ -161,15 +167,61 @@ def cell(
     timer: Timer,
     iterations: int | None,
     seed: int,
+    jobs: int = 1,
 ) -> tuple[int, int]:
-    """Rounds won by the one ``subject`` seat among ``players - 1`` ``opponent`` seats (its seat rotated)."""
+    """Rounds won by the one ``subject`` seat among ``players - 1`` ``opponent`` seats (its seat rotated), and the
+    rounds played. Round ``r`` is dealt from ``seed + r`` and plays alike wherever it runs, so ``jobs`` processes
+    (each a contiguous share of the rounds, its decision times added to ``timer``) give the same wins as one."""
+    shares = [range(rounds * j // jobs, rounds * (j + 1) // jobs) for j in range(max(jobs, 1))]
+    if len(shares) == 1:
+        return _rounds(mode, subject, opponent, players, shares[0], options, timer, iterations, seed), rounds
     wins = 0
-    for r in range(rounds):
+    with ProcessPoolExecutor(len(shares)) as pool:
+        futures = [
+            pool.submit(_share, mode, subject, opponent, players, share, options, iterations, seed) for share in shares
+        ]
+        for future in futures:
+            won, samples = future.result()
+            wins += won
+            for level, xs in samples.items():
+                timer.samples[level].extend(xs)
+    return wins, rounds
+
+
+def _rounds(
+    mode: str,
+    subject: str,
+    opponent: str,
+    players: int,
+    rounds: range,
+    options: Options,
+    timer: Timer,
+    iterations: int | None,
+    seed: int,
+) -> int:
+    wins = 0
+    for r in rounds:
         seat = r % players
         levels = [opponent] * players
         levels[seat] = subject
         wins += play_round(mode, levels, seed + r, options, timer, iterations) == seat
-    return wins, rounds
+    return wins
+
+
+def _share(
+    mode: str,
+    subject: str,
+    opponent: str,
+    players: int,
+    rounds: range,
+    options: Options,
+    iterations: int | None,
+    seed: int,
+) -> tuple[int, dict[str, list[float]]]:
+    """:func:`_rounds` in a worker process: the wins and the decision times it measured."""
+    timer = Timer()
+    wins = _rounds(mode, subject, opponent, players, rounds, options, timer, iterations, seed)
+    return wins, dict(timer.samples)
 
 
 def options_for(mode: str, house: bool) -> Options:
@@ -188,6 +240,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     p.add_argument("--opponents", nargs="+", default=list(OPPONENTS), choices=OPPONENTS)
     p.add_argument("--iterations", type=int, default=None, help=f"Hard's budget (default {hard_level.ITERATIONS})")
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument(
+        "--jobs", type=int, default=1, help="processes per cell (one per core; the same wins as one process)"
+    )
     args = p.parse_args(argv)
     timer = Timer()
     budget = args.iterations if args.iterations is not None else hard_level.ITERATIONS
@@ -198,9 +253,9 @@ def main(argv: Sequence[str] | None = None) -> None:
             for players in args.players:
                 print(
                     f"\n{mode}, house rules {house}, {players} players (one seat of the row's level; parity "
-                    f"{100 / players:.0f} %): win % [95 % Wilson interval] (rounds)"
+                    f"{100 / players:.0f} %): win % [95 % Wilson interval] (wins/rounds)"
                 )
-                print("  " + f"{'':<8}" + "".join(f"{o:>30}" for o in args.opponents))
+                print("  " + f"{'':<8}" + "".join(f"{o:>34}" for o in args.opponents))
                 for subject in args.levels:
                     row = f"  {subject:<8}"
                     for opponent in args.opponents:
@@ -216,9 +271,11 @@ def main(argv: Sequence[str] | None = None) -> None:
                             timer,
                             args.iterations,
                             args.seed * 1_000_003,
+                            args.jobs,
                         )
                         lo, hi = wilson(wins, n)
-                        row += f"{f'{100 * wins / max(n, 1):5.1f} [{100 * lo:4.1f}, {100 * hi:4.1f}] ({n})':>30}"
+                        got = f"{100 * wins / max(n, 1):5.1f} [{100 * lo:4.1f}, {100 * hi:4.1f}] ({wins}/{n})"
+                        row += f"{got:>34}"
                     print(row, flush=True)
     print("\nCPU time per own-turn decision (one core):")
     for line in timer.report():
