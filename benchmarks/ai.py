@@ -172,7 +172,8 @@ def cell(
     """Rounds won by the one ``subject`` seat among ``players - 1`` ``opponent`` seats (its seat rotated), and the
     rounds played. Round ``r`` is dealt from ``seed + r`` and plays alike wherever it runs, so ``jobs`` processes
     (each a contiguous share of the rounds, its decision times added to ``timer``) give the same wins as one."""
-    shares = [range(rounds * j // jobs, rounds * (j + 1) // jobs) for j in range(max(jobs, 1))]
+    jobs = max(jobs, 1)
+    shares = [range(rounds * j // jobs, rounds * (j + 1) // jobs) for j in range(jobs)]
     if len(shares) == 1:
         return _rounds(mode, subject, opponent, players, shares[0], options, timer, iterations, seed), rounds
     wins = 0
