@@ -174,19 +174,17 @@ def cell(
     (each a contiguous share of the rounds, its decision times added to ``timer``) give the same wins as one."""
     jobs = max(jobs, 1)
     shares = [range(rounds * j // jobs, rounds * (j + 1) // jobs) for j in range(jobs)]
-    if len(shares) == 1:
-        return _rounds(mode, subject, opponent, players, shares[0], options, timer, iterations, seed), rounds
-    wins = 0
-    with ProcessPoolExecutor(len(shares)) as pool:
-        futures = [
-            pool.submit(_share, mode, subject, opponent, players, share, options, iterations, seed) for share in shares
-        ]
-        for future in futures:
-            won, samples = future.result()
-            wins += won
-            for level, xs in samples.items():
-                timer.samples[level].extend(xs)
-    return wins, rounds
+    args = (mode, subject, opponent, players)
+    if jobs == 1:
+        results = [_rounds(*args, shares[0], options, iterations, seed)]
+    else:
+        with ProcessPoolExecutor(jobs) as pool:
+            futures = [pool.submit(_rounds, *args, share, options, iterations, seed) for share in shares]
+            results = [future.result() for future in futures]
+    for _, samples in results:
+        for level, xs in samples.items():
+            timer.samples[level].extend(xs)
+    return sum(won for won, _ in results), rounds
 
 
 def _rounds(
@@ -196,32 +194,18 @@ def _rounds(
     players: int,
     rounds: range,
     options: Options,
-    timer: Timer,
     iterations: int | None,
     seed: int,
-) -> int:
+) -> tuple[int, dict[str, list[float]]]:
+    """The ``rounds`` of :func:`cell` (in this process or a worker): the subject's wins, and the decision times
+    measured, by level."""
+    timer = Timer()
     wins = 0
     for r in rounds:
         seat = r % players
         levels = [opponent] * players
         levels[seat] = subject
         wins += play_round(mode, levels, seed + r, options, timer, iterations) == seat
-    return wins
-
-
-def _share(
-    mode: str,
-    subject: str,
-    opponent: str,
-    players: int,
-    rounds: range,
-    options: Options,
-    iterations: int | None,
-    seed: int,
-) -> tuple[int, dict[str, list[float]]]:
-    """:func:`_rounds` in a worker process: the wins and the decision times it measured."""
-    timer = Timer()
-    wins = _rounds(mode, subject, opponent, players, rounds, options, timer, iterations, seed)
     return wins, dict(timer.samples)
 
 
