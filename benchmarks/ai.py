@@ -15,7 +15,10 @@ Run (reproducible: everything is seeded)::
         --hard-rounds 10000 --jobs 2                                           # one cell on two cores
 
 ``--jobs N`` plays each cell's rounds in N processes (one per core); every round is dealt and played from its own
-seed, so the wins printed (``wins/rounds``) are the same for any N.
+seed, so the wins printed (``wins/rounds``) are the same for any N. ``--first-round K`` plays rounds ``K`` to
+``K + rounds - 1`` of the seed, so a cell can be played in parts (on different days or machines) whose wins add up to
+what one run of all its rounds prints: ``--hard-rounds 5000`` and then ``--hard-rounds 5000 --first-round 5000`` are
+the 10,000 rounds of ``--hard-rounds 10000``.
 
 ``--hard-rounds`` caps the rounds of the cells with a *Hard* seat (a search per decision); ``--games``, ``--house``,
 ``--players`` and ``--levels`` pick the cells; ``--iterations`` sets *Hard*'s budget (default
@@ -168,12 +171,14 @@ def cell(
     iterations: int | None,
     seed: int,
     jobs: int = 1,
+    first: int = 0,
 ) -> tuple[int, int]:
     """Rounds won by the one ``subject`` seat among ``players - 1`` ``opponent`` seats (its seat rotated), and the
-    rounds played. Round ``r`` is dealt from ``seed + r`` and plays alike wherever it runs, so ``jobs`` processes
-    (each a contiguous share of the rounds, its decision times added to ``timer``) give the same wins as one."""
+    rounds played: rounds ``first`` to ``first + rounds - 1``. Round ``r`` is dealt from ``seed + r`` and plays alike
+    wherever it runs, so ``jobs`` processes (each a contiguous share of the rounds, its decision times added to
+    ``timer``) give the same wins as one, and parts of a cell (``first``) add up to the whole."""
     jobs = max(jobs, 1)
-    shares = [range(rounds * j // jobs, rounds * (j + 1) // jobs) for j in range(jobs)]
+    shares = [range(first + rounds * j // jobs, first + rounds * (j + 1) // jobs) for j in range(jobs)]
     args = (mode, subject, opponent, players)
     if jobs == 1:
         results = [_rounds(*args, shares[0], options, iterations, seed)]
@@ -226,12 +231,21 @@ def main(argv: Sequence[str] | None = None) -> None:
     p.add_argument("--iterations", type=int, default=None, help=f"Hard's budget (default {hard_level.ITERATIONS})")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument(
+        "--first-round",
+        type=int,
+        default=0,
+        help="the cells' first round (rounds K.. of the seed: a cell played in parts adds up to the whole)",
+    )
+    p.add_argument(
         "--jobs", type=int, default=1, help="processes per cell (one per core; the same wins as one process)"
     )
     args = p.parse_args(argv)
+    if args.first_round < 0:
+        p.error("--first-round must be 0 or more")
     timer = Timer()
     budget = args.iterations if args.iterations is not None else hard_level.ITERATIONS
-    print(f"benchmarks/ai.py: seed {args.seed}, Hard budget {budget} simulations per decision")
+    first = f", rounds from {args.first_round}" if args.first_round else ""
+    print(f"benchmarks/ai.py: seed {args.seed}{first}, Hard budget {budget} simulations per decision")
     for mode in args.games:
         for house in args.house:
             options = options_for(mode, house == "on")
@@ -257,6 +271,7 @@ def main(argv: Sequence[str] | None = None) -> None:
                             args.iterations,
                             args.seed * 1_000_003,
                             args.jobs,
+                            args.first_round,
                         )
                         lo, hi = wilson(wins, n)
                         got = f"{100 * wins / max(n, 1):5.1f} [{100 * lo:4.1f}, {100 * hi:4.1f}] ({wins}/{n})"
