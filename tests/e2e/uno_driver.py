@@ -68,6 +68,9 @@ class Table:
     rng: random.Random = field(default_factory=lambda: random.Random(current_seed() + 1))
     settle: bool = True  # wait for the whole bot to go quiet after each click (False: only for the acknowledgement)
     poll: float = 0.001  # without settling: how often to look for the bot's update of a message
+    #: How often a hand with a playable card plays one rather than drawing (or keeping a drawn card): the rest of the
+    #: time it draws, as a player may. A test that needs rounds to end soon plays always (1.0).
+    play_rate: float = 0.9
 
     def __post_init__(self) -> None:
         settle_waits_for_the_adapter(self.emulator)
@@ -134,7 +137,7 @@ class Table:
         if "accept" in buttons and (not selects or self.rng.random() < 0.5):  # a stack: take it (SPEC H)
             await self._on_hand(user, hand, buttons["accept"].custom_id)
             return hand
-        if selects and self.rng.random() < 0.9:
+        if selects and self.rng.random() < self.play_rate:
             select = selects[0]
             option = self.rng.choice(select.options)
             await self._on_hand(user, hand, select.custom_id, [option.value])
