@@ -6,6 +6,17 @@ from __future__ import annotations
 import pytest
 
 from benchmarks import ai
+from bot.engine.options import Options
+
+
+def _won_round_by_round(options: Options, seed: int, rounds: range) -> int:
+    """Rounds of ``rounds`` that one *Hard* among three *Normal* (its seat rotating by the round's number) wins in
+    classic, each replayed alone with ``play_round``."""
+    won = 0
+    for r in rounds:
+        seats = ["hard" if s == r % 4 else "normal" for s in range(4)]
+        won += ai.play_round("classic", seats, seed + r, options, ai.Timer(), 8) == r % 4
+    return won
 
 
 def test_a_cell_split_across_processes_wins_the_same_rounds() -> None:
@@ -14,9 +25,7 @@ def test_a_cell_split_across_processes_wins_the_same_rounds() -> None:
     alone, split = ai.Timer(), ai.Timer()
     one = ai.cell("classic", "hard", "normal", 4, rounds, options, alone, 8, seed)
     two = ai.cell("classic", "hard", "normal", 4, rounds, options, split, 8, seed, jobs=3)
-    seats = [["hard" if s == r % 4 else "normal" for s in range(4)] for r in range(rounds)]
-    by_round = sum(ai.play_round("classic", seats[r], seed + r, options, ai.Timer(), 8) == r % 4 for r in range(rounds))
-    assert one == two == (by_round, rounds)
+    assert one == two == (_won_round_by_round(options, seed, range(rounds)), rounds)
     for level in ("hard", "normal"):  # every decision timed once, wherever it ran
         assert len(split.samples[level]) == len(alone.samples[level]) > 0
 
@@ -31,11 +40,7 @@ def test_a_cell_played_in_parts_wins_what_the_whole_cell_wins() -> None:
     tail = ai.cell("classic", "hard", "normal", 4, 4, options, ai.Timer(), 8, seed, jobs=2, first=6)
     assert head[1] + tail[1] == whole[1] == 10
     assert head[0] + tail[0] == whole[0]
-    seats = [["hard" if s == r % 4 else "normal" for s in range(4)] for r in range(6, 10)]
-    by_round = sum(
-        ai.play_round("classic", seats[r - 6], seed + r, options, ai.Timer(), 8) == r % 4 for r in range(6, 10)
-    )
-    assert tail[0] == by_round
+    assert tail[0] == _won_round_by_round(options, seed, range(6, 10))
 
 
 def test_a_negative_first_round_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
